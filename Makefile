@@ -1,0 +1,91 @@
+# mod_placement: build, run and test.
+#
+#   make          build $(O)/mod_placement.so
+#   make run      install what is missing, build, serve on 127.0.0.1:8780
+#   make test     install what is missing, build, run every test on
+#                 SQLite, PostgreSQL and MariaDB
+#   make unit     C unit tests of the pure parts
+#   make install  copy the module into httpd's module directory
+#
+# Build output goes to $(O) (default build/), so several builds can live
+# side by side: make O=/tmp/other.
+
+APXS    ?= apxs
+O       ?= build
+CC      ?= gcc
+WERROR  ?=
+
+APXS_INCLUDEDIR := $(shell $(APXS) -q INCLUDEDIR 2>/dev/null)
+APR_CFLAGS      := $(shell apr-1-config --cppflags --cflags --includes 2>/dev/null) \
+                   $(shell apu-1-config --includes 2>/dev/null)
+APR_LIBS        := $(shell apr-1-config --link-ld --libs 2>/dev/null) \
+                   $(shell apu-1-config --link-ld --libs 2>/dev/null)
+JSON_CFLAGS     := $(shell pkg-config --cflags json-c 2>/dev/null)
+JSON_LIBS       := $(shell pkg-config --libs json-c 2>/dev/null)
+
+CFLAGS_ALL = -std=gnu99 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
+             -Wno-missing-field-initializers $(if $(WERROR),-Werror) \
+             -Iinclude -I$(O) -I$(APXS_INCLUDEDIR) $(APR_CFLAGS) $(JSON_CFLAGS)
+
+SRCS  := $(wildcard mod_placement/*.c)
+OBJS  := $(patsubst mod_placement/%.c,$(O)/%.o,$(SRCS)) $(O)/pl_std_data.o
+HDRS  := $(wildcard include/*.h)
+
+# The httpd-free parts that unit tests link against.
+PURE  := pl_mv pl_qs pl_uuid pl_jsonschema $(patsubst mod_placement/%.c,%,$(wildcard mod_placement/ac_*.c))
+PURE_OBJS := $(foreach f,$(PURE),$(if $(wildcard mod_placement/$(f).c),$(O)/$(f).o))
+UNIT_SRCS := $(wildcard t/unit/test_*.c)
+UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
+
+.PHONY: all deps deps-run run test unit install clean
+
+all: $(O)/mod_placement.so
+
+$(O)/mod_placement.so: $(OBJS)
+	$(CC) -shared -o $@ $(OBJS) $(JSON_LIBS) -luuid
+
+$(O)/%.o: mod_placement/%.c $(HDRS) | $(O)
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+$(O)/pl_std_data.c: sql/resource_classes.txt sql/traits.txt scripts/gen-std-data.sh | $(O)
+	scripts/gen-std-data.sh --c $@
+
+$(O)/pl_std_data.o: $(O)/pl_std_data.c
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+$(O):
+	mkdir -p $(O)/unit
+
+$(O)/unit/%: t/unit/%.c $(PURE_OBJS) $(HDRS) | $(O)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(PURE_OBJS) $(APR_LIBS) $(JSON_LIBS) -luuid
+
+unit: $(UNIT_BINS)
+	@pass=0; fail=0; \
+	for t in $(UNIT_BINS); do \
+	    out=$$($$t 2>&1); echo "$$out"; \
+	    p=$$(printf '%s\n' "$$out" | grep -c '^ok '); \
+	    f=$$(printf '%s\n' "$$out" | grep -c '^not ok '); \
+	    pass=$$((pass + p)); fail=$$((fail + f)); \
+	    $$t >/dev/null 2>&1 || [ $$f -gt 0 ] || fail=$$((fail + 1)); \
+	done; \
+	echo "unit: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+deps:
+	scripts/install-deps.sh
+
+deps-run:
+	scripts/install-deps.sh --run
+
+run: deps-run
+	$(MAKE) all
+	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so scripts/run.sh
+
+test: deps
+	$(MAKE) all WERROR=1
+	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so O=$(O) t/run-all
+
+install: all
+	install -m 644 $(O)/mod_placement.so $(shell $(APXS) -q LIBEXECDIR)/mod_placement.so
+
+clean:
+	rm -rf $(O)

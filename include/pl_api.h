@@ -1,0 +1,95 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_api.h: every route handler, grouped by the api_<family>.c file that
+ * defines it (the C counterparts of placement/handlers/<family>.py), and
+ * the route table that binds them to URLs.
+ */
+#ifndef PL_API_H
+#define PL_API_H
+
+#include "pl_req.h"
+
+/* api_root.c */
+int pl_api_root_home(pl_req_t *req);
+
+/* api_resource_provider.c */
+int pl_api_rp_list(pl_req_t *req);
+int pl_api_rp_create(pl_req_t *req);
+int pl_api_rp_get(pl_req_t *req);
+int pl_api_rp_update(pl_req_t *req);
+int pl_api_rp_delete(pl_req_t *req);
+
+/* api_inventory.c */
+int pl_api_inventory_list(pl_req_t *req);
+int pl_api_inventory_create(pl_req_t *req);
+int pl_api_inventory_set_all(pl_req_t *req);
+int pl_api_inventory_delete_all(pl_req_t *req);
+int pl_api_inventory_get(pl_req_t *req);
+int pl_api_inventory_update(pl_req_t *req);
+int pl_api_inventory_delete(pl_req_t *req);
+
+/* api_usage.c */
+int pl_api_usage_provider(pl_req_t *req);
+int pl_api_usage_totals(pl_req_t *req);
+
+/* api_aggregate.c */
+int pl_api_aggregate_list(pl_req_t *req);
+int pl_api_aggregate_set(pl_req_t *req);
+
+/* api_allocation.c */
+int pl_api_allocation_provider_list(pl_req_t *req);
+int pl_api_allocation_post(pl_req_t *req);
+int pl_api_allocation_consumer_get(pl_req_t *req);
+int pl_api_allocation_consumer_put(pl_req_t *req);
+int pl_api_allocation_consumer_delete(pl_req_t *req);
+
+/* api_allocation_candidate.c */
+int pl_api_ac_list(pl_req_t *req);
+
+/* api_trait.c */
+int pl_api_trait_list(pl_req_t *req);
+int pl_api_trait_get(pl_req_t *req);
+int pl_api_trait_put(pl_req_t *req);
+int pl_api_trait_delete(pl_req_t *req);
+int pl_api_trait_provider_list(pl_req_t *req);
+int pl_api_trait_provider_set(pl_req_t *req);
+int pl_api_trait_provider_delete(pl_req_t *req);
+
+/* api_resource_class.c */
+int pl_api_rc_list(pl_req_t *req);
+int pl_api_rc_create(pl_req_t *req);
+int pl_api_rc_get(pl_req_t *req);
+int pl_api_rc_update(pl_req_t *req);
+int pl_api_rc_delete(pl_req_t *req);
+
+/* api_reshaper.c */
+int pl_api_reshaper_post(pl_req_t *req);
+
+/* pl_router.c */
+typedef struct pl_route_t {
+    const char *method;
+    const char *path;           /* template; {x} matches one segment */
+    pl_handler_fn handler;
+    int since;                  /* microversion the route appears in */
+} pl_route_t;
+
+/**
+ * Find the handler for method and path. Returns 0 and *proute (path
+ * parameters in req->params), or HTTP_NOT_FOUND, or HTTP_METHOD_NOT_ALLOWED
+ * with *pallow = the methods the path has ("GET, POST").
+ */
+int pl_router_match(pl_req_t *req, const char *method,
+                    const pl_route_t **proute, const char **pallow);
+
+/* pl_policy.c */
+/**
+ * Enforce policy rule (e.g. "placement:resource_providers:list") for the
+ * caller; target_project may be NULL (the caller's own). Returns 0 when
+ * allowed, else records the 403 and returns it.
+ */
+int pl_policy_check(pl_req_t *req, const char *rule,
+                    const char *target_project);
+/** NULL when rule is known, else an error text (config time). */
+const char *pl_policy_validate_rule(const char *rule, const char *check);
+
+#endif /* PL_API_H */

@@ -1,0 +1,95 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_db.h: the one door to the database. A thin layer over apr_dbd that
+ * the store_* files use without knowing httpd or mod_dbd: statements are
+ * SQL texts with apr_dbd "%s" placeholders, prepared lazily once per
+ * connection and kept with it; results come back whole as a table of
+ * strings (NULL for SQL NULL); errors come back classified.
+ *
+ * Arguments are always strings (NULL = SQL NULL). PL_ARGS("a", b) expands
+ * to the count and the array, so a call reads
+ *     rv = pl_db_select(db, p, &rows, "SELECT id FROM traits WHERE name = %s",
+ *                       PL_ARGS(name));
+ */
+#ifndef PL_DB_H
+#define PL_DB_H
+
+#include <apr_pools.h>
+#include <apr_hash.h>
+#include <apr_dbd.h>
+#include "pl_status.h"
+
+typedef enum {
+    PL_DB_SQLITE,
+    PL_DB_PGSQL,
+    PL_DB_MYSQL
+} pl_db_dialect_e;
+
+typedef struct pl_db_t pl_db_t;
+
+typedef struct pl_rows_t {
+    int nrows;
+    int ncols;
+    const char **cells;         /* nrows * ncols, row-major */
+} pl_rows_t;
+
+#define PL_CELL(rows, i, j) ((rows)->cells[(i) * (rows)->ncols + (j)])
+
+#define PL_ARGS(...) \
+    (int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)), \
+    (const char *[]){__VA_ARGS__}
+#define PL_NOARGS 0, NULL
+
+/**
+ * Wrap an open apr_dbd connection. conn_pool lives as long as the
+ * connection (prepared statements and per-connection state go there);
+ * p is the pool of this use (a request).
+ */
+pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
+                    const apr_dbd_driver_t *driver, apr_dbd_t *handle);
+
+pl_db_dialect_e pl_db_dialect(const pl_db_t *db);
+
+/**
+ * Run a query and read all its rows into *prows (allocated from p).
+ * @return APR_SUCCESS, APR_EEXIST (unique constraint), PL_EDEADLOCK
+ *         (deadlock / serialization failure / busy), PL_EDB (other).
+ */
+apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
+                          const char *sql, int nargs, const char *const *args);
+
+/**
+ * Run a statement that returns no rows; *pchanged (may be NULL) gets the
+ * number of rows changed. Same return codes as pl_db_select.
+ */
+apr_status_t pl_db_exec(pl_db_t *db, int *pchanged, const char *sql,
+                        int nargs, const char *const *args);
+
+/**
+ * Run SQL text as is, without preparing it (DDL, session settings, and
+ * queries whose shape depends on the request: the caller escapes every
+ * value it puts in the text with pl_db_quote or formats integers itself).
+ */
+apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
+                               const char *sql);
+apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql);
+
+/** 'value' quoted and escaped for this connection, allocated from p. */
+const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value);
+
+/** Transactions: one per write request. end() commits unless rv says
+ *  otherwise: pass the status of the work, get back the final status. */
+apr_status_t pl_db_begin(pl_db_t *db);
+apr_status_t pl_db_end(pl_db_t *db, apr_status_t rv);
+
+/** The text of the last database error (for the log), or "". */
+const char *pl_db_errstr(const pl_db_t *db);
+
+/** The first cell of the first row as apr_int64_t; APR_ENOENT if none. */
+apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j,
+                         apr_int64_t *pval);
+
+/** Current time as the SQL text every dialect stores in DATETIME columns. */
+const char *pl_db_now(apr_pool_t *p);
+
+#endif /* PL_DB_H */

@@ -1,0 +1,112 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_req.h: one placement request as the api_* handlers see it, and the
+ * helpers they use to read it and to answer. A handler returns the HTTP
+ * status to send: 2xx after pl_reply_json / pl_reply_empty, or the value
+ * of pl_err() for a failure; pl_handler.c renders everything else
+ * (version headers, request id, error bodies) in one place.
+ */
+#ifndef PL_REQ_H
+#define PL_REQ_H
+
+#include <httpd.h>
+#include <json-c/json.h>
+
+#include "pl_config.h"
+#include "pl_db.h"
+#include "pl_err.h"
+#include "pl_mv.h"
+#include "pl_jsonschema.h"
+
+#define PL_MAX_PATH_PARAMS 2
+
+typedef struct pl_arg_t {
+    const char *key;
+    const char *value;
+} pl_arg_t;
+
+typedef struct pl_req_t {
+    request_rec *r;
+    apr_pool_t *pool;                   /* = r->pool */
+    const pl_dir_conf_t *conf;
+    int mv;                             /* asked microversion */
+    int mv_set;                         /* header parsed successfully */
+    const char *prefix;                 /* mount point, "" at / */
+    const char *path;                   /* below the mount point */
+    apr_array_header_t *args;           /* pl_arg_t, decoded, in order */
+    const char *params[PL_MAX_PATH_PARAMS]; /* {uuid}, {name}, ... */
+    const char *request_id;             /* req-<uuid4>, ours */
+    const char *global_request_id;      /* the caller's, when well formed */
+
+    /* identity (noauth2 or keystone) */
+    const char *user_id;
+    const char *project_id;
+    apr_array_header_t *roles;          /* const char * */
+    int system_scope_all;
+
+    pl_db_t *db;                        /* acquired on first use */
+
+    /* the answer */
+    json_object *body;
+    apr_time_t last_modified;           /* 0: none */
+    const char *location;               /* path below the mount point */
+    int err_status;
+    const char *err_code;
+    const char *err_detail;
+} pl_req_t;
+
+typedef int (*pl_handler_fn)(pl_req_t *req);
+
+/** Record a failure; returns status so handlers can `return pl_err(...)`.
+ *  code may be NULL for PL_ERRC_DEFAULT. */
+int pl_err(pl_req_t *req, int status, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/** Map a store status to an HTTP failure with a generic detail, logging
+ *  database errors (5xx) with the driver's text. */
+int pl_err_store(pl_req_t *req, apr_status_t rv, const char *what);
+
+/** The first (or last) value of query parameter key, or NULL. */
+const char *pl_arg(const pl_req_t *req, const char *key);
+const char *pl_arg_last(const pl_req_t *req, const char *key);
+/** All values of key, in order (const char *). */
+apr_array_header_t *pl_args(const pl_req_t *req, const char *key);
+
+/**
+ * Validate the query string against a JSON schema as upstream does (a dict
+ * of parameter -> last value). On failure records the 400 and returns it;
+ * returns 0 on success.
+ */
+int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema);
+
+/**
+ * Read the body: 415 unless Content-Type is application/json, 400 for
+ * malformed JSON or a body the schema refuses. Returns 0 and *pdoc (bound
+ * to the request pool) or the recorded error status.
+ */
+int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
+                 json_object **pdoc);
+
+/** The database handle of this request (mod_dbd), or NULL after
+ *  recording a 500. */
+pl_db_t *pl_req_db(pl_req_t *req);
+
+/** Answer with a JSON body (the request pool owns obj). */
+int pl_reply_json(pl_req_t *req, int status, json_object *obj);
+/** Answer without a body (204, or 201 with Location). */
+int pl_reply_empty(pl_req_t *req, int status);
+
+/** The link to path below the mount point, as clients see it
+ *  ("/placement" + path). */
+const char *pl_link(const pl_req_t *req, const char *path);
+
+/** Bind a json-c root to the request pool (json_object_put on cleanup). */
+json_object *pl_json_own(pl_req_t *req, json_object *obj);
+
+/** Note a timestamp column value (SQL text) for last-modified (1.15+). */
+void pl_req_touch(pl_req_t *req, const char *sql_time);
+
+/** A JSON number for a float as Python prints it (shortest repr). */
+json_object *pl_json_float(double d);
+
+#endif /* PL_REQ_H */

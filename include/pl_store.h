@@ -1,0 +1,28 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_store.h: the domain layer below the HTTP handlers (placement's
+ * objects/). No httpd headers: functions take a pl_db_t and pools, and
+ * return apr_status_t with results in out-parameters. Each store_<family>.c
+ * declares its functions in include/pl_store_<family>.h; this header holds
+ * what they share.
+ */
+#ifndef PL_STORE_H
+#define PL_STORE_H
+
+#include <apr_pools.h>
+#include "pl_db.h"
+
+/** The first id of custom resource classes (CUSTOM_*). */
+#define PL_CUSTOM_RC_MIN_ID 10000
+
+/**
+ * Prepare a connection for placement on its first use (session settings
+ * per dialect) and insert the standard resource classes and traits that
+ * are missing, once per process. Safe when many processes do it at once.
+ */
+apr_status_t pl_store_std_sync(pl_db_t *db, apr_pool_t *ptemp);
+
+/** Create the per-process lock of pl_store_std_sync (child_init). */
+apr_status_t pl_store_std_sync_init(apr_pool_t *pchild);
+
+#endif /* PL_STORE_H */

@@ -1,0 +1,33 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * api_resource_class.c: not written yet (being written now).
+ */
+#include <http_protocol.h>
+
+#include "pl_private.h"
+#include "pl_api.h"
+
+int pl_api_rc_list(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}
+
+int pl_api_rc_create(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}
+
+int pl_api_rc_get(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}
+
+int pl_api_rc_update(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}
+
+int pl_api_rc_delete(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}

@@ -1,0 +1,43 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * api_trait.c: not written yet (being written now).
+ */
+#include <http_protocol.h>
+
+#include "pl_private.h"
+#include "pl_api.h"
+
+int pl_api_trait_list(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}
+
+int pl_api_trait_get(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}
+
+int pl_api_trait_put(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}
+
+int pl_api_trait_delete(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}
+
+int pl_api_trait_provider_list(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}
+
+int pl_api_trait_provider_set(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}
+
+int pl_api_trait_provider_delete(pl_req_t *req)
+{
+    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+}

@@ -1,0 +1,305 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_db.c: the apr_dbd wrapper declared in pl_db.h. Owns statement
+ * preparation (once per connection, cached in the connection's pool),
+ * whole-result reads, transactions and the classification of driver
+ * errors into the few outcomes callers act on (duplicate, deadlock,
+ * other). No httpd headers: unit tests use it on a bare apr_dbd handle.
+ */
+#include <string.h>
+#include <stdlib.h>
+#include <apr_strings.h>
+#include <apr_time.h>
+#include <apr_tables.h>
+
+#include "pl_db.h"
+
+struct pl_db_t {
+    apr_pool_t *pool;                   /* this use (request) */
+    apr_pool_t *conn_pool;              /* lives with the connection */
+    const apr_dbd_driver_t *driver;
+    apr_dbd_t *handle;
+    apr_hash_t *prepared;               /* sql text -> apr_dbd_prepared_t */
+    apr_dbd_transaction_t *txn;
+    pl_db_dialect_e dialect;
+    const char *errstr;
+};
+
+#define PREPARED_KEY "pl_db_prepared"
+
+/* Once per new connection: what each dialect needs to behave like
+ * upstream's sessions. MySQL: TRADITIONAL as oslo.db sets it, plus
+ * NO_AUTO_VALUE_ON_ZERO so resource class id 0 (VCPU) can be inserted;
+ * READ COMMITTED so a retried transaction sees what others committed.
+ * SQLite: wait for a writer instead of failing at once. */
+static void session_setup(pl_db_t *db)
+{
+    int changed;
+
+    switch (db->dialect) {
+    case PL_DB_MYSQL:
+        apr_dbd_query(db->driver, db->handle, &changed,
+                      "SET SESSION sql_mode = "
+                      "'TRADITIONAL,NO_AUTO_VALUE_ON_ZERO'");
+        apr_dbd_query(db->driver, db->handle, &changed,
+                      "SET SESSION TRANSACTION ISOLATION LEVEL "
+                      "READ COMMITTED");
+        break;
+    case PL_DB_SQLITE:
+        apr_dbd_query(db->driver, db->handle, &changed,
+                      "PRAGMA busy_timeout = 10000");
+        break;
+    default:
+        break;
+    }
+}
+
+pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
+                    const apr_dbd_driver_t *driver, apr_dbd_t *handle)
+{
+    pl_db_t *db = apr_pcalloc(p, sizeof(*db));
+    const char *name = apr_dbd_name(driver);
+    void *cache = NULL;
+
+    db->pool = p;
+    db->conn_pool = conn_pool;
+    db->driver = driver;
+    db->handle = handle;
+    db->errstr = "";
+    if (!strcmp(name, "pgsql")) {
+        db->dialect = PL_DB_PGSQL;
+    }
+    else if (!strcmp(name, "mysql")) {
+        db->dialect = PL_DB_MYSQL;
+    }
+    else {
+        db->dialect = PL_DB_SQLITE;
+    }
+    /* The statement cache belongs to the connection, not to the request:
+     * a prepared statement is only valid on the handle that prepared it. */
+    apr_pool_userdata_get(&cache, PREPARED_KEY, conn_pool);
+    db->prepared = cache;
+    if (cache == NULL) {
+        db->prepared = apr_hash_make(conn_pool);
+        apr_pool_userdata_set(db->prepared, PREPARED_KEY, NULL, conn_pool);
+        session_setup(db);
+    }
+    return db;
+}
+
+pl_db_dialect_e pl_db_dialect(const pl_db_t *db)
+{
+    return db->dialect;
+}
+
+const char *pl_db_errstr(const pl_db_t *db)
+{
+    return db->errstr ? db->errstr : "";
+}
+
+/* Map a driver error onto what callers act upon. Drivers only give us
+ * text, so we look for the phrases each database uses. */
+static apr_status_t classify(pl_db_t *db, int ret)
+{
+    const char *msg = apr_dbd_error(db->driver, db->handle, ret);
+
+    db->errstr = apr_pstrdup(db->pool, msg ? msg : "unknown error");
+    if (strstr(db->errstr, "duplicate key") ||
+        strstr(db->errstr, "Duplicate entry") ||
+        strstr(db->errstr, "UNIQUE constraint") ||
+        strstr(db->errstr, "unique constraint")) {
+        return APR_EEXIST;
+    }
+    if (strstr(db->errstr, "deadlock") || strstr(db->errstr, "Deadlock") ||
+        strstr(db->errstr, "could not serialize") ||
+        strstr(db->errstr, "Lock wait timeout") ||
+        strstr(db->errstr, "try restarting transaction") ||
+        strstr(db->errstr, "database is locked") ||
+        strstr(db->errstr, "database table is locked")) {
+        return PL_EDEADLOCK;
+    }
+    return PL_EDB;
+}
+
+static apr_status_t prepare(pl_db_t *db, const char *sql,
+                            apr_dbd_prepared_t **pstmt)
+{
+    apr_dbd_prepared_t *stmt = apr_hash_get(db->prepared, sql,
+                                            APR_HASH_KEY_STRING);
+    int ret;
+
+    if (stmt == NULL) {
+        const char *key = apr_pstrdup(db->conn_pool, sql);
+
+        ret = apr_dbd_prepare(db->driver, db->conn_pool, db->handle, key,
+                              NULL, &stmt);
+        if (ret != 0) {
+            return classify(db, ret);
+        }
+        apr_hash_set(db->prepared, key, APR_HASH_KEY_STRING, stmt);
+    }
+    *pstmt = stmt;
+    return APR_SUCCESS;
+}
+
+static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
+                              apr_dbd_results_t *res, pl_rows_t **prows)
+{
+    pl_rows_t *rows = apr_pcalloc(p, sizeof(*rows));
+    apr_array_header_t *cells;
+    apr_dbd_row_t *row = NULL;
+    int j, ret;
+
+    rows->ncols = apr_dbd_num_cols(db->driver, res);
+    cells = apr_array_make(p, 16 * (rows->ncols ? rows->ncols : 1),
+                           sizeof(const char *));
+    /* Read to the end (-1) even after a problem: drivers only release
+     * the result once it has been read through. */
+    while ((ret = apr_dbd_get_row(db->driver, p, res, &row, -1)) == 0) {
+        for (j = 0; j < rows->ncols; j++) {
+            const char *v = apr_dbd_get_entry(db->driver, row, j);
+
+            APR_ARRAY_PUSH(cells, const char *) = v ? apr_pstrdup(p, v)
+                                                    : NULL;
+        }
+        rows->nrows++;
+    }
+    rows->cells = (const char **)cells->elts;
+    *prows = rows;
+    return ret == -1 ? APR_SUCCESS : classify(db, ret);
+}
+
+apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
+                          const char *sql, int nargs, const char *const *args)
+{
+    apr_dbd_prepared_t *stmt;
+    apr_dbd_results_t *res = NULL;
+    apr_status_t rv;
+    int ret;
+
+    rv = prepare(db, sql, &stmt);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    ret = apr_dbd_pselect(db->driver, p, db->handle, &res, stmt, 0, nargs,
+                          (const char **)args);
+    if (ret != 0) {
+        return classify(db, ret);
+    }
+    return read_rows(db, p, res, prows);
+}
+
+apr_status_t pl_db_exec(pl_db_t *db, int *pchanged, const char *sql,
+                        int nargs, const char *const *args)
+{
+    apr_dbd_prepared_t *stmt;
+    apr_status_t rv;
+    int changed = 0, ret;
+
+    rv = prepare(db, sql, &stmt);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    ret = apr_dbd_pquery(db->driver, db->pool, db->handle, &changed, stmt,
+                         nargs, (const char **)args);
+    if (ret != 0) {
+        return classify(db, ret);
+    }
+    if (pchanged) {
+        *pchanged = changed;
+    }
+    return APR_SUCCESS;
+}
+
+apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
+                               const char *sql)
+{
+    apr_dbd_results_t *res = NULL;
+    int ret = apr_dbd_select(db->driver, p, db->handle, &res, sql, 0);
+
+    if (ret != 0) {
+        return classify(db, ret);
+    }
+    return read_rows(db, p, res, prows);
+}
+
+apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql)
+{
+    int changed = 0;
+    int ret = apr_dbd_query(db->driver, db->handle, &changed, sql);
+
+    if (ret != 0) {
+        return classify(db, ret);
+    }
+    if (pchanged) {
+        *pchanged = changed;
+    }
+    return APR_SUCCESS;
+}
+
+const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value)
+{
+    return apr_pstrcat(p, "'", apr_dbd_escape(db->driver, p, value,
+                                               db->handle), "'", NULL);
+}
+
+apr_status_t pl_db_begin(pl_db_t *db)
+{
+    int ret;
+
+    db->txn = NULL;
+    ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle,
+                                    &db->txn);
+    if (ret != 0) {
+        return classify(db, ret);
+    }
+    apr_dbd_transaction_mode_set(db->driver, db->txn,
+                                 APR_DBD_TRANSACTION_COMMIT);
+    return APR_SUCCESS;
+}
+
+apr_status_t pl_db_end(pl_db_t *db, apr_status_t rv)
+{
+    int ret;
+
+    if (db->txn == NULL) {
+        return rv;
+    }
+    if (rv != APR_SUCCESS) {
+        apr_dbd_transaction_mode_set(db->driver, db->txn,
+                                     APR_DBD_TRANSACTION_ROLLBACK);
+    }
+    ret = apr_dbd_transaction_end(db->driver, db->pool, db->txn);
+    db->txn = NULL;
+    if (ret != 0 && rv == APR_SUCCESS) {
+        return classify(db, ret);
+    }
+    return rv;
+}
+
+apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j,
+                         apr_int64_t *pval)
+{
+    const char *v;
+
+    if (rows == NULL || i >= rows->nrows || j >= rows->ncols) {
+        return APR_ENOENT;
+    }
+    v = PL_CELL(rows, i, j);
+    if (v == NULL) {
+        return APR_ENOENT;
+    }
+    *pval = apr_atoi64(v);
+    return APR_SUCCESS;
+}
+
+const char *pl_db_now(apr_pool_t *p)
+{
+    apr_time_exp_t t;
+    char buf[32];
+    apr_size_t len;
+
+    apr_time_exp_gmt(&t, apr_time_now());
+    apr_strftime(buf, &len, sizeof(buf), "%Y-%m-%d %H:%M:%S", &t);
+    return apr_pstrdup(p, buf);
+}

@@ -1,0 +1,443 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_handler.c: the "placement" handler. Builds the pl_req_t of a request
+ * and walks it through what upstream's WSGI pipeline does, in the same
+ * order: request id, authentication (noauth2), microversion, content
+ * checks, routing, the route's handler; then renders the answer, and
+ * every error body, in one place.
+ */
+#include <string.h>
+#include <apr_strings.h>
+#include <apr_lib.h>
+#include <http_protocol.h>
+#include <http_request.h>
+#include <util_script.h>
+
+#include "pl_private.h"
+#include "pl_api.h"
+#include "pl_uuid.h"
+
+typedef struct {
+    int status;
+    const char *title;
+    const char *head;   /* webob's explanation, before the detail */
+    const char *tail;   /* after the detail */
+} status_text_t;
+
+/* The bodies webob renders for placement's errors: explanation, a blank
+ * line, then the detail. ${...} placeholders are filled per request. */
+static const status_text_t status_texts[] = {
+    { 400, "Bad Request", "The server could not comply with the request "
+      "since it is either malformed or otherwise incorrect.\n\n ", "  " },
+    { 401, "Unauthorized", "This server could not verify that you are "
+      "authorized to access the document you requested. Either you "
+      "supplied the wrong credentials (e.g., bad password), or your "
+      "browser does not understand how to supply the credentials "
+      "required.\n\n ", "  " },
+    { 403, "Forbidden", "Access was denied to this resource.\n\n ", "  " },
+    { 404, "Not Found", "The resource could not be found.\n\n ", "  " },
+    { 405, "Method Not Allowed", "The method ${REQUEST_METHOD} is not "
+      "allowed for this resource. \n\n ", "" },
+    { 406, "Not Acceptable", "The resource could not be generated that was "
+      "acceptable to your browser (content of type ${HTTP_ACCEPT}. \n\n ",
+      "" },
+    { 409, "Conflict", "There was a conflict when trying to complete your "
+      "request.\n\n ", "  " },
+    { 413, "Request Entity Too Large", "The body of your request was too "
+      "large for this server.\n\n ", "  " },
+    { 415, "Unsupported Media Type", "The request media type "
+      "${CONTENT_TYPE} is not supported by this server. \n\n ", "" },
+    { 500, "Internal Server Error", "The server has either erred or is "
+      "incapable of performing the requested operation.\n\n ", "  " },
+    { 501, "Not Implemented", " The request method ${REQUEST_METHOD} is "
+      "not implemented for this server. \n\n ", "" },
+    { 0, NULL, NULL, NULL }
+};
+
+static const status_text_t *status_text(int status)
+{
+    const status_text_t *st;
+
+    for (st = status_texts; st->status; st++) {
+        if (st->status == status) {
+            return st;
+        }
+    }
+    return &status_texts[0];
+}
+
+/* Fill webob's ${...} placeholders of an explanation. */
+static const char *fill_head(pl_req_t *req, const char *head)
+{
+    const char *accept = apr_table_get(req->r->headers_in, "Accept");
+    const char *ctype = apr_table_get(req->r->headers_in, "Content-Type");
+    const char *vars[][2] = {
+        { "${REQUEST_METHOD}", req->r->method },
+        { "${HTTP_ACCEPT}", accept ? accept : "application/json" },
+        { "${CONTENT_TYPE}", ctype ? ctype : "" },
+    };
+    const char *at;
+    unsigned i;
+
+    for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        if ((at = strstr(head, vars[i][0])) != NULL) {
+            head = apr_pstrcat(req->pool,
+                               apr_pstrmemdup(req->pool, head, at - head),
+                               vars[i][1], at + strlen(vars[i][0]), NULL);
+        }
+    }
+    return head;
+}
+
+static void send_body(request_rec *r, const char *body, const char *ctype)
+{
+    apr_size_t len = strlen(body);
+
+    ap_set_content_type(r, ctype);
+    ap_set_content_length(r, len);
+    if (!r->header_only) {
+        ap_rwrite(body, (int)len, r);
+    }
+}
+
+static void send_json(request_rec *r, json_object *obj)
+{
+    send_body(r, json_object_to_json_string_ext(obj,
+                  JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+              "application/json");
+}
+
+/* {"errors": [{status, title, detail, code (1.23+), request_id}]} */
+static void send_error(pl_req_t *req, int status)
+{
+    const status_text_t *st = status_text(status);
+    json_object *root = pl_json_own(req, json_object_new_object());
+    json_object *errors = json_object_new_array();
+    json_object *e = json_object_new_object();
+    const char *detail = req->err_detail ? req->err_detail : "";
+
+    /* webob's strip_tags turns newlines of the detail into spaces */
+    detail = apr_pstrdup(req->pool, detail);
+    for (char *c = (char *)detail; *c; c++) {
+        if (*c == '\n') {
+            *c = ' ';
+        }
+    }
+    json_object_object_add(e, "status", json_object_new_int(status));
+    json_object_object_add(e, "title", json_object_new_string(st->title));
+    json_object_object_add(e, "detail", json_object_new_string(
+        apr_pstrcat(req->pool, fill_head(req, st->head), detail, st->tail,
+                    NULL)));
+    if (req->mv_set && req->mv >= PL_MV(1, 23)) {
+        json_object_object_add(e, "code", json_object_new_string(
+            req->err_code ? req->err_code : PL_ERRC_DEFAULT));
+    }
+    json_object_object_add(e, "request_id",
+                           json_object_new_string(req->request_id));
+    if (status == HTTP_NOT_ACCEPTABLE && !req->mv_set) {
+        json_object_object_add(e, "max_version", json_object_new_string(
+            pl_mv_str(req->pool, PL_MV_MAX)));
+        json_object_object_add(e, "min_version", json_object_new_string(
+            pl_mv_str(req->pool, PL_MV_MIN)));
+    }
+    json_object_array_add(errors, e);
+    json_object_object_add(root, "errors", errors);
+    ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(00201)
+                  "%d: %s", status, detail);
+    send_json(req->r, root);
+}
+
+/* noauth2's 401 comes from webob outside placement's formatter. */
+static int send_unauthorized(pl_req_t *req)
+{
+    req->r->status = HTTP_UNAUTHORIZED;
+    send_body(req->r, "{\"message\": \"This server could not verify that "
+              "you are authorized to access the document you requested. "
+              "Either you supplied the wrong credentials (e.g., bad "
+              "password), or your browser does not understand how to "
+              "supply the credentials required.<br /><br />\\n\\n\\n\", "
+              "\"code\": \"401 Unauthorized\", \"title\": \"Unauthorized\"}",
+              "application/json");
+    return OK;
+}
+
+static int hexval(int c)
+{
+    return apr_isdigit(c) ? c - '0' : apr_tolower(c) - 'a' + 10;
+}
+
+/* application/x-www-form-urlencoded decoding, as webob's req.GET */
+static const char *qs_decode(apr_pool_t *p, const char *s, apr_size_t len)
+{
+    char *out = apr_palloc(p, len + 1), *o = out;
+    apr_size_t i;
+
+    for (i = 0; i < len; i++) {
+        if (s[i] == '+') {
+            *o++ = ' ';
+        }
+        else if (s[i] == '%' && i + 2 < len && apr_isxdigit(s[i + 1]) && apr_isxdigit(s[i + 2])) {
+            *o++ = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+            i += 2;
+        }
+        else {
+            *o++ = s[i];
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+static apr_array_header_t *parse_args(apr_pool_t *p, const char *qs)
+{
+    apr_array_header_t *args = apr_array_make(p, 8, sizeof(pl_arg_t));
+
+    while (qs && *qs) {
+        const char *amp = strchr(qs, '&');
+        apr_size_t len = amp ? (apr_size_t)(amp - qs) : strlen(qs);
+        const char *eq = memchr(qs, '=', len);
+
+        if (len > 0) {
+            pl_arg_t *a = apr_array_push(args);
+
+            if (eq) {
+                a->key = qs_decode(p, qs, eq - qs);
+                a->value = qs_decode(p, eq + 1, len - (eq - qs) - 1);
+            }
+            else {
+                a->key = qs_decode(p, qs, len);
+                a->value = "";
+            }
+        }
+        qs = amp ? amp + 1 : NULL;
+    }
+    return args;
+}
+
+/* Does the Accept header admit application/json (webob's
+ * acceptable_offers)? A missing or "*" "/" "*" header always does. */
+static int accepts_json(pl_req_t *req)
+{
+    const char *accept = apr_table_get(req->r->headers_in, "Accept");
+    char *list, *item, *state;
+
+    if (accept == NULL || *accept == '\0') {
+        return 1;
+    }
+    list = apr_pstrdup(req->pool, accept);
+    for (item = apr_strtok(list, ",", &state); item;
+         item = apr_strtok(NULL, ",", &state)) {
+        char *params = strchr(item, ';');
+        double q = 1.0;
+
+        if (params) {
+            const char *qp = strstr(params, "q=");
+
+            *params++ = '\0';
+            if (qp) {
+                q = atof(qp + 2);
+            }
+        }
+        apr_collapse_spaces(item, item);
+        ap_str_tolower(item);
+        if (q > 0 && (!strcmp(item, "application/json") ||
+                      !strcmp(item, "application/*") ||
+                      !strcmp(item, "*/*"))) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void set_identity(pl_req_t *req, const char *token)
+{
+    apr_table_t *h = req->r->headers_in;
+    const char *colon = strchr(token, ':');
+    const char *roles = apr_table_get(h, "X-Roles");
+    const char *scope = apr_table_get(h, "OpenStack-System-Scope");
+    const char *project_hdr = apr_table_get(h, "X-Project-Id");
+    char *list, *role, *state;
+
+    req->user_id = colon ? apr_pstrmemdup(req->pool, token, colon - token)
+                         : token;
+    req->project_id = colon && colon[1] ? colon + 1 : req->user_id;
+    req->roles = apr_array_make(req->pool, 2, sizeof(const char *));
+    if (roles) {
+        list = apr_pstrdup(req->pool, roles);
+        for (role = apr_strtok(list, ",", &state); role;
+             role = apr_strtok(NULL, ",", &state)) {
+            apr_collapse_spaces(role, role);
+            APR_ARRAY_PUSH(req->roles, const char *) = role;
+        }
+    }
+    else if (!strcmp(req->user_id, "admin")) {
+        APR_ARRAY_PUSH(req->roles, const char *) = "admin";
+    }
+    /* oslo.context: a system-scoped request has no project; an explicit
+     * X-Project-Id header wins over the token's. */
+    if (scope && *scope) {
+        req->project_id = NULL;
+        req->system_scope_all = !strcasecmp(scope, "all");
+    }
+    if (project_hdr && *project_hdr) {
+        req->project_id = project_hdr;
+    }
+}
+
+/* All OpenStack-API-Version values joined, as one header. */
+static const char *version_header(request_rec *r)
+{
+    const char *all = NULL;
+    const apr_array_header_t *arr = apr_table_elts(r->headers_in);
+    const apr_table_entry_t *e = (const apr_table_entry_t *)arr->elts;
+    int i;
+
+    for (i = 0; i < arr->nelts; i++) {
+        if (e[i].key && !strcasecmp(e[i].key, "OpenStack-API-Version")) {
+            all = all ? apr_pstrcat(r->pool, all, ", ", e[i].val, NULL)
+                      : e[i].val;
+        }
+    }
+    return all;
+}
+
+static const char *mount_prefix(request_rec *r, const pl_dir_conf_t *conf)
+{
+    const char *dir = conf->dir;
+    apr_size_t len;
+
+    if (dir == NULL) {
+        return "";
+    }
+    len = strlen(dir);
+    while (len > 0 && dir[len - 1] == '/') {
+        len--;
+    }
+    /* <Location> may not be a literal prefix (regex): fall back to "" */
+    if (strncmp(r->uri, dir, len)) {
+        return "";
+    }
+    return apr_pstrmemdup(r->pool, dir, len);
+}
+
+static int route_and_run(pl_req_t *req)
+{
+    request_rec *r = req->r;
+    const char *clen = apr_table_get(r->headers_in, "Content-Length");
+    const pl_route_t *route = NULL;
+    const char *allow = NULL;
+    const char *err = NULL;
+    int status;
+
+    apr_status_t rv = pl_mv_parse(req->pool, version_header(r), &req->mv,
+                                  &err);
+
+    if (rv != APR_SUCCESS) {
+        return pl_err(req, rv == PL_ENOTACCEPTABLE ? HTTP_NOT_ACCEPTABLE
+                                                   : HTTP_BAD_REQUEST,
+                      NULL, "%s", err ? err : "Invalid microversion");
+    }
+    req->mv_set = 1;
+    if (clen && apr_atoi64(clen) > 0 &&
+        !apr_table_get(r->headers_in, "Content-Type")) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "content-type header required when content-length "
+                      "> 0");
+    }
+    status = pl_router_match(req, r->method, &route, &allow);
+    if (status == HTTP_METHOD_NOT_ALLOWED) {
+        apr_table_setn(r->err_headers_out, "Allow", allow);
+        return pl_err(req, status, NULL,
+                      "The method specified is not allowed for this "
+                      "resource.");
+    }
+    if (status != 0 || req->mv < route->since) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL, "%s", "");
+    }
+    if (!strcmp(r->method, "GET") && route->handler != pl_api_root_home &&
+        !accepts_json(req)) {
+        return pl_err(req, HTTP_NOT_ACCEPTABLE, NULL,
+                      "Only application/json is provided");
+    }
+    return route->handler(req);
+}
+
+static void add_answer_headers(pl_req_t *req, int status)
+{
+    request_rec *r = req->r;
+    apr_table_t *h = status >= 400 ? r->err_headers_out : r->headers_out;
+
+    if (req->mv_set) {
+        apr_table_setn(h, "openstack-api-version",
+                       apr_pstrcat(req->pool, "placement ",
+                                   pl_mv_str(req->pool, req->mv), NULL));
+        apr_table_mergen(h, "vary", "openstack-api-version");
+    }
+    if (status < 400 && req->location) {
+        const char *host = apr_table_get(r->headers_in, "Host");
+
+        apr_table_setn(h, "Location", apr_pstrcat(req->pool,
+            ap_http_scheme(r), "://", host ? host : r->server->server_hostname,
+            pl_link(req, req->location), NULL));
+    }
+    if (status == HTTP_OK && req->last_modified && req->mv >= PL_MV(1, 15)) {
+        char *date = apr_palloc(req->pool, APR_RFC822_DATE_LEN);
+
+        apr_rfc822_date(date, req->last_modified);
+        apr_table_setn(h, "last-modified", date);
+        apr_table_setn(h, "cache-control", "no-cache");
+    }
+}
+
+int pl_handler(request_rec *r)
+{
+    pl_req_t *req;
+    const char *token, *grid;
+    int status;
+
+    if (r->handler == NULL || strcmp(r->handler, "placement")) {
+        return DECLINED;
+    }
+    req = apr_pcalloc(r->pool, sizeof(*req));
+    req->r = r;
+    req->pool = r->pool;
+    req->mv = -1;
+    req->conf = ap_get_module_config(r->per_dir_config, &placement_module);
+    req->prefix = mount_prefix(r, req->conf);
+    req->path = r->uri + strlen(req->prefix);
+    req->args = parse_args(r->pool, r->args);
+    req->request_id = pl_uuid_request_id(r->pool);
+    apr_table_setn(r->err_headers_out, "x-openstack-request-id",
+                   req->request_id);
+    apr_table_setn(r->notes, "pl-request-id", req->request_id);
+    grid = apr_table_get(r->headers_in, "X-Openstack-Request-Id");
+    if (grid && !strncmp(grid, "req-", 4) &&
+        pl_uuid_is_like(grid + 4)) {
+        req->global_request_id = grid;
+        apr_table_setn(r->notes, "pl-global-request-id", grid);
+    }
+
+    /* Authentication: everything but the root needs a token. */
+    if (strcmp(req->path, "/") && *req->path != '\0') {
+        token = apr_table_get(r->headers_in, "X-Auth-Token");
+        if (token == NULL) {
+            return send_unauthorized(req);
+        }
+        set_identity(req, token);
+    }
+
+    status = route_and_run(req);
+    add_answer_headers(req, status);
+    r->status = status;
+    if (status >= 400) {
+        send_error(req, status);
+    }
+    else if (req->body) {
+        send_json(r, req->body);
+    }
+    else if (status != HTTP_NO_CONTENT) {
+        ap_set_content_length(r, 0);
+        ap_set_content_type(r, "application/json");
+    }
+    return OK;
+}

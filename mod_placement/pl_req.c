@@ -1,0 +1,331 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_req.c: what handlers use to read a request (query arguments, the
+ * JSON body, the database handle) and to answer it (JSON replies, errors,
+ * links, last-modified).
+ */
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <apr_strings.h>
+#include <apr_date.h>
+#include <http_protocol.h>
+#include <apr_dbd.h>
+#include <mod_dbd.h>
+
+#include "pl_private.h"
+#include "pl_req.h"
+#include "pl_store.h"
+
+/* Bodies larger than this are refused before parsing (LimitRequestBody
+ * applies too); a reshaper of thousands of providers fits easily. */
+#define PL_MAX_BODY (64 * 1024 * 1024)
+
+int pl_err(pl_req_t *req, int status, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    req->err_detail = apr_pvsprintf(req->pool, fmt, ap);
+    va_end(ap);
+    req->err_status = status;
+    req->err_code = code ? code : PL_ERRC_DEFAULT;
+    return status;
+}
+
+int pl_err_store(pl_req_t *req, apr_status_t rv, const char *what)
+{
+    ap_log_rerror(APLOG_MARK, APLOG_ERR, rv, req->r, PL_LOGNO(00101)
+                  "%s failed: %s", what,
+                  req->db ? pl_db_errstr(req->db) : "no database");
+    return pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL,
+                  "%s failed", what);
+}
+
+const char *pl_arg(const pl_req_t *req, const char *key)
+{
+    int i;
+
+    for (i = 0; i < req->args->nelts; i++) {
+        const pl_arg_t *a = &APR_ARRAY_IDX(req->args, i, pl_arg_t);
+
+        if (!strcmp(a->key, key)) {
+            return a->value;
+        }
+    }
+    return NULL;
+}
+
+const char *pl_arg_last(const pl_req_t *req, const char *key)
+{
+    int i;
+
+    for (i = req->args->nelts - 1; i >= 0; i--) {
+        const pl_arg_t *a = &APR_ARRAY_IDX(req->args, i, pl_arg_t);
+
+        if (!strcmp(a->key, key)) {
+            return a->value;
+        }
+    }
+    return NULL;
+}
+
+apr_array_header_t *pl_args(const pl_req_t *req, const char *key)
+{
+    apr_array_header_t *vals = apr_array_make(req->pool, 2,
+                                              sizeof(const char *));
+    int i;
+
+    for (i = 0; i < req->args->nelts; i++) {
+        const pl_arg_t *a = &APR_ARRAY_IDX(req->args, i, pl_arg_t);
+
+        if (!strcmp(a->key, key)) {
+            APR_ARRAY_PUSH(vals, const char *) = a->value;
+        }
+    }
+    return vals;
+}
+
+json_object *pl_json_own(pl_req_t *req, json_object *obj)
+{
+    if (obj) {
+        apr_pool_cleanup_register(req->pool, obj,
+                                  (apr_status_t (*)(void *))json_object_put,
+                                  apr_pool_cleanup_null);
+    }
+    return obj;
+}
+
+int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema)
+{
+    json_object *doc = pl_json_own(req, json_object_new_object());
+    const char *err = NULL;
+    int i;
+
+    /* Upstream validates dict(req.GET): the last value of each key. */
+    for (i = 0; i < req->args->nelts; i++) {
+        const pl_arg_t *a = &APR_ARRAY_IDX(req->args, i, pl_arg_t);
+
+        json_object_object_add(doc, a->key,
+                               json_object_new_string(a->value));
+    }
+    if (pl_jsonschema_validate(schema, doc, req->pool, &err)
+        != APR_SUCCESS) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Invalid query string parameters: %s", err);
+    }
+    return 0;
+}
+
+/* Content-Type without parameters, lower case; NULL when absent. */
+static const char *media_type(pl_req_t *req)
+{
+    const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
+    char *mt, *semi;
+
+    if (ct == NULL || *ct == '\0') {
+        return NULL;
+    }
+    mt = apr_pstrdup(req->pool, ct);
+    if ((semi = strchr(mt, ';')) != NULL) {
+        *semi = '\0';
+    }
+    apr_collapse_spaces(mt, mt);
+    ap_str_tolower(mt);
+    return mt;
+}
+
+static int read_body(pl_req_t *req, char **pbuf, apr_size_t *plen)
+{
+    request_rec *r = req->r;
+    apr_size_t cap = 8192, len = 0;
+    char *buf;
+    long n;
+
+    if (ap_setup_client_block(r, REQUEST_CHUNKED_DECHUNK) != OK) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Unable to read body");
+    }
+    buf = apr_palloc(req->pool, cap + 1);
+    if (ap_should_client_block(r)) {
+        while ((n = ap_get_client_block(r, buf + len, cap - len)) > 0) {
+            len += n;
+            if (len == cap) {
+                char *bigger;
+
+                if (cap >= PL_MAX_BODY) {
+                    return pl_err(req, HTTP_REQUEST_ENTITY_TOO_LARGE, NULL,
+                                  "Request body too large");
+                }
+                bigger = apr_palloc(req->pool, cap * 2 + 1);
+                memcpy(bigger, buf, len);
+                buf = bigger;
+                cap *= 2;
+            }
+        }
+        if (n < 0) {
+            return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                          "Unable to read body");
+        }
+    }
+    buf[len] = '\0';
+    *pbuf = buf;
+    *plen = len;
+    return 0;
+}
+
+int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
+                 json_object **pdoc)
+{
+    const char *mt = media_type(req);
+    json_tokener *tok;
+    json_object *doc;
+    char *buf = NULL;
+    apr_size_t len = 0;
+    const char *err = NULL;
+    int status;
+
+    if (mt == NULL || strcmp(mt, "application/json")) {
+        return pl_err(req, HTTP_UNSUPPORTED_MEDIA_TYPE, NULL,
+                      "The media type %s is not supported, use "
+                      "application/json",
+                      mt ? apr_table_get(req->r->headers_in, "Content-Type")
+                         : "None");
+    }
+    if ((status = read_body(req, &buf, &len)) != 0) {
+        return status;
+    }
+    tok = json_tokener_new_ex(64);
+    doc = json_tokener_parse_ex(tok, buf, (int)len);
+    if (doc == NULL || json_tokener_get_error(tok) != json_tokener_success
+        || tok->char_offset < (int)len) {
+        /* trailing garbage after a complete value is malformed too */
+        int offset = tok->char_offset;
+        const char *what = doc ? "Extra data"
+                               : json_tokener_error_desc(
+                                     json_tokener_get_error(tok));
+
+        if (json_tokener_get_error(tok) == json_tokener_continue) {
+            what = "Expecting value";
+        }
+        json_object_put(doc);
+        json_tokener_free(tok);
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Malformed JSON: %s: char %d", what, offset);
+    }
+    json_tokener_free(tok);
+    pl_json_own(req, doc);
+    if (schema && pl_jsonschema_validate(schema, doc, req->pool, &err)
+                  != APR_SUCCESS) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "JSON does not validate: %s", err);
+    }
+    *pdoc = doc;
+    return 0;
+}
+
+pl_db_t *pl_req_db(pl_req_t *req)
+{
+    static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *acquire = NULL;
+    ap_dbd_t *dbd;
+    apr_status_t rv;
+
+    if (req->db) {
+        return req->db;
+    }
+    if (acquire == NULL) {
+        acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
+    }
+    dbd = acquire ? acquire(req->r) : NULL;
+    if (dbd == NULL) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(00102)
+                      "no database connection (check DBDriver/DBDParams "
+                      "of this server)");
+        pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL,
+               "Database connection unavailable");
+        return NULL;
+    }
+    req->db = pl_db_wrap(req->pool, dbd->pool, dbd->driver, dbd->handle);
+    rv = pl_store_std_sync(req->db, req->pool);
+    if (rv != APR_SUCCESS) {
+        pl_err_store(req, rv, "inserting the standard resource classes "
+                     "and traits");
+        req->db = NULL;
+    }
+    return req->db;
+}
+
+int pl_reply_json(pl_req_t *req, int status, json_object *obj)
+{
+    req->body = pl_json_own(req, obj);
+    return status;
+}
+
+int pl_reply_empty(pl_req_t *req, int status)
+{
+    req->body = NULL;
+    return status;
+}
+
+const char *pl_link(const pl_req_t *req, const char *path)
+{
+    return apr_pstrcat(req->pool, req->prefix, path, NULL);
+}
+
+void pl_req_touch(pl_req_t *req, const char *sql_time)
+{
+    apr_time_t t;
+    char *iso;
+
+    if (sql_time == NULL) {
+        return;
+    }
+    /* "YYYY-MM-DD HH:MM:SS[.ffffff]" (UTC) -> RFC 3339 for apr_date */
+    iso = apr_pstrndup(req->pool, sql_time, 19);
+    if (strlen(iso) == 19) {
+        iso[10] = 'T';
+    }
+    t = apr_date_parse_rfc(apr_pstrcat(req->pool, iso, "Z", NULL));
+    if (t == APR_DATE_BAD) {
+        struct tm tm = { 0 };
+
+        if (sscanf(sql_time, "%d-%d-%d %d:%d:%d", &tm.tm_year, &tm.tm_mon,
+                   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) == 6) {
+            apr_time_exp_t e = { 0 };
+
+            e.tm_year = tm.tm_year - 1900;
+            e.tm_mon = tm.tm_mon - 1;
+            e.tm_mday = tm.tm_mday;
+            e.tm_hour = tm.tm_hour;
+            e.tm_min = tm.tm_min;
+            e.tm_sec = tm.tm_sec;
+            if (apr_time_exp_gmt_get(&t, &e) != APR_SUCCESS) {
+                return;
+            }
+        }
+        else {
+            return;
+        }
+    }
+    if (t > req->last_modified) {
+        req->last_modified = t;
+    }
+}
+
+json_object *pl_json_float(double d)
+{
+    char buf[64];
+    int prec;
+
+    /* Python prints the shortest text that reads back as the same
+     * double: try increasing precision until it round-trips. */
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof(buf), "%.*g", prec, d);
+        if (strtod(buf, NULL) == d) {
+            break;
+        }
+    }
+    if (!strpbrk(buf, ".eEn")) {
+        strcat(buf, ".0");
+    }
+    return json_object_new_double_s(d, buf);
+}

@@ -1,0 +1,115 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_router.c: the route table of the Placement API (placement's
+ * ROUTE_DECLARATIONS) and the matching of a path against it. Templates
+ * take one path segment per {param}; parameters are validated by the
+ * handlers, which know the right 404/400 text.
+ */
+#include <string.h>
+#include <apr_strings.h>
+#include <http_protocol.h>
+
+#include "pl_private.h"
+#include "pl_api.h"
+
+static const pl_route_t routes[] = {
+    /* method    path template                                     handler */
+    { "GET",    "/",                                      pl_api_root_home, 0 },
+    { "GET",    "/resource_classes",                      pl_api_rc_list, PL_MV(1, 2) },
+    { "POST",   "/resource_classes",                      pl_api_rc_create, PL_MV(1, 2) },
+    { "GET",    "/resource_classes/{name}",               pl_api_rc_get, PL_MV(1, 2) },
+    { "PUT",    "/resource_classes/{name}",               pl_api_rc_update, PL_MV(1, 2) },
+    { "DELETE", "/resource_classes/{name}",               pl_api_rc_delete, PL_MV(1, 2) },
+    { "GET",    "/resource_providers",                    pl_api_rp_list, 0 },
+    { "POST",   "/resource_providers",                    pl_api_rp_create, 0 },
+    { "GET",    "/resource_providers/{uuid}",             pl_api_rp_get, 0 },
+    { "DELETE", "/resource_providers/{uuid}",             pl_api_rp_delete, 0 },
+    { "PUT",    "/resource_providers/{uuid}",             pl_api_rp_update, 0 },
+    { "GET",    "/resource_providers/{uuid}/inventories", pl_api_inventory_list, 0 },
+    { "POST",   "/resource_providers/{uuid}/inventories", pl_api_inventory_create, 0 },
+    { "PUT",    "/resource_providers/{uuid}/inventories", pl_api_inventory_set_all, 0 },
+    { "DELETE", "/resource_providers/{uuid}/inventories", pl_api_inventory_delete_all, PL_MV(1, 5) },
+    { "GET",    "/resource_providers/{uuid}/inventories/{rc}", pl_api_inventory_get, 0 },
+    { "PUT",    "/resource_providers/{uuid}/inventories/{rc}", pl_api_inventory_update, 0 },
+    { "DELETE", "/resource_providers/{uuid}/inventories/{rc}", pl_api_inventory_delete, 0 },
+    { "GET",    "/resource_providers/{uuid}/usages",      pl_api_usage_provider, 0 },
+    { "GET",    "/resource_providers/{uuid}/aggregates",  pl_api_aggregate_list, PL_MV(1, 1) },
+    { "PUT",    "/resource_providers/{uuid}/aggregates",  pl_api_aggregate_set, PL_MV(1, 1) },
+    { "GET",    "/resource_providers/{uuid}/allocations", pl_api_allocation_provider_list, 0 },
+    { "POST",   "/allocations",                           pl_api_allocation_post, PL_MV(1, 13) },
+    { "GET",    "/allocations/{uuid}",                    pl_api_allocation_consumer_get, 0 },
+    { "PUT",    "/allocations/{uuid}",                    pl_api_allocation_consumer_put, 0 },
+    { "DELETE", "/allocations/{uuid}",                    pl_api_allocation_consumer_delete, 0 },
+    { "GET",    "/allocation_candidates",                 pl_api_ac_list, PL_MV(1, 10) },
+    { "GET",    "/traits",                                pl_api_trait_list, PL_MV(1, 6) },
+    { "GET",    "/traits/{name}",                         pl_api_trait_get, PL_MV(1, 6) },
+    { "PUT",    "/traits/{name}",                         pl_api_trait_put, PL_MV(1, 6) },
+    { "DELETE", "/traits/{name}",                         pl_api_trait_delete, PL_MV(1, 6) },
+    { "GET",    "/resource_providers/{uuid}/traits",      pl_api_trait_provider_list, PL_MV(1, 6) },
+    { "PUT",    "/resource_providers/{uuid}/traits",      pl_api_trait_provider_set, PL_MV(1, 6) },
+    { "DELETE", "/resource_providers/{uuid}/traits",      pl_api_trait_provider_delete, PL_MV(1, 6) },
+    { "GET",    "/usages",                                pl_api_usage_totals, PL_MV(1, 9) },
+    { "POST",   "/reshaper",                              pl_api_reshaper_post, PL_MV(1, 30) },
+    { NULL, NULL, NULL, 0 }
+};
+
+/* Match one template against path; fills params. A {param} takes one
+ * non-empty segment. */
+static int template_match(apr_pool_t *p, const char *tmpl, const char *path,
+                          const char **params)
+{
+    int n = 0;
+
+    while (*tmpl && *path) {
+        if (*tmpl == '{') {
+            const char *end = strchr(path, '/');
+            apr_size_t len = end ? (apr_size_t)(end - path) : strlen(path);
+
+            if (len == 0 || n >= PL_MAX_PATH_PARAMS) {
+                return 0;
+            }
+            params[n++] = apr_pstrmemdup(p, path, len);
+            path += len;
+            tmpl = strchr(tmpl, '}') + 1;
+            continue;
+        }
+        if (*tmpl != *path) {
+            return 0;
+        }
+        tmpl++;
+        path++;
+    }
+    return *tmpl == '\0' && *path == '\0';
+}
+
+int pl_router_match(pl_req_t *req, const char *method,
+                    const pl_route_t **proute, const char **pallow)
+{
+    const char *path = req->path;
+    const char *params[PL_MAX_PATH_PARAMS];
+    const char *allow = NULL;
+    const pl_route_t *rt;
+
+    /* "/placement" and "/placement/" are both the root (placement's
+     * '' route). */
+    if (*path == '\0') {
+        path = "/";
+    }
+    for (rt = routes; rt->method; rt++) {
+        if (!template_match(req->pool, rt->path, path, params)) {
+            continue;
+        }
+        if (!strcmp(rt->method, method)) {
+            memcpy(req->params, params, sizeof(params));
+            *proute = rt;
+            return 0;
+        }
+        allow = allow ? apr_pstrcat(req->pool, allow, ", ", rt->method, NULL)
+                      : rt->method;
+    }
+    if (allow) {
+        *pallow = allow;
+        return HTTP_METHOD_NOT_ALLOWED;
+    }
+    return HTTP_NOT_FOUND;
+}
