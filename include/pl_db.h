@@ -91,5 +91,7 @@ apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j,
 
 /** Current time as the SQL text every dialect stores in DATETIME columns. */
 const char *pl_db_now(apr_pool_t *p);
+/** The same into a caller's buffer (at least 20 bytes). */
+void pl_db_now_buf(char *buf, apr_size_t size);
 
 #endif /* PL_DB_H */

@@ -8,7 +8,7 @@
  * Pure code: APR, json-c and POSIX <regex.h>; no httpd headers.
  *
  * Schemas are JSON text (C string literals in the api_* files), compiled
- * once at start-up. Write them as the Python dicts of placement/schemas/*.py
+ * once at start-up. Write them as the Python dicts of placement/schemas/ (*.py)
  * read, KEY ORDER INCLUDED: python-jsonschema checks keywords, properties
  * and "required" names in dict order, and when two errors are equally
  * relevant the first one wins. A dict that upstream builds with deepcopy

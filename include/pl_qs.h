@@ -46,6 +46,12 @@
 apr_size_t pl_qs_py_space(const char *s);
 
 /**
+ * The length in bytes of the UTF-8 character at s: 1 to 4, 1 for a byte
+ * that starts no valid sequence, 0 at the end of s.
+ */
+apr_size_t pl_qs_u8_len(const char *s);
+
+/**
  * The first len bytes of s without leading and trailing Python
  * whitespace (str.strip()), copied into p.
  */

@@ -87,6 +87,16 @@ int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema);
 int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
                  json_object **pdoc);
 
+/**
+ * The compiled form of a JSON schema given as JSON text (a string literal:
+ * compiled once per process, keyed by the literal's address). Returns NULL
+ * after recording a 500 if the schema itself is broken.
+ */
+const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text);
+
+/** Called from child_init: the pool and lock the schema cache uses. */
+void pl_schema_init(apr_pool_t *pchild);
+
 /** The database handle of this request (mod_dbd), or NULL after
  *  recording a 500. */
 pl_db_t *pl_req_db(pl_req_t *req);

@@ -15,6 +15,7 @@
 #include "pl_private.h"
 #include "pl_config.h"
 #include "pl_store.h"
+#include "pl_req.h"
 
 int pl_handler(request_rec *r);
 
@@ -37,6 +38,8 @@ static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
 static void pl_child_init(apr_pool_t *pchild, server_rec *s)
 {
     apr_status_t rv = pl_store_std_sync_init(pchild);
+
+    pl_schema_init(pchild);
 
     if (rv != APR_SUCCESS) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s, PL_LOGNO(00002)

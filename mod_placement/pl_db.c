@@ -293,13 +293,19 @@ apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j,
     return APR_SUCCESS;
 }
 
-const char *pl_db_now(apr_pool_t *p)
+void pl_db_now_buf(char *buf, apr_size_t size)
 {
     apr_time_exp_t t;
-    char buf[32];
     apr_size_t len;
 
     apr_time_exp_gmt(&t, apr_time_now());
-    apr_strftime(buf, &len, sizeof(buf), "%Y-%m-%d %H:%M:%S", &t);
+    apr_strftime(buf, &len, size, "%Y-%m-%d %H:%M:%S", &t);
+}
+
+const char *pl_db_now(apr_pool_t *p)
+{
+    char buf[32];
+
+    pl_db_now_buf(buf, sizeof(buf));
     return apr_pstrdup(p, buf);
 }

@@ -1,0 +1,76 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * store_provider_base.c: what every family needs of a resource provider:
+ * find it by uuid, and bump its generation (compare-and-swap, DESIGN.md
+ * section 3). The rest of providers lives in store_provider.c.
+ */
+#include <apr_strings.h>
+
+#include "pl_store_provider.h"
+
+pl_provider_t *pl_store_provider_from_row(apr_pool_t *p,
+                                          const pl_rows_t *rows, int i,
+                                          int col)
+{
+    pl_provider_t *prov = apr_pcalloc(p, sizeof(*prov));
+    const char *v;
+
+    prov->id = apr_atoi64(PL_CELL(rows, i, col));
+    prov->uuid = PL_CELL(rows, i, col + 1);
+    prov->name = PL_CELL(rows, i, col + 2);
+    prov->generation = apr_atoi64(PL_CELL(rows, i, col + 3));
+    v = PL_CELL(rows, i, col + 4);
+    prov->parent_id = v ? apr_atoi64(v) : 0;
+    v = PL_CELL(rows, i, col + 5);
+    prov->root_id = v ? apr_atoi64(v) : prov->id;
+    prov->parent_uuid = PL_CELL(rows, i, col + 6);
+    prov->root_uuid = PL_CELL(rows, i, col + 7);
+    if (prov->root_uuid == NULL) {
+        prov->root_uuid = prov->uuid;
+    }
+    prov->created_at = PL_CELL(rows, i, col + 8);
+    prov->updated_at = PL_CELL(rows, i, col + 9);
+    return prov;
+}
+
+apr_status_t pl_store_provider_get(pl_db_t *db, apr_pool_t *p,
+                                   const char *uuid, pl_provider_t **pprov)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+
+    rv = pl_db_select(db, p, &rows, "SELECT " PL_PROVIDER_COLUMNS
+                      " FROM " PL_PROVIDER_FROM " WHERE rp.uuid = %s",
+                      PL_ARGS(uuid));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (rows->nrows == 0) {
+        return APR_ENOENT;
+    }
+    *pprov = pl_store_provider_from_row(p, rows, 0, 0);
+    return APR_SUCCESS;
+}
+
+apr_status_t pl_store_provider_bump(pl_db_t *db, pl_provider_t *prov)
+{
+    char gen[32], id[32], now[32];
+    int changed = 0;
+    apr_status_t rv;
+
+    apr_snprintf(gen, sizeof(gen), "%" APR_INT64_T_FMT, prov->generation);
+    apr_snprintf(id, sizeof(id), "%" APR_INT64_T_FMT, prov->id);
+    pl_db_now_buf(now, sizeof(now));
+    rv = pl_db_exec(db, &changed, "UPDATE resource_providers SET "
+                    "generation = generation + 1, updated_at = %s "
+                    "WHERE id = %s AND generation = %s",
+                    PL_ARGS(now, id, gen));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (changed != 1) {
+        return PL_ECONFLICT;
+    }
+    prov->generation++;
+    return APR_SUCCESS;
+}
