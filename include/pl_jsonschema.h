@@ -78,6 +78,16 @@ apr_status_t pl_jsonschema_validate(const pl_jsonschema_t *s, json_object *doc,
                                     apr_pool_t *p, const char **perr);
 
 /**
+ * As pl_jsonschema_validate(), with the rest of str(ValidationError) after
+ * the message: "\n\nFailed validating 'KEYWORD' in schema:\n    SCHEMA
+ * \n\nOn instance:\n    VALUE" (reprs on one line, no paths), which is
+ * what placement puts in its 400 details.
+ */
+apr_status_t pl_jsonschema_validate_detail(const pl_jsonschema_t *s,
+                                           json_object *doc, apr_pool_t *p,
+                                           const char **perr);
+
+/**
  * Python repr() of a JSON value as json.loads() would have built it:
  * 'str' (or "str" when it holds a ' and no "), 1, 1.5, 1e+20, True, False,
  * None, [1, 2], {'a': 1}. Allocated from p. Exposed for the tests and for

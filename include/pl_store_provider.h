@@ -7,7 +7,10 @@
 #ifndef PL_STORE_PROVIDER_H
 #define PL_STORE_PROVIDER_H
 
+#include <apr_tables.h>
+
 #include "pl_store.h"
+#include "pl_qs.h"
 
 typedef struct pl_provider_t {
     apr_int64_t id;
@@ -52,5 +55,116 @@ apr_status_t pl_store_provider_get(pl_db_t *db, apr_pool_t *p,
  * @return APR_SUCCESS; PL_ECONFLICT when someone else changed it first.
  */
 apr_status_t pl_store_provider_bump(pl_db_t *db, pl_provider_t *prov);
+
+/* ------------------------------------------------------------------ */
+/* store_provider.c: the provider family itself                        */
+/* ------------------------------------------------------------------ */
+
+/** A provider that still has child providers cannot be deleted: 409
+ *  placement.resource_provider.cannot_delete_parent. */
+#define PL_EPARENT (PL_ESTART + 200)
+
+/**
+ * What GET /resource_providers filters on (placement's get_all_by_filters).
+ * Every member is optional (NULL: no constraint); all given constraints
+ * must hold at once.
+ */
+typedef struct pl_provider_filter_t {
+    const char *name;           /**< exact name; "" is no filter */
+    const char *uuid;           /**< exact uuid, compared as given */
+    const char *in_tree;        /**< uuid of any provider of the tree */
+    const pl_qs_member_of_t *member_of;     /**< aggregates (1.3+) */
+    const pl_qs_traits_t *traits;           /**< required= (1.18+) */
+    /** pl_qs_resource_t: capacity left for each (1.4+) */
+    const apr_array_header_t *resources;
+} pl_provider_filter_t;
+
+/** The name a filter used that the database does not know (APR_ENOENT
+ *  of pl_store_provider_list); exactly one member is set. */
+typedef struct pl_provider_unknown_t {
+    const char *trait;
+    const char *resource_class;
+} pl_provider_unknown_t;
+
+/**
+ * The SQL condition on "rp" (an alias of resource_providers) that f
+ * stands for, resolving names to ids as placement does and in its order:
+ * in_tree, required traits, forbidden traits, member_of, forbidden
+ * aggregates, resources. Like placement, it stops early, without looking
+ * at what follows, when a constraint alone matches no provider (an unknown
+ * in_tree provider, required traits nobody has, aggregates nobody is in).
+ * @return APR_SUCCESS with *pwhere ("1 = 1" when f is empty), or with
+ *         *pwhere NULL when nothing can match; APR_ENOENT with *punknown
+ *         for an unknown trait or resource class; database errors.
+ */
+apr_status_t pl_store_provider_filter_sql(pl_db_t *db, apr_pool_t *p,
+                                          const pl_provider_filter_t *f,
+                                          const char **pwhere,
+                                          pl_provider_unknown_t *punknown);
+
+/**
+ * The SQL condition "provider rp has room for amount of class rc_id":
+ * (total - reserved) * allocation_ratio - used >= amount, amount between
+ * min_unit and max_unit and a multiple of step_size (for text SQL only:
+ * it holds the modulo operator).
+ */
+const char *pl_store_provider_capacity_sql(apr_pool_t *p, apr_int64_t rc_id,
+                                           apr_int64_t amount);
+
+/**
+ * The providers f selects, ordered by id, into *pprovs (pl_provider_t *).
+ * @return APR_SUCCESS; APR_ENOENT with *punknown (see
+ *         pl_store_provider_filter_sql); database errors.
+ */
+apr_status_t pl_store_provider_list(pl_db_t *db, apr_pool_t *p,
+                                    const pl_provider_filter_t *f,
+                                    apr_array_header_t **pprovs,
+                                    pl_provider_unknown_t *punknown);
+
+/**
+ * Create a provider (uuid canonical) under parent_uuid (NULL: a new root;
+ * compared as given), with generation 0, and read it back into *pprov.
+ * @return APR_SUCCESS; APR_ENOENT when the parent does not exist;
+ *         APR_EEXIST with *pdup "uuid" or "name" (the column already
+ *         taken); database errors.
+ */
+apr_status_t pl_store_provider_create(pl_db_t *db, apr_pool_t *p,
+                                      const char *name, const char *uuid,
+                                      const char *parent_uuid,
+                                      pl_provider_t **pprov,
+                                      const char **pdup);
+
+/** Why pl_store_provider_update refused a new parent (APR_EINVAL). */
+typedef enum {
+    PL_PROVIDER_PARENT_MISSING,   /**< no provider has that uuid */
+    PL_PROVIDER_REPARENT,         /**< another parent, before 1.37 */
+    PL_PROVIDER_UNPARENT,         /**< parent to none, before 1.37 */
+    PL_PROVIDER_LOOP              /**< parent inside its own subtree */
+} pl_provider_refusal_e;
+
+/**
+ * Rename prov and set its parent to parent_uuid (NULL: none; compared as
+ * given). Its generation does not change (as upstream). When the root
+ * changes, the whole subtree moves to the new root. prov is updated.
+ * allow_reparent (1.37+): a parent may change or be removed; otherwise a
+ * parent may only be set on a provider that has none.
+ * @return APR_SUCCESS; APR_EINVAL with *prefusal; APR_EEXIST when the
+ *         name is taken; database errors.
+ */
+apr_status_t pl_store_provider_update(pl_db_t *db, apr_pool_t *p,
+                                      pl_provider_t *prov, const char *name,
+                                      const char *parent_uuid,
+                                      int allow_reparent,
+                                      pl_provider_refusal_e *prefusal);
+
+/**
+ * Delete prov with its inventories and its trait and aggregate
+ * associations.
+ * @return APR_SUCCESS; APR_ENOENT when it is already gone; PL_EPARENT
+ *         when it has children; PL_EINUSE when it has allocations;
+ *         database errors.
+ */
+apr_status_t pl_store_provider_delete(pl_db_t *db, apr_pool_t *p,
+                                      const pl_provider_t *prov);
 
 #endif /* PL_STORE_PROVIDER_H */

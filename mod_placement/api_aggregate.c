@@ -1,18 +1,176 @@
 /* Licensed under the Apache License, Version 2.0.
  *
- * api_aggregate.c: not written yet (being written now).
+ * api_aggregate.c: /resource_providers/{uuid}/aggregates (placement's
+ * handlers/aggregate.py), from 1.1. Up to 1.18 the body of PUT is a bare
+ * list of uuids and the generation is left alone; from 1.19 both ways
+ * carry resource_provider_generation, and PUT checks and bumps it.
  */
+#include <string.h>
+#include <apr_strings.h>
+#include <apr_lib.h>
 #include <http_protocol.h>
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_store_aggregate.h"
+
+/* schemas/aggregate.py */
+#define AGGREGATES_LIST \
+    "{\"type\": \"array\"," \
+    " \"items\": {\"type\": \"string\", \"format\": \"uuid\"}," \
+    " \"uniqueItems\": true}"
+
+static const char PUT_SCHEMA_V1_1[] = AGGREGATES_LIST;
+
+static const char PUT_SCHEMA_V1_19[] =
+    "{\"type\": \"object\","
+    " \"properties\": {"
+    "   \"aggregates\": " AGGREGATES_LIST ","
+    "   \"resource_provider_generation\": {\"type\": \"integer\"}},"
+    " \"required\": [\"aggregates\", \"resource_provider_generation\"],"
+    " \"additionalProperties\": false}";
+
+/* util.require_content('application/json'): before policy, compared as
+ * webob's req.content_type (parameters cut off, blanks stripped). */
+static int require_json(pl_req_t *req)
+{
+    const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
+    char *mt = apr_pstrdup(req->pool, ct ? ct : "");
+    char *end;
+
+    if ((end = strchr(mt, ';')) != NULL) {
+        *end = '\0';
+    }
+    while (apr_isspace(*mt)) {
+        mt++;
+    }
+    end = mt + strlen(mt);
+    while (end > mt && apr_isspace(end[-1])) {
+        *--end = '\0';
+    }
+    if (strcmp(mt, "application/json")) {
+        return pl_err(req, HTTP_UNSUPPORTED_MEDIA_TYPE, NULL,
+                      "The media type %s is not supported, use "
+                      "application/json", *mt ? mt : "None");
+    }
+    return 0;
+}
+
+/* The provider of the path; 404 as handler.py makes of NotFound. */
+static int provider_of_path(pl_req_t *req, pl_provider_t **pprov)
+{
+    pl_db_t *db = pl_req_db(req);
+    apr_status_t rv;
+
+    if (db == NULL) {
+        return req->err_status;
+    }
+    rv = pl_store_provider_get(db, req->pool, req->params[0], pprov);
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL,
+                      "No resource provider with uuid %s found",
+                      req->params[0]);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "reading a resource provider");
+    }
+    return 0;
+}
+
+/* _send_aggregates: the generation from 1.19; last-modified is now, as
+ * upstream keeps no time for an association. */
+static int send_aggregates(pl_req_t *req, const pl_provider_t *prov,
+                           json_object *uuids)
+{
+    json_object *root = json_object_new_object();
+
+    json_object_object_add(root, "aggregates", uuids);
+    if (req->mv >= PL_MV(1, 19)) {
+        json_object_object_add(root, "resource_provider_generation",
+                               json_object_new_int64(prov->generation));
+    }
+    req->last_modified = apr_time_now();
+    return pl_reply_json(req, HTTP_OK, root);
+}
 
 int pl_api_aggregate_list(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    apr_array_header_t *uuids;
+    json_object *list;
+    pl_provider_t *prov;
+    apr_status_t rv;
+    int st, i;
+
+    if ((st = pl_policy_check(req,
+                              "placement:resource_providers:aggregates:list",
+                              NULL))
+        || (st = provider_of_path(req, &prov))) {
+        return st;
+    }
+    rv = pl_store_aggregate_list(req->db, req->pool, prov->id, &uuids);
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "listing aggregates");
+    }
+    list = json_object_new_array();
+    for (i = 0; i < uuids->nelts; i++) {
+        json_object_array_add(list, json_object_new_string(
+            APR_ARRAY_IDX(uuids, i, const char *)));
+    }
+    return send_aggregates(req, prov, list);
 }
 
 int pl_api_aggregate_set(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    int with_generation = req->mv >= PL_MV(1, 19);
+    apr_array_header_t *uuids;
+    json_object *doc, *list, *v;
+    pl_provider_t *prov;
+    apr_status_t rv;
+    size_t i, n;
+    int st;
+
+    if ((st = require_json(req))
+        || (st = pl_policy_check(req, "placement:resource_providers:"
+                                 "aggregates:update", NULL))
+        || (st = provider_of_path(req, &prov))
+        || (st = pl_read_json(req, pl_schema(req, with_generation
+                                                  ? PUT_SCHEMA_V1_19
+                                                  : PUT_SCHEMA_V1_1),
+                              &doc))) {
+        return st;
+    }
+    list = doc;
+    if (with_generation) {
+        json_object_object_get_ex(doc, "resource_provider_generation", &v);
+        if (json_object_get_int64(v) != prov->generation) {
+            return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                          "Resource provider's generation already changed. "
+                          "Please update the generation and try again.");
+        }
+        json_object_object_get_ex(doc, "aggregates", &list);
+    }
+    n = json_object_array_length(list);
+    uuids = apr_array_make(req->pool, (int)n + 1, sizeof(const char *));
+    for (i = 0; i < n; i++) {
+        APR_ARRAY_PUSH(uuids, const char *) = json_object_get_string(
+            json_object_array_get_idx(list, i));
+    }
+    rv = pl_store_aggregate_set(req->db, req->pool, prov, uuids,
+                                with_generation);
+    if (rv == PL_ECONFLICT) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "Update conflict: Another thread concurrently "
+                      "updated the resource provider data. Please retry "
+                      "your update");
+    }
+    if (rv == APR_EEXIST) {
+        return pl_err(req, HTTP_CONFLICT, NULL,
+                      "Update conflict: an aggregate of resource provider "
+                      "%s kept being created concurrently", prov->uuid);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "setting aggregates");
+    }
+    /* the answer echoes the list as sent */
+    return send_aggregates(req, prov, json_object_get(list));
 }

@@ -1,33 +1,558 @@
 /* Licensed under the Apache License, Version 2.0.
  *
- * api_allocation.c: not written yet (being written now).
+ * api_allocation.c: the allocation routes (placement's
+ * handlers/allocation.py): GET/PUT/DELETE /allocations/{consumer_uuid},
+ * POST /allocations (1.13) and GET /resource_providers/{uuid}/allocations.
+ * The consumer steps that POST /reshaper shares live here too
+ * (pl_api_allocation.h).
  */
+#include <string.h>
+#include <apr_strings.h>
+#include <apr_hash.h>
 #include <http_protocol.h>
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_api_allocation.h"
+#include "pl_uuid.h"
 
-int pl_api_allocation_provider_list(pl_req_t *req)
+/* 1.0-1.7: a list of {resource_provider: {uuid}, resources} */
+#define SCH_LIST_ITEMS \
+    "{\"type\": \"array\", \"minItems\": 1, \"items\": {\"type\": " \
+    "\"object\", \"properties\": {\"resource_provider\": {\"type\": " \
+    "\"object\", \"properties\": {\"uuid\": {\"type\": \"string\", " \
+    "\"format\": \"uuid\"}}, \"additionalProperties\": false, " \
+    "\"required\": [\"uuid\"]}, \"resources\": " PL_SCH_RESOURCES "}, " \
+    "\"required\": [\"resource_provider\", \"resources\"], " \
+    "\"additionalProperties\": false}}"
+
+static const char SCHEMA_PUT_1_0[] =
+    "{\"type\": \"object\", \"properties\": {\"allocations\": "
+    SCH_LIST_ITEMS "}, \"required\": [\"allocations\"], "
+    "\"additionalProperties\": false}";
+static const char SCHEMA_PUT_1_8[] =
+    "{\"type\": \"object\", \"properties\": {\"allocations\": "
+    SCH_LIST_ITEMS ", \"project_id\": " PL_SCH_ID_STRING ", \"user_id\": "
+    PL_SCH_ID_STRING "}, \"required\": [\"allocations\", \"project_id\", "
+    "\"user_id\"], \"additionalProperties\": false}";
+static const char SCHEMA_PUT_1_12[] = PL_SCH_DICT_1_12;
+static const char SCHEMA_PUT_1_28[] = PL_SCH_DICT_1_28;
+static const char SCHEMA_PUT_1_34[] = PL_SCH_DICT_1_34;
+static const char SCHEMA_PUT_1_38[] = PL_SCH_DICT_1_38;
+
+static const char SCHEMA_POST_1_13[] = PL_SCH_POST("1", PL_SCH_DELETABLE);
+static const char SCHEMA_POST_1_28[] = PL_SCH_POST("1", PL_SCH_DICT_1_28);
+static const char SCHEMA_POST_1_34[] = PL_SCH_POST("1", PL_SCH_DICT_1_34);
+static const char SCHEMA_POST_1_38[] = PL_SCH_POST("1", PL_SCH_DICT_1_38);
+
+static int is_json_content(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
+    apr_size_t n;
+
+    if (ct == NULL) {
+        return 0;
+    }
+    while (*ct == ' ' || *ct == '\t') {
+        ct++;
+    }
+    n = strcspn(ct, "; \t");
+    return n == strlen("application/json")
+           && !strncasecmp(ct, "application/json", n);
 }
 
-int pl_api_allocation_post(pl_req_t *req)
+int pl_api_alloc_require_json(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    json_object *unused;
+
+    if (is_json_content(req)) {
+        return 0;
+    }
+    /* pl_read_json answers the 415 before looking at schema or body */
+    return pl_read_json(req, NULL, &unused);
 }
 
-int pl_api_allocation_consumer_get(pl_req_t *req)
+static const char *jstr(json_object *o, const char *key)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    json_object *v;
+
+    if (!json_object_object_get_ex(o, key, &v) || v == NULL
+        || !json_object_is_type(v, json_type_string)) {
+        return NULL;
+    }
+    return json_object_get_string(v);
+}
+
+/* upstream's ensure_consumer */
+static int ensure_consumer(pl_req_t *req, pl_db_t *db, const char *uuid,
+                           json_object *data, pl_alloc_write_t *w)
+{
+    const char *project = jstr(data, "project_id");
+    const char *user = jstr(data, "user_id");
+    const char *ctype = jstr(data, "consumer_type");
+    json_object *gen = NULL;
+    pl_alloc_consumer_t *ac = apr_pcalloc(req->pool, sizeof(*ac));
+    pl_consumer_t *c = NULL;
+    apr_status_t rv;
+    int with_gen = req->mv >= PL_MV(1, 28);
+    int with_type = req->mv >= PL_MV(1, 38);
+
+    json_object_object_get_ex(data, "consumer_generation", &gen);
+    if (project == NULL) {
+        project = pl_config_incomplete_project(req->conf);
+        user = pl_config_incomplete_user(req->conf);
+    }
+    if ((rv = pl_store_project_ensure(db, req->pool, project,
+                                      &ac->project_id)) ||
+        (rv = pl_store_user_ensure(db, req->pool, user, &ac->user_id))) {
+        return pl_err_store(req, rv, "creating project and user");
+    }
+    ac->project_external_id = project;
+    ac->user_external_id = user;
+    rv = pl_store_consumer_get(db, req->pool, uuid, &c);
+    if (rv == APR_SUCCESS) {
+        if (with_gen && (gen == NULL
+                         || json_object_get_int64(gen) != c->generation)) {
+            return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                          "consumer generation conflict - expected %"
+                          APR_INT64_T_FMT " but got %s", c->generation,
+                          gen ? json_object_to_json_string(gen) : "None");
+        }
+    }
+    else if (rv != APR_ENOENT) {
+        return pl_err_store(req, rv, "reading consumer");
+    }
+    else if (with_gen && gen != NULL) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "consumer generation conflict - expected null but "
+                      "got %s", json_object_to_json_string(gen));
+    }
+    if (with_type && ctype) {
+        rv = pl_store_consumer_type_ensure(db, req->pool, ctype,
+                                           &ac->type_id);
+        if (rv != APR_SUCCESS) {
+            return pl_err_store(req, rv, "creating consumer type");
+        }
+    }
+    if (c == NULL) {
+        rv = pl_store_consumer_create(db, req->pool, uuid, ac->project_id,
+                                      ac->user_id, ac->type_id, &c,
+                                      &ac->created);
+        if (rv != APR_SUCCESS) {
+            return pl_err_store(req, rv, "creating consumer");
+        }
+    }
+    ac->consumer = c;
+    APR_ARRAY_PUSH(w->consumers, pl_alloc_consumer_t *) = ac;
+    return 0;
+}
+
+static int lookup_provider(pl_req_t *req, pl_db_t *db, apr_hash_t *provs,
+                           const char *uuid, pl_provider_t **pprov)
+{
+    pl_provider_t *prov = apr_hash_get(provs, uuid, APR_HASH_KEY_STRING);
+    apr_status_t rv;
+
+    if (prov == NULL) {
+        rv = pl_store_provider_get(db, req->pool, uuid, &prov);
+        if (rv == APR_ENOENT) {
+            return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                          "Allocation for resource provider '%s' that "
+                          "does not exist.", uuid);
+        }
+        if (rv != APR_SUCCESS) {
+            return pl_err_store(req, rv, "reading resource provider");
+        }
+        apr_hash_set(provs, uuid, APR_HASH_KEY_STRING, prov);
+    }
+    *pprov = prov;
+    return 0;
+}
+
+/* The items of one consumer (upstream's _new_allocations per provider),
+ * all providers looked up first as upstream does. */
+static int add_items(pl_req_t *req, pl_db_t *db, apr_hash_t *provs,
+                     pl_alloc_consumer_t *ac, json_object *allocs,
+                     pl_alloc_write_t *w)
+{
+    pl_provider_t *prov;
+    int st;
+
+    if (json_object_object_length(allocs) == 0) {
+        ac->clear = 1;
+        return 0;
+    }
+    {
+        json_object_object_foreach(allocs, rp_uuid, unused) {
+            (void)unused;
+            if ((st = lookup_provider(req, db, provs, rp_uuid, &prov))) {
+                return st;
+            }
+        }
+    }
+    {
+        json_object_object_foreach(allocs, rp_uuid, one) {
+            json_object *res = NULL;
+
+            prov = apr_hash_get(provs, rp_uuid, APR_HASH_KEY_STRING);
+            json_object_object_get_ex(one, "resources", &res);
+            {
+                json_object_object_foreach(res, rc, amount) {
+                    pl_alloc_item_t *it = apr_array_push(w->items);
+
+                    it->ac = ac;
+                    it->prov = prov;
+                    it->rc = rc;
+                    it->used = json_object_get_int64(amount);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static void write_init(pl_req_t *req, pl_alloc_write_t *w)
+{
+    memset(w, 0, sizeof(*w));
+    w->consumers = apr_array_make(req->pool, 2,
+                                  sizeof(pl_alloc_consumer_t *));
+    w->items = apr_array_make(req->pool, 4, sizeof(pl_alloc_item_t));
+    w->retries = pl_config_conflict_retries(req->conf);
+}
+
+int pl_api_alloc_prepare(pl_req_t *req, json_object *doc, apr_hash_t *provs,
+                         pl_alloc_write_t *w)
+{
+    pl_db_t *db = pl_req_db(req);
+    int st, i = 0;
+
+    if (!db) {
+        return req->err_status;
+    }
+    {
+        json_object_object_foreach(doc, cuuid, data) {
+            if ((st = ensure_consumer(req, db, cuuid, data, w))) {
+                pl_api_alloc_undo(req, w);
+                return st;
+            }
+        }
+    }
+    {
+        json_object_object_foreach(doc, cuuid, data) {
+            json_object *allocs = NULL;
+
+            (void)cuuid;
+            json_object_object_get_ex(data, "allocations", &allocs);
+            st = add_items(req, db, provs,
+                           APR_ARRAY_IDX(w->consumers, i,
+                                         pl_alloc_consumer_t *),
+                           allocs, w);
+            if (st) {
+                return st;
+            }
+            i++;
+        }
+    }
+    return 0;
+}
+
+void pl_api_alloc_undo(pl_req_t *req, pl_alloc_write_t *w)
+{
+    int i;
+
+    for (i = 0; i < w->consumers->nelts; i++) {
+        pl_alloc_consumer_t *ac = APR_ARRAY_IDX(w->consumers, i,
+                                                pl_alloc_consumer_t *);
+
+        if (ac->created && req->db) {
+            pl_store_consumer_delete(req->db, ac->consumer);
+        }
+    }
+}
+
+void pl_api_alloc_log(pl_req_t *req, const pl_alloc_write_t *w)
+{
+    if (w->conflicts || w->deadlocks) {
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(03001)
+                      "allocation write retried: %d generation conflicts, "
+                      "%d deadlocks", w->conflicts, w->deadlocks);
+    }
+}
+
+/* The answer to a failed write of PUT and POST (upstream's texts). */
+static int write_error(pl_req_t *req, apr_status_t rv, pl_alloc_write_t *w,
+                       const char *consumer_uuid)
+{
+    switch (rv) {
+    case APR_ENOENT:
+        if (consumer_uuid) {
+            return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                          "Unable to allocate inventory for consumer %s: %s",
+                          consumer_uuid, w->msg);
+        }
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Unable to allocate inventory %s", w->msg);
+    case PL_ECAPACITY:
+        return pl_err(req, HTTP_CONFLICT, NULL,
+                      "Unable to allocate inventory: %s", w->msg);
+    case PL_ECONFLICT:
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "Inventory and/or allocations changed while "
+                      "attempting to allocate: %s", w->msg);
+    default:
+        return pl_err_store(req, rv, "writing allocations");
+    }
+}
+
+static int run_write(pl_req_t *req, pl_alloc_write_t *w,
+                     const char *consumer_uuid)
+{
+    apr_status_t rv = pl_store_allocation_write(req->db, req->pool, w);
+
+    pl_api_alloc_log(req, w);
+    if (rv != APR_SUCCESS) {
+        pl_api_alloc_undo(req, w);
+        return write_error(req, rv, w, consumer_uuid);
+    }
+    return pl_reply_empty(req, HTTP_NO_CONTENT);
+}
+
+/* 1.0-1.11: the list form, as the dict form upstream turns it into */
+static json_object *list_to_dict(pl_req_t *req, json_object *list)
+{
+    json_object *dict = json_object_new_object();
+    size_t i, n = json_object_array_length(list);
+
+    (void)req;
+    for (i = 0; i < n; i++) {
+        json_object *item = json_object_array_get_idx(list, i);
+        json_object *rp = NULL, *res = NULL, *one;
+
+        json_object_object_get_ex(item, "resource_provider", &rp);
+        json_object_object_get_ex(item, "resources", &res);
+        one = json_object_new_object();
+        json_object_object_add(one, "resources", json_object_get(res));
+        json_object_object_add(dict, jstr(rp, "uuid"), one);
+    }
+    return dict;
 }
 
 int pl_api_allocation_consumer_put(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    const char *schemas[] = { SCHEMA_PUT_1_0, SCHEMA_PUT_1_8,
+                              SCHEMA_PUT_1_12, SCHEMA_PUT_1_28,
+                              SCHEMA_PUT_1_34, SCHEMA_PUT_1_38 };
+    const char *uuid = req->params[0];
+    apr_hash_t *provs = apr_hash_make(req->pool);
+    json_object *doc, *allocs = NULL;
+    pl_alloc_write_t w;
+    pl_db_t *db;
+    int st, which;
+
+    if ((st = pl_api_alloc_require_json(req)) ||
+        (st = pl_policy_check(req, "placement:allocations:update", NULL))) {
+        return st;
+    }
+    if (pl_uuid_normalize(req->pool, uuid, &uuid) != APR_SUCCESS) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Malformed consumer_uuid: %s", req->params[0]);
+    }
+    which = req->mv < PL_MV(1, 8) ? 0 : req->mv < PL_MV(1, 12) ? 1
+            : req->mv < PL_MV(1, 28) ? 2 : req->mv < PL_MV(1, 34) ? 3
+            : req->mv < PL_MV(1, 38) ? 4 : 5;
+    if ((st = pl_read_json(req, pl_schema(req, schemas[which]), &doc))) {
+        return st;
+    }
+    if (!(db = pl_req_db(req))) {
+        return req->err_status;
+    }
+    json_object_object_get_ex(doc, "allocations", &allocs);
+    if (req->mv < PL_MV(1, 12)) {
+        /* doc takes the new dict over, freeing the list */
+        allocs = list_to_dict(req, allocs);
+        json_object_object_add(doc, "allocations", allocs);
+    }
+    write_init(req, &w);
+    if ((st = ensure_consumer(req, db, uuid, doc, &w)) ||
+        (st = add_items(req, db, provs,
+                        APR_ARRAY_IDX(w.consumers, 0, pl_alloc_consumer_t *),
+                        allocs, &w))) {
+        return st;
+    }
+    return run_write(req, &w, uuid);
+}
+
+int pl_api_allocation_post(pl_req_t *req)
+{
+    const char *schema = req->mv >= PL_MV(1, 38) ? SCHEMA_POST_1_38
+                         : req->mv >= PL_MV(1, 34) ? SCHEMA_POST_1_34
+                         : req->mv >= PL_MV(1, 28) ? SCHEMA_POST_1_28
+                         : SCHEMA_POST_1_13;
+    apr_hash_t *provs = apr_hash_make(req->pool);
+    json_object *doc;
+    pl_alloc_write_t w;
+    int st;
+
+    if ((st = pl_api_alloc_require_json(req)) ||
+        (st = pl_policy_check(req, "placement:allocations:manage", NULL)) ||
+        (st = pl_read_json(req, pl_schema(req, schema), &doc))) {
+        return st;
+    }
+    write_init(req, &w);
+    if ((st = pl_api_alloc_prepare(req, doc, provs, &w))) {
+        return st;
+    }
+    return run_write(req, &w, NULL);
+}
+
+static void touch_rows(pl_req_t *req, const apr_array_header_t *rows)
+{
+    int i;
+
+    for (i = 0; i < rows->nelts; i++) {
+        const pl_alloc_row_t *r = &APR_ARRAY_IDX(rows, i, pl_alloc_row_t);
+
+        pl_req_touch(req, r->updated_at ? r->updated_at : r->created_at);
+    }
+    if (rows->nelts == 0) {
+        req->last_modified = apr_time_now();
+    }
+}
+
+/* resources of key (a provider or consumer uuid) in out, created on
+ * first use */
+static json_object *entry_for(json_object *out, const char *key)
+{
+    json_object *e;
+
+    if (!json_object_object_get_ex(out, key, &e)) {
+        e = json_object_new_object();
+        json_object_object_add(e, "resources", json_object_new_object());
+        json_object_object_add(out, key, e);
+    }
+    return e;
+}
+
+int pl_api_allocation_consumer_get(pl_req_t *req)
+{
+    json_object *root, *allocs;
+    apr_array_header_t *rows;
+    pl_consumer_t *c;
+    pl_db_t *db;
+    apr_status_t rv;
+    int st, i;
+
+    if ((st = pl_policy_check(req, "placement:allocations:list", NULL))) {
+        return st;
+    }
+    if (!(db = pl_req_db(req))) {
+        return req->err_status;
+    }
+    rv = pl_store_allocation_by_consumer(db, req->pool, req->params[0],
+                                         &rows, &c);
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "listing allocations");
+    }
+    root = json_object_new_object();
+    allocs = json_object_new_object();
+    json_object_object_add(root, "allocations", allocs);
+    for (i = 0; i < rows->nelts; i++) {
+        const pl_alloc_row_t *r = &APR_ARRAY_IDX(rows, i, pl_alloc_row_t);
+        json_object *e = entry_for(allocs, r->provider_uuid), *res;
+
+        json_object_object_get_ex(e, "resources", &res);
+        json_object_object_add(res, r->rc, json_object_new_int64(r->used));
+        json_object_object_add(e, "generation",
+                               json_object_new_int64(r->provider_generation));
+    }
+    if (c && req->mv >= PL_MV(1, 12)) {
+        json_object_object_add(root, "project_id",
+            json_object_new_string(c->project_external_id));
+        json_object_object_add(root, "user_id",
+            json_object_new_string(c->user_external_id));
+        if (req->mv >= PL_MV(1, 28)) {
+            json_object_object_add(root, "consumer_generation",
+                                   json_object_new_int64(c->generation));
+        }
+        if (req->mv >= PL_MV(1, 38)) {
+            json_object_object_add(root, "consumer_type",
+                                   json_object_new_string(c->type_name));
+        }
+    }
+    touch_rows(req, rows);
+    return pl_reply_json(req, HTTP_OK, root);
+}
+
+int pl_api_allocation_provider_list(pl_req_t *req)
+{
+    json_object *root, *allocs;
+    apr_array_header_t *rows;
+    pl_provider_t *prov;
+    pl_db_t *db;
+    apr_status_t rv;
+    int st, i;
+
+    if ((st = pl_policy_check(req,
+                              "placement:resource_providers:allocations:list",
+                              NULL))) {
+        return st;
+    }
+    if (!(db = pl_req_db(req))) {
+        return req->err_status;
+    }
+    rv = pl_store_provider_get(db, req->pool, req->params[0], &prov);
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL,
+                      "Resource provider '%s' not found: No resource "
+                      "provider with uuid %s found", req->params[0],
+                      req->params[0]);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "reading resource provider");
+    }
+    rv = pl_store_allocation_by_provider(db, req->pool, prov->id, &rows);
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "listing allocations");
+    }
+    root = json_object_new_object();
+    allocs = json_object_new_object();
+    json_object_object_add(root, "allocations", allocs);
+    for (i = 0; i < rows->nelts; i++) {
+        const pl_alloc_row_t *r = &APR_ARRAY_IDX(rows, i, pl_alloc_row_t);
+        json_object *e = entry_for(allocs, r->consumer_uuid), *res;
+
+        json_object_object_get_ex(e, "resources", &res);
+        json_object_object_add(res, r->rc, json_object_new_int64(r->used));
+        if (req->mv >= PL_MV(1, 28)) {
+            json_object_object_add(e, "consumer_generation",
+                json_object_new_int64(r->consumer_generation));
+        }
+    }
+    json_object_object_add(root, "resource_provider_generation",
+                           json_object_new_int64(prov->generation));
+    touch_rows(req, rows);
+    return pl_reply_json(req, HTTP_OK, root);
 }
 
 int pl_api_allocation_consumer_delete(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    pl_db_t *db;
+    apr_status_t rv;
+    int st;
+
+    if ((st = pl_policy_check(req, "placement:allocations:delete", NULL))) {
+        return st;
+    }
+    if (!(db = pl_req_db(req))) {
+        return req->err_status;
+    }
+    rv = pl_store_allocation_delete_consumer(db, req->pool, req->params[0]);
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL,
+                      "No allocations for consumer '%s'", req->params[0]);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "deleting allocations");
+    }
+    return pl_reply_empty(req, HTTP_NO_CONTENT);
 }

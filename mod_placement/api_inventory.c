@@ -1,43 +1,614 @@
 /* Licensed under the Apache License, Version 2.0.
  *
- * api_inventory.c: not written yet (being written now).
+ * api_inventory.c: /resource_providers/{uuid}/inventories and
+ * /resource_providers/{uuid}/inventories/{rc} (placement's
+ * handlers/inventory.py). Every write bumps the provider generation; PUTs
+ * carry the generation they expect and get a 409 when it moved on.
+ * Reserved may equal total from 1.26; DELETE of the collection is 1.5+.
  */
+#include <string.h>
+#include <apr_strings.h>
+#include <apr_lib.h>
 #include <http_protocol.h>
+#include <http_log.h>
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_store_inventory.h"
+#include "pl_store_rc.h"
+
+/* schemas/inventory.py, key order included. One inventory record; the
+ * variants differ only in their properties and "required". */
+#define INV_PROPERTIES \
+    "\"resource_provider_generation\": {\"type\": \"integer\"}," \
+    " \"total\": {\"type\": \"integer\", \"maximum\": 2147483647," \
+    "             \"minimum\": 1}," \
+    " \"reserved\": {\"type\": \"integer\", \"maximum\": 2147483647," \
+    "                \"minimum\": 0}," \
+    " \"min_unit\": {\"type\": \"integer\", \"maximum\": 2147483647," \
+    "                \"minimum\": 1}," \
+    " \"max_unit\": {\"type\": \"integer\", \"maximum\": 2147483647," \
+    "                \"minimum\": 1}," \
+    " \"step_size\": {\"type\": \"integer\", \"maximum\": 2147483647," \
+    "                 \"minimum\": 1}," \
+    " \"allocation_ratio\": {\"type\": \"number\"," \
+    "                        \"maximum\": 3.40282e+38}"
+#define RC_PATTERN "^[A-Z0-9_]+$"
+
+/* BASE_INVENTORY_SCHEMA: PUT of one inventory */
+static const char PUT_ONE_SCHEMA[] =
+    "{\"type\": \"object\","
+    " \"properties\": {" INV_PROPERTIES "},"
+    " \"required\": [\"total\", \"resource_provider_generation\"],"
+    " \"additionalProperties\": false}";
+
+/* POST_INVENTORY_SCHEMA */
+static const char POST_SCHEMA[] =
+    "{\"type\": \"object\","
+    " \"properties\": {" INV_PROPERTIES ","
+    "   \"resource_class\": {\"type\": \"string\","
+    "                        \"pattern\": \"" RC_PATTERN "\"}},"
+    " \"required\": [\"total\", \"resource_class\"],"
+    " \"additionalProperties\": false}";
+
+/* PUT_INVENTORY_SCHEMA */
+static const char PUT_ALL_SCHEMA[] =
+    "{\"type\": \"object\","
+    " \"properties\": {"
+    "   \"resource_provider_generation\": {\"type\": \"integer\"},"
+    "   \"inventories\": {"
+    "     \"type\": \"object\","
+    "     \"patternProperties\": {"
+    "       \"" RC_PATTERN "\": {"
+    "         \"type\": \"object\","
+    "         \"properties\": {" INV_PROPERTIES "},"
+    "         \"required\": [\"total\"],"
+    "         \"additionalProperties\": false}}}},"
+    " \"required\": [\"resource_provider_generation\", \"inventories\"],"
+    " \"additionalProperties\": false}";
+
+#define CONCURRENT_TEXT \
+    "Another thread concurrently updated the resource provider data. " \
+    "Please retry your update"
+
+/* util.require_content('application/json'): before policy, compared as
+ * webob's req.content_type (parameters cut off, blanks stripped). */
+static int require_json(pl_req_t *req)
+{
+    const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
+    char *mt = apr_pstrdup(req->pool, ct ? ct : "");
+    char *end;
+
+    if ((end = strchr(mt, ';')) != NULL) {
+        *end = '\0';
+    }
+    while (apr_isspace(*mt)) {
+        mt++;
+    }
+    end = mt + strlen(mt);
+    while (end > mt && apr_isspace(end[-1])) {
+        *--end = '\0';
+    }
+    if (strcmp(mt, "application/json")) {
+        return pl_err(req, HTTP_UNSUPPORTED_MEDIA_TYPE, NULL,
+                      "The media type %s is not supported, use "
+                      "application/json", *mt ? mt : "None");
+    }
+    return 0;
+}
+
+/* The provider of the path. fmt: the 404 text, with the path uuid for
+ * its two %s (GET answers differ from the handler.py default). */
+static int provider_of_path(pl_req_t *req, const char *fmt,
+                            pl_provider_t **pprov)
+{
+    const char *uuid = req->params[0];
+    pl_db_t *db = pl_req_db(req);
+    apr_status_t rv;
+
+    if (db == NULL) {
+        return req->err_status;
+    }
+    rv = pl_store_provider_get(db, req->pool, uuid, pprov);
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL, fmt, uuid, uuid);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "reading a resource provider");
+    }
+    return 0;
+}
+
+/* The id of resource class name, compared case-sensitively as
+ * upstream's class cache does (MySQL's collation would let "vcpu" find
+ * VCPU). APR_ENOENT when there is no such class. */
+static apr_status_t class_id(pl_req_t *req, const char *name,
+                             apr_int64_t *pid)
+{
+    pl_rc_t *rc;
+    apr_status_t rv = pl_store_rc_get(req->db, req->pool, name, &rc);
+
+    if (rv == APR_SUCCESS && strcmp(rc->name, name)) {
+        rv = APR_ENOENT;
+    }
+    if (rv == APR_SUCCESS) {
+        *pid = rc->id;
+    }
+    return rv;
+}
+
+/* handler.py turns the object layer's NotFound into this 404 */
+#define RP_NOT_FOUND "No resource provider with uuid %s found%.0s"
+
+static apr_int64_t field_int(json_object *rec, const char *key,
+                             apr_int64_t dflt)
+{
+    json_object *v;
+
+    return json_object_object_get_ex(rec, key, &v)
+           ? json_object_get_int64(v) : dflt;
+}
+
+/* An inventory from a validated body record, with upstream's defaults
+ * (handlers/inventory.py INVENTORY_DEFAULTS). */
+static pl_inventory_t *inventory_from_json(apr_pool_t *p, json_object *rec,
+                                           const char *rc_name)
+{
+    pl_inventory_t *inv = apr_pcalloc(p, sizeof(*inv));
+    json_object *v;
+
+    inv->rc_name = rc_name;
+    inv->total = field_int(rec, "total", 0);
+    inv->reserved = field_int(rec, "reserved", 0);
+    inv->min_unit = field_int(rec, "min_unit", 1);
+    inv->max_unit = field_int(rec, "max_unit", PL_INVENTORY_MAX_INT);
+    inv->step_size = field_int(rec, "step_size", 1);
+    inv->allocation_ratio = 1.0;
+    if (json_object_object_get_ex(rec, "allocation_ratio", &v)) {
+        inv->allocation_ratio = json_object_get_double(v);
+    }
+    return inv;
+}
+
+/* _serialize_inventory. rec: the body record it came from, or NULL when
+ * read from the database: upstream echoes an integer allocation_ratio of
+ * a body as an integer. */
+static json_object *inventory_to_json(const pl_inventory_t *inv,
+                                      json_object *rec,
+                                      apr_int64_t generation)
+{
+    json_object *obj = json_object_new_object();
+    json_object *v = NULL;
+
+    json_object_object_add(obj, "total", json_object_new_int64(inv->total));
+    json_object_object_add(obj, "reserved",
+                           json_object_new_int64(inv->reserved));
+    json_object_object_add(obj, "min_unit",
+                           json_object_new_int64(inv->min_unit));
+    json_object_object_add(obj, "max_unit",
+                           json_object_new_int64(inv->max_unit));
+    json_object_object_add(obj, "step_size",
+                           json_object_new_int64(inv->step_size));
+    if (rec && json_object_object_get_ex(rec, "allocation_ratio", &v)
+        && json_object_is_type(v, json_type_int)) {
+        json_object_object_add(obj, "allocation_ratio",
+                               json_object_new_int64(
+                                   json_object_get_int64(v)));
+    }
+    else {
+        json_object_object_add(obj, "allocation_ratio",
+                               pl_json_float(inv->allocation_ratio));
+    }
+    /* upstream: "if generation:", so a generation of 0 is left out */
+    if (generation) {
+        json_object_object_add(obj, "resource_provider_generation",
+                               json_object_new_int64(generation));
+    }
+    return obj;
+}
+
+/* util.pick_last_modified for one inventory read from the database. */
+static void touch_inventory(pl_req_t *req, const pl_inventory_t *inv)
+{
+    const char *t = inv->updated_at ? inv->updated_at : inv->created_at;
+
+    if (t) {
+        pl_req_touch(req, t);
+    }
+    else {
+        req->last_modified = apr_time_now();
+    }
+}
+
+/* _validate_inventory_capacity: before 1.26 the capacity must be
+ * positive, from 1.26 not negative (reserved may equal total). Records a
+ * 400 prefixed with what (ending in the provider uuid) on failure. */
+static int check_capacity(pl_req_t *req, const pl_inventory_t *inv,
+                          const pl_provider_t *prov, const char *what)
+{
+    double cap = pl_store_inventory_capacity(inv);
+
+    if (req->mv < PL_MV(1, 26) ? cap <= 0 : cap < 0) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "%s: Invalid inventory for '%s' on resource "
+                      "provider '%s'. The reserved value is greater than "
+                      "%stotal.", what, inv->rc_name, prov->uuid,
+                      req->mv < PL_MV(1, 26) ? "or equal to " : "");
+    }
+    return 0;
+}
+
+/* Log what upstream logs when a write leaves usage above capacity. */
+static void warn_over_capacity(pl_req_t *req, const pl_provider_t *prov,
+                               const char *rc_name)
+{
+    ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, req->r, PL_LOGNO(00501)
+                  "Resource provider %s is now over-capacity for %s",
+                  prov->uuid, rc_name);
+}
 
 int pl_api_inventory_list(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
-}
+    apr_array_header_t *invs;
+    json_object *root, *all;
+    pl_provider_t *prov;
+    apr_status_t rv;
+    int st, i;
 
-int pl_api_inventory_create(pl_req_t *req)
-{
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
-}
+    if ((st = pl_policy_check(req,
+                              "placement:resource_providers:inventories:list",
+                              NULL))) {
+        return st;
+    }
+    if ((st = provider_of_path(req, "No resource provider with uuid %s "
+                               "found : No resource provider with uuid %s "
+                               "found", &prov))) {
+        return st;
+    }
+    rv = pl_store_inventory_list(req->db, req->pool, prov->id, &invs);
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "listing inventories");
+    }
+    root = json_object_new_object();
+    all = json_object_new_object();
+    json_object_object_add(root, "resource_provider_generation",
+                           json_object_new_int64(prov->generation));
+    for (i = 0; i < invs->nelts; i++) {
+        const pl_inventory_t *inv = APR_ARRAY_IDX(invs, i,
+                                                  const pl_inventory_t *);
 
-int pl_api_inventory_set_all(pl_req_t *req)
-{
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
-}
-
-int pl_api_inventory_delete_all(pl_req_t *req)
-{
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+        json_object_object_add(all, inv->rc_name,
+                               inventory_to_json(inv, NULL, 0));
+        touch_inventory(req, inv);
+    }
+    json_object_object_add(root, "inventories", all);
+    return pl_reply_json(req, HTTP_OK, root);
 }
 
 int pl_api_inventory_get(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    const char *rc_name = req->params[1];
+    pl_inventory_t *inv;
+    pl_provider_t *prov;
+    apr_status_t rv;
+    int st;
+
+    if ((st = pl_policy_check(req,
+                              "placement:resource_providers:inventories:show",
+                              NULL))) {
+        return st;
+    }
+    if ((st = provider_of_path(req, "No resource provider with uuid %s "
+                               "found : No resource provider with uuid %s "
+                               "found", &prov))) {
+        return st;
+    }
+    rv = pl_store_inventory_get(req->db, req->pool, prov->id, rc_name,
+                                &inv);
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL,
+                      "No inventory of class %s for %s", rc_name,
+                      req->params[0]);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "reading an inventory");
+    }
+    touch_inventory(req, inv);
+    return pl_reply_json(req, HTTP_OK,
+                         inventory_to_json(inv, NULL, prov->generation));
+}
+
+int pl_api_inventory_create(pl_req_t *req)
+{
+    pl_inventory_t *inv;
+    pl_provider_t *prov;
+    json_object *doc, *v;
+    const char *what;
+    apr_status_t rv;
+    int st;
+
+    if ((st = require_json(req))
+        || (st = pl_policy_check(req, "placement:resource_providers:"
+                                 "inventories:create", NULL))
+        || (st = provider_of_path(req, RP_NOT_FOUND, &prov))
+        || (st = pl_read_json(req, pl_schema(req, POST_SCHEMA), &doc))) {
+        return st;
+    }
+    json_object_object_get_ex(doc, "resource_class", &v);
+    inv = inventory_from_json(req->pool, doc, json_object_get_string(v));
+    what = apr_psprintf(req->pool, "Unable to create inventory for "
+                        "resource provider %s", prov->uuid);
+    if ((st = check_capacity(req, inv, prov, what))) {
+        return st;
+    }
+    rv = class_id(req, inv->rc_name, &inv->rc_id);
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "%s: No such resource class %s.", what, inv->rc_name);
+    }
+    if (rv == APR_SUCCESS) {
+        rv = pl_store_inventory_add(req->db, req->pool, prov, inv);
+    }
+    if (rv == APR_EEXIST) {
+        /* upstream shows the database's duplicate entry error here */
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "Update conflict: Inventory for '%s' on resource "
+                      "provider '%s' already exists.", inv->rc_name,
+                      prov->uuid);
+    }
+    if (rv == PL_ECONFLICT) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "Update conflict: " CONCURRENT_TEXT);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "creating an inventory");
+    }
+    req->location = apr_pstrcat(req->pool, "/resource_providers/",
+                                prov->uuid, "/inventories/", inv->rc_name,
+                                NULL);
+    req->last_modified = apr_time_now();
+    return pl_reply_json(req, HTTP_CREATED,
+                         inventory_to_json(inv, doc, prov->generation));
 }
 
 int pl_api_inventory_update(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    const char *rc_name = req->params[1];
+    pl_inventory_t *inv;
+    pl_provider_t *prov;
+    json_object *doc;
+    const char *what;
+    apr_status_t rv;
+    int st, exceeded = 0;
+
+    if ((st = require_json(req))
+        || (st = pl_policy_check(req, "placement:resource_providers:"
+                                 "inventories:update", NULL))
+        || (st = provider_of_path(req, RP_NOT_FOUND, &prov))
+        || (st = pl_read_json(req, pl_schema(req, PUT_ONE_SCHEMA), &doc))) {
+        return st;
+    }
+    if (field_int(doc, "resource_provider_generation", -1)
+        != prov->generation) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "resource provider generation conflict");
+    }
+    inv = inventory_from_json(req->pool, doc, rc_name);
+    what = apr_psprintf(req->pool, "Unable to update inventory for "
+                        "resource provider %s", prov->uuid);
+    if ((st = check_capacity(req, inv, prov, what))) {
+        return st;
+    }
+    rv = class_id(req, rc_name, &inv->rc_id);
+    if (rv == APR_ENOENT) {
+        /* not caught by the handler: handler.py makes it a 404 */
+        return pl_err(req, HTTP_NOT_FOUND, NULL,
+                      "No such resource class %s.", rc_name);
+    }
+    if (rv == APR_SUCCESS) {
+        rv = pl_store_inventory_update(req->db, req->pool, prov, inv,
+                                       &exceeded);
+    }
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "No inventory record with resource class for "
+                      "resource provider %s: No inventory of class %s "
+                      "found.", prov->uuid, rc_name);
+    }
+    if (rv == PL_ECONFLICT) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "update conflict: " CONCURRENT_TEXT);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "updating an inventory");
+    }
+    if (exceeded) {
+        warn_over_capacity(req, prov, rc_name);
+    }
+    req->last_modified = apr_time_now();
+    return pl_reply_json(req, HTTP_OK,
+                         inventory_to_json(inv, doc, prov->generation));
+}
+
+int pl_api_inventory_set_all(pl_req_t *req)
+{
+    apr_array_header_t *invs, *exceeded = NULL;
+    json_object *doc, *records, *root, *all;
+    const char *what, *inuse = NULL;
+    pl_provider_t *prov;
+    apr_status_t rv;
+    int st, i;
+
+    if ((st = require_json(req))
+        || (st = pl_policy_check(req, "placement:resource_providers:"
+                                 "inventories:update", NULL))
+        || (st = provider_of_path(req, RP_NOT_FOUND, &prov))
+        || (st = pl_read_json(req, pl_schema(req, PUT_ALL_SCHEMA), &doc))) {
+        return st;
+    }
+    if (field_int(doc, "resource_provider_generation", -1)
+        != prov->generation) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "resource provider generation conflict");
+    }
+    json_object_object_get_ex(doc, "inventories", &records);
+    invs = apr_array_make(req->pool, 4, sizeof(pl_inventory_t *));
+    {
+        json_object_object_foreach(records, rc_name, rec) {
+            APR_ARRAY_PUSH(invs, pl_inventory_t *) =
+                inventory_from_json(req->pool, rec,
+                                    apr_pstrdup(req->pool, rc_name));
+        }
+    }
+    what = apr_psprintf(req->pool, "Unable to update inventory for "
+                        "resource provider %s", prov->uuid);
+    for (i = 0; i < invs->nelts; i++) {
+        if ((st = check_capacity(req, APR_ARRAY_IDX(invs, i,
+                                                    pl_inventory_t *),
+                                 prov, what))) {
+            return st;
+        }
+    }
+    for (i = 0; i < invs->nelts; i++) {
+        pl_inventory_t *inv = APR_ARRAY_IDX(invs, i, pl_inventory_t *);
+
+        rv = class_id(req, inv->rc_name, &inv->rc_id);
+        if (rv == APR_ENOENT) {
+            return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                          "Unknown resource class in inventory for "
+                          "resource provider %s: No such resource class "
+                          "%s.", prov->uuid, inv->rc_name);
+        }
+        if (rv != APR_SUCCESS) {
+            return pl_err_store(req, rv, "reading a resource class");
+        }
+    }
+    rv = pl_store_inventory_set(req->db, req->pool, prov, invs, &inuse,
+                                &exceeded);
+    if (rv == PL_EINUSE) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_INVENTORY_INUSE,
+                      "update conflict: Inventory for '%s' on resource "
+                      "provider '%s' in use.", inuse, prov->uuid);
+    }
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_CONFLICT, NULL,
+                      "Race condition detected when setting inventory. No "
+                      "inventory record with resource class for resource "
+                      "provider %s: a concurrent update removed one.",
+                      prov->uuid);
+    }
+    if (rv == PL_ECONFLICT || rv == APR_EEXIST) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "update conflict: " CONCURRENT_TEXT);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "setting inventories");
+    }
+    for (i = 0; exceeded && i < exceeded->nelts; i++) {
+        warn_over_capacity(req, prov,
+                           APR_ARRAY_IDX(exceeded, i, const char *));
+    }
+    root = json_object_new_object();
+    all = json_object_new_object();
+    json_object_object_add(root, "resource_provider_generation",
+                           json_object_new_int64(prov->generation));
+    i = 0;
+    {
+        json_object_object_foreach(records, rc_name, rec) {
+            json_object_object_add(all, rc_name, inventory_to_json(
+                APR_ARRAY_IDX(invs, i, pl_inventory_t *), rec, 0));
+            i++;
+        }
+    }
+    json_object_object_add(root, "inventories", all);
+    /* fresh objects: pick_last_modified gives now; none: no header */
+    if (invs->nelts > 0) {
+        req->last_modified = apr_time_now();
+    }
+    return pl_reply_json(req, HTTP_OK, root);
+}
+
+int pl_api_inventory_delete_all(pl_req_t *req)
+{
+    apr_array_header_t *none;
+    const char *inuse = NULL;
+    pl_provider_t *prov;
+    apr_status_t rv;
+    int st;
+
+    /* version_handler('1.5', status_code=405) */
+    if (req->mv < PL_MV(1, 5)) {
+        return pl_err(req, HTTP_METHOD_NOT_ALLOWED, NULL, "%s", "");
+    }
+    if ((st = pl_policy_check(req, "placement:resource_providers:"
+                              "inventories:delete", NULL))
+        || (st = provider_of_path(req, RP_NOT_FOUND, &prov))) {
+        return st;
+    }
+    none = apr_array_make(req->pool, 1, sizeof(pl_inventory_t *));
+    rv = pl_store_inventory_set(req->db, req->pool, prov, none, &inuse,
+                                NULL);
+    if (rv == PL_EINUSE) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_INVENTORY_INUSE,
+                      "Inventory for '%s' on resource provider '%s' in "
+                      "use.", inuse, prov->uuid);
+    }
+    if (rv == PL_ECONFLICT) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "Unable to delete inventory for resource provider "
+                      "%s because the inventory was updated by another "
+                      "process. Please retry your request.", prov->uuid);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "deleting inventories");
+    }
+    return pl_reply_empty(req, HTTP_NO_CONTENT);
 }
 
 int pl_api_inventory_delete(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    const char *rc_name = req->params[1];
+    const char *inuse = NULL;
+    pl_provider_t *prov;
+    apr_int64_t rc_id;
+    apr_status_t rv;
+    int st;
+
+    if ((st = pl_policy_check(req, "placement:resource_providers:"
+                              "inventories:delete", NULL))
+        || (st = provider_of_path(req, RP_NOT_FOUND, &prov))) {
+        return st;
+    }
+    rv = class_id(req, rc_name, &rc_id);
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL,
+                      "No inventory of class %s found for delete: No such "
+                      "resource class %s.", rc_name, rc_name);
+    }
+    if (rv == APR_SUCCESS) {
+        rv = pl_store_inventory_delete(req->db, req->pool, prov, rc_id,
+                                       &inuse);
+    }
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL,
+                      "No inventory of class %s found for delete: No "
+                      "inventory of class %s found for delete", rc_name,
+                      rc_name);
+    }
+    /* upstream files in-use under concurrent_update here too */
+    if (rv == PL_EINUSE) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "Unable to delete inventory of class %s: Inventory "
+                      "for '%s' on resource provider '%s' in use.",
+                      rc_name, inuse, prov->uuid);
+    }
+    if (rv == PL_ECONFLICT) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "Unable to delete inventory of class %s: "
+                      CONCURRENT_TEXT, rc_name);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "deleting an inventory");
+    }
+    return pl_reply_empty(req, HTTP_NO_CONTENT);
 }

@@ -1,33 +1,477 @@
 /* Licensed under the Apache License, Version 2.0.
  *
- * api_resource_provider.c: not written yet (being written now).
+ * api_resource_provider.c: /resource_providers and
+ * /resource_providers/{uuid} (placement's handlers/resource_provider.py):
+ * list with filters, create, show, rename / re-parent, delete. HTTP only:
+ * the rules and the SQL are in store_provider.c.
  */
+#include <string.h>
+#include <apr_strings.h>
 #include <http_protocol.h>
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_qs.h"
+#include "pl_uuid.h"
+#include "pl_store_provider.h"
+
+/* Bodies, as placement's schemas/resource_provider.py (key order kept). */
+#define RP_NAME_SCHEMA "\"name\": {\"type\": \"string\", \"maxLength\": 200}"
+#define RP_UUID_SCHEMA "{\"type\": \"string\", \"format\": \"uuid\"}"
+#define RP_PARENT_SCHEMA \
+    "\"parent_provider_uuid\": {\"anyOf\": [" RP_UUID_SCHEMA ", " \
+    "{\"type\": \"null\"}]}"
+#define RP_BODY(props) \
+    "{\"type\": \"object\", \"properties\": {" props "}, " \
+    "\"required\": [\"name\"], \"additionalProperties\": false}"
+
+static const char POST_SCHEMA[] =
+    RP_BODY(RP_NAME_SCHEMA ", \"uuid\": " RP_UUID_SCHEMA);
+/* 1.14+: parent_provider_uuid */
+static const char POST_SCHEMA_1_14[] =
+    RP_BODY(RP_NAME_SCHEMA ", \"uuid\": " RP_UUID_SCHEMA ", "
+            RP_PARENT_SCHEMA);
+static const char PUT_SCHEMA[] = RP_BODY(RP_NAME_SCHEMA);
+static const char PUT_SCHEMA_1_14[] =
+    RP_BODY(RP_NAME_SCHEMA ", " RP_PARENT_SCHEMA);
+
+/* Query strings of GET /resource_providers, one more key per version. */
+#define QS_1_0 "\"name\": {\"type\": \"string\"}, \"uuid\": " RP_UUID_SCHEMA
+#define QS_1_3 QS_1_0 ", \"member_of\": {\"type\": \"string\"}"
+#define QS_1_4 QS_1_3 ", \"resources\": {\"type\": \"string\"}"
+#define QS_1_14 QS_1_4 ", \"in_tree\": " RP_UUID_SCHEMA
+#define QS_1_18 QS_1_14 ", \"required\": {\"type\": \"string\"}"
+#define QS(props) \
+    "{\"type\": \"object\", \"properties\": {" props "}, " \
+    "\"additionalProperties\": false}"
+
+static const char LIST_QS[] = QS(QS_1_0);
+static const char LIST_QS_1_3[] = QS(QS_1_3);     /* member_of */
+static const char LIST_QS_1_4[] = QS(QS_1_4);     /* resources */
+static const char LIST_QS_1_14[] = QS(QS_1_14);   /* in_tree */
+static const char LIST_QS_1_18[] = QS(QS_1_18);   /* required */
+
+static json_object *provider_links(pl_req_t *req, const pl_provider_t *prov)
+{
+    static const struct {
+        const char *rel;
+        int since;
+    } rels[] = {
+        { "inventories", 0 },
+        { "usages", 0 },
+        { "aggregates", PL_MV(1, 1) },
+        { "traits", PL_MV(1, 6) },
+        { "allocations", PL_MV(1, 11) },
+    };
+    const char *url = pl_link(req, apr_pstrcat(req->pool,
+                              "/resource_providers/", prov->uuid, NULL));
+    json_object *links = json_object_new_array();
+    json_object *link = json_object_new_object();
+    apr_size_t i;
+
+    json_object_object_add(link, "rel", json_object_new_string("self"));
+    json_object_object_add(link, "href", json_object_new_string(url));
+    json_object_array_add(links, link);
+    for (i = 0; i < sizeof(rels) / sizeof(rels[0]); i++) {
+        if (req->mv < rels[i].since) {
+            continue;
+        }
+        link = json_object_new_object();
+        json_object_object_add(link, "rel",
+                               json_object_new_string(rels[i].rel));
+        json_object_object_add(link, "href", json_object_new_string(
+            apr_pstrcat(req->pool, url, "/", rels[i].rel, NULL)));
+        json_object_array_add(links, link);
+    }
+    return links;
+}
+
+static json_object *provider_json(pl_req_t *req, const pl_provider_t *prov)
+{
+    json_object *o = json_object_new_object();
+
+    json_object_object_add(o, "uuid", json_object_new_string(prov->uuid));
+    json_object_object_add(o, "name", prov->name
+                           ? json_object_new_string(prov->name) : NULL);
+    json_object_object_add(o, "generation",
+                           json_object_new_int64(prov->generation));
+    json_object_object_add(o, "links", provider_links(req, prov));
+    /* 1.14+: the tree */
+    if (req->mv >= PL_MV(1, 14)) {
+        json_object_object_add(o, "parent_provider_uuid", prov->parent_uuid
+                               ? json_object_new_string(prov->parent_uuid)
+                               : NULL);
+        json_object_object_add(o, "root_provider_uuid",
+                               json_object_new_string(prov->root_uuid));
+    }
+    return o;
+}
+
+/* last-modified of a provider read from the database (1.15+) */
+static void touch_provider(pl_req_t *req, const pl_provider_t *prov)
+{
+    pl_req_touch(req, prov->updated_at ? prov->updated_at
+                                       : prov->created_at);
+}
+
+/*
+ * Upstream checks the content type before the policy and the body after
+ * it: answer a wrong type now and leave the body for pl_read_json. Only
+ * the decision is taken here (the same one pl_read_json takes); the 415
+ * itself comes from pl_read_json, which refuses before reading anything.
+ */
+static int require_json(pl_req_t *req)
+{
+    const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
+    json_object *unused;
+    char *mt, *semi;
+
+    if (ct != NULL) {
+        mt = apr_pstrdup(req->pool, ct);
+        if ((semi = strchr(mt, ';')) != NULL) {
+            *semi = '\0';
+        }
+        apr_collapse_spaces(mt, mt);
+        ap_str_tolower(mt);
+        if (!strcmp(mt, "application/json")) {
+            return 0;
+        }
+    }
+    return pl_read_json(req, NULL, &unused);
+}
+
+static const char *json_str(json_object *doc, const char *key)
+{
+    json_object *v;
+
+    if (!json_object_object_get_ex(doc, key, &v) || v == NULL) {
+        return NULL;
+    }
+    return json_object_get_string(v);
+}
+
+static int bad_query(pl_req_t *req, const char *err)
+{
+    return pl_err(req, HTTP_BAD_REQUEST, NULL, "%s", err);
+}
+
+/* The filters of GET /resource_providers from the query string (already
+ * checked against the schema of the microversion). */
+static int read_filters(pl_req_t *req, pl_provider_filter_t *f)
+{
+    apr_array_header_t *vals;
+    const char *err = NULL, *v;
+
+    memset(f, 0, sizeof(*f));
+    /* member_of may be repeated from 1.24 */
+    vals = pl_args(req, "member_of");
+    if (vals->nelts) {
+        pl_qs_member_of_t *mo;
+
+        if (pl_qs_member_of(req->pool, req->mv, "", vals, &mo, &err)
+            != APR_SUCCESS) {
+            return bad_query(req, err);
+        }
+        f->member_of = mo;
+    }
+    vals = pl_args(req, "required");
+    if (vals->nelts) {
+        pl_qs_traits_t *traits;
+
+        if (pl_qs_required(req->pool, req->mv, vals, &traits, &err)
+            != APR_SUCCESS) {
+            return bad_query(req, err);
+        }
+        f->traits = traits;
+    }
+    /* the others: the last value counts, as in webob's req.GET[key] */
+    f->uuid = pl_arg_last(req, "uuid");
+    f->name = pl_arg_last(req, "name");
+    f->in_tree = pl_arg_last(req, "in_tree");
+    if ((v = pl_arg_last(req, "resources")) != NULL) {
+        apr_array_header_t *res;
+
+        if (pl_qs_resources(req->pool, v, &res, &err) != APR_SUCCESS) {
+            return bad_query(req, err);
+        }
+        f->resources = res;
+    }
+    return 0;
+}
 
 int pl_api_rp_list(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    const char *qs = req->mv >= PL_MV(1, 18) ? LIST_QS_1_18
+                   : req->mv >= PL_MV(1, 14) ? LIST_QS_1_14
+                   : req->mv >= PL_MV(1, 4) ? LIST_QS_1_4
+                   : req->mv >= PL_MV(1, 3) ? LIST_QS_1_3 : LIST_QS;
+    const pl_jsonschema_t *schema;
+    pl_provider_filter_t f;
+    pl_provider_unknown_t unknown;
+    apr_array_header_t *provs;
+    json_object *root, *list;
+    apr_status_t rv;
+    pl_db_t *db;
+    int st, i;
+
+    if ((st = pl_policy_check(req, "placement:resource_providers:list",
+                              NULL))) {
+        return st;
+    }
+    if ((schema = pl_schema(req, qs)) == NULL) {
+        return req->err_status;
+    }
+    if ((st = pl_check_query(req, schema)) || (st = read_filters(req, &f))) {
+        return st;
+    }
+    if ((db = pl_req_db(req)) == NULL) {
+        return req->err_status;
+    }
+    rv = pl_store_provider_list(db, req->pool, &f, &provs, &unknown);
+    if (rv == APR_ENOENT && unknown.trait) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Invalid trait(s) in "
+                      "\"required\" parameter: No such trait(s): %s.",
+                      unknown.trait);
+    }
+    if (rv == APR_ENOENT && unknown.resource_class) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Invalid resource class "
+                      "in resources parameter: No such resource class %s.",
+                      unknown.resource_class);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "listing resource providers");
+    }
+    root = json_object_new_object();
+    list = json_object_new_array();
+    for (i = 0; i < provs->nelts; i++) {
+        const pl_provider_t *prov = APR_ARRAY_IDX(provs, i, pl_provider_t *);
+
+        json_object_array_add(list, provider_json(req, prov));
+        touch_provider(req, prov);
+    }
+    json_object_object_add(root, "resource_providers", list);
+    if (req->last_modified == 0) {
+        req->last_modified = apr_time_now();
+    }
+    return pl_reply_json(req, HTTP_OK, root);
 }
 
 int pl_api_rp_create(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    const pl_jsonschema_t *schema;
+    const char *name, *uuid, *parent, *dup = NULL;
+    pl_provider_t *prov;
+    json_object *doc;
+    apr_status_t rv;
+    pl_db_t *db;
+    int st;
+
+    if ((st = require_json(req))
+        || (st = pl_policy_check(req, "placement:resource_providers:create",
+                                 NULL))) {
+        return st;
+    }
+    schema = pl_schema(req, req->mv >= PL_MV(1, 14) ? POST_SCHEMA_1_14
+                                                    : POST_SCHEMA);
+    if (schema == NULL) {
+        return req->err_status;
+    }
+    if ((st = pl_read_json(req, schema, &doc))) {
+        return st;
+    }
+    name = json_str(doc, "name");
+    uuid = json_str(doc, "uuid");
+    parent = json_str(doc, "parent_provider_uuid");
+    /* a uuid without dashes is stored in the canonical form */
+    if (uuid == NULL || *uuid == '\0') {
+        uuid = pl_uuid_new(req->pool);
+    }
+    else if (pl_uuid_normalize(req->pool, uuid, &uuid) != APR_SUCCESS) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "badly formed uuid");
+    }
+    if (*name == '\0' || (parent && !strcmp(parent, uuid))) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Unable to create resource provider \"%s\", %s: Object "
+                      "action create failed because: %s", name, uuid,
+                      *name == '\0' ? "name is required"
+                      : "parent provider UUID cannot be same as UUID. Please "
+                        "set parent provider UUID to None if there is no "
+                        "parent.");
+    }
+    if ((db = pl_req_db(req)) == NULL) {
+        return req->err_status;
+    }
+    rv = pl_store_provider_create(db, req->pool, name, uuid, parent, &prov,
+                                  &dup);
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Unable to create resource provider \"%s\", %s: Object "
+                      "action create failed because: parent provider UUID "
+                      "does not exist.", name, uuid);
+    }
+    if (rv == APR_EEXIST) {
+        /* nova looks for "Conflicting resource provider name:" */
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_DUPLICATE_NAME,
+                      "Conflicting resource provider %s: %s already exists.",
+                      dup, strcmp(dup, "uuid") ? name : uuid);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "creating a resource provider");
+    }
+    req->location = apr_pstrcat(req->pool, "/resource_providers/",
+                                prov->uuid, NULL);
+    /* 1.20+: 200 + the provider; before: 201, empty */
+    if (req->mv < PL_MV(1, 20)) {
+        return pl_reply_empty(req, HTTP_CREATED);
+    }
+    req->last_modified = apr_time_now();
+    return pl_reply_json(req, HTTP_OK, provider_json(req, prov));
 }
 
 int pl_api_rp_get(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    const char *uuid = req->params[0];
+    pl_provider_t *prov;
+    apr_status_t rv;
+    pl_db_t *db;
+    int st;
+
+    if ((st = pl_policy_check(req, "placement:resource_providers:show",
+                              NULL))) {
+        return st;
+    }
+    if ((db = pl_req_db(req)) == NULL) {
+        return req->err_status;
+    }
+    rv = pl_store_provider_get(db, req->pool, uuid, &prov);
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL,
+                      "No resource provider with uuid %s found", uuid);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "reading a resource provider");
+    }
+    touch_provider(req, prov);
+    return pl_reply_json(req, HTTP_OK, provider_json(req, prov));
 }
 
 int pl_api_rp_update(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    static const char *const reasons[] = {
+        [PL_PROVIDER_PARENT_MISSING] = "parent provider UUID does not "
+                                       "exist.",
+        [PL_PROVIDER_REPARENT] = "re-parenting a provider is not currently "
+                                 "allowed.",
+        [PL_PROVIDER_UNPARENT] = "un-parenting a provider is not currently "
+                                 "allowed.",
+        [PL_PROVIDER_LOOP] = "creating loop in the provider tree is not "
+                             "allowed.",
+    };
+    const char *uuid = req->params[0], *name, *parent, *old_updated_at;
+    pl_provider_refusal_e refusal = PL_PROVIDER_PARENT_MISSING;
+    const pl_jsonschema_t *schema;
+    pl_provider_t *prov;
+    json_object *doc, *v;
+    apr_status_t rv;
+    pl_db_t *db;
+    int st;
+
+    if ((st = require_json(req))
+        || (st = pl_policy_check(req, "placement:resource_providers:update",
+                                 NULL))) {
+        return st;
+    }
+    if ((db = pl_req_db(req)) == NULL) {
+        return req->err_status;
+    }
+    rv = pl_store_provider_get(db, req->pool, uuid, &prov);
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL,
+                      "No resource provider with uuid %s found", uuid);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "reading a resource provider");
+    }
+    schema = pl_schema(req, req->mv >= PL_MV(1, 14) ? PUT_SCHEMA_1_14
+                                                    : PUT_SCHEMA);
+    if (schema == NULL) {
+        return req->err_status;
+    }
+    if ((st = pl_read_json(req, schema, &doc))) {
+        return st;
+    }
+    name = json_str(doc, "name");
+    /* an absent parent_provider_uuid means "keep the one it has" */
+    parent = prov->parent_uuid;
+    if (json_object_object_get_ex(doc, "parent_provider_uuid", &v)) {
+        parent = v ? json_object_get_string(v) : NULL;
+    }
+    /* upstream answers with the last-modified it read, not the new one */
+    old_updated_at = prov->updated_at;
+    /* 1.37+: a parent may change, or go */
+    rv = pl_store_provider_update(db, req->pool, prov, name, parent,
+                                  req->mv >= PL_MV(1, 37), &refusal);
+    if (rv == APR_EEXIST) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_DUPLICATE_NAME,
+                      "Conflicting resource provider %s already exists.",
+                      name);
+    }
+    if (rv == APR_EINVAL) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Unable to save resource provider %s: Object action "
+                      "%s failed because: %s", uuid,
+                      refusal == PL_PROVIDER_PARENT_MISSING ? "create"
+                                                            : "update",
+                      reasons[refusal]);
+    }
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "updating a resource provider");
+    }
+    /* upstream sends no-cache even without a date (never updated): the
+     * glue ties both headers together, so fall back to now */
+    pl_req_touch(req, old_updated_at);
+    if (req->last_modified == 0) {
+        req->last_modified = apr_time_now();
+    }
+    return pl_reply_json(req, HTTP_OK, provider_json(req, prov));
 }
 
 int pl_api_rp_delete(pl_req_t *req)
 {
-    return pl_err(req, HTTP_NOT_IMPLEMENTED, NULL, "not implemented yet");
+    const char *uuid = req->params[0];
+    pl_provider_t *prov;
+    apr_status_t rv;
+    pl_db_t *db;
+    int st;
+
+    if ((st = pl_policy_check(req, "placement:resource_providers:delete",
+                              NULL))) {
+        return st;
+    }
+    if ((db = pl_req_db(req)) == NULL) {
+        return req->err_status;
+    }
+    rv = pl_store_provider_get(db, req->pool, uuid, &prov);
+    if (rv == APR_SUCCESS) {
+        rv = pl_store_provider_delete(db, req->pool, prov);
+    }
+    switch (rv) {
+    case APR_SUCCESS:
+        return pl_reply_empty(req, HTTP_NO_CONTENT);
+    case APR_ENOENT:
+        return pl_err(req, HTTP_NOT_FOUND, NULL,
+                      "No resource provider with uuid %s found for delete",
+                      uuid);
+    case PL_EPARENT:
+        return pl_err(req, HTTP_CONFLICT,
+                      PL_ERRC_PROVIDER_CANNOT_DELETE_PARENT,
+                      "Unable to delete parent resource provider %s: It has "
+                      "child resource providers.", uuid);
+    case PL_EINUSE:
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_PROVIDER_IN_USE,
+                      "Unable to delete resource provider %s: Resource "
+                      "provider has allocations.", uuid);
+    default:
+        return pl_err_store(req, rv, "deleting a resource provider");
+    }
 }

@@ -156,8 +156,21 @@ static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
     /* Read to the end (-1) even after a problem: drivers only release
      * the result once it has been read through. */
     while ((ret = apr_dbd_get_row(db->driver, p, res, &row, -1)) == 0) {
+        if (rows->nrows == 0) {
+            /* pgsql sequential results know their columns only once
+             * the first row is fetched */
+            rows->ncols = apr_dbd_num_cols(db->driver, res);
+        }
         for (j = 0; j < rows->ncols; j++) {
             const char *v = apr_dbd_get_entry(db->driver, row, j);
+            char *s = NULL;
+
+            /* pgsql gives "" for SQL NULL; datum_get tells them apart */
+            if (v && *v == '\0'
+                && apr_dbd_datum_get(db->driver, row, j,
+                                     APR_DBD_TYPE_STRING, &s) == APR_ENOENT) {
+                v = NULL;
+            }
 
             APR_ARRAY_PUSH(cells, const char *) = v ? apr_pstrdup(p, v)
                                                     : NULL;

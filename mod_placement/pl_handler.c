@@ -436,8 +436,8 @@ int pl_handler(request_rec *r)
         send_json(r, req->body);
     }
     else if (status != HTTP_NO_CONTENT) {
+        /* 201 + Location and no body: upstream sends no content type */
         ap_set_content_length(r, 0);
-        ap_set_content_type(r, "application/json");
     }
     return OK;
 }

@@ -2382,8 +2382,32 @@ static const char *err_message(apr_pool_t *p, const js_err *e)
     return sb.buf;
 }
 
-apr_status_t pl_jsonschema_validate(const pl_jsonschema_t *s, json_object *doc,
-                                    apr_pool_t *p, const char **perr)
+/* What str(ValidationError) adds after the message: which keyword failed
+ * and the schema and instance involved (clients match "Failed validating
+ * 'required' in schema"). Python pretty-prints them; we print them on one
+ * line and leave out the paths. */
+static const char *err_trailer(apr_pool_t *p, const js_err *e)
+{
+    const char *kw = NULL;
+    int i;
+
+    for (i = 0; keywords[i].name; i++) {
+        if (keywords[i].kw == e->kw) {
+            kw = keywords[i].name;
+            break;
+        }
+    }
+    if (kw == NULL || e->node == NULL || e->node->json == NULL) {
+        return "";
+    }
+    return apr_psprintf(p, "\n\nFailed validating '%s' in schema:\n    %s"
+                        "\n\nOn instance:\n    %s", kw,
+                        pl_jsonschema_repr(p, e->node->json),
+                        pl_jsonschema_repr(p, e->inst));
+}
+
+static apr_status_t validate(const pl_jsonschema_t *s, json_object *doc,
+                             apr_pool_t *p, const char **perr, int detail)
 {
     vctx vc;
     js_coll top;
@@ -2416,7 +2440,21 @@ apr_status_t pl_jsonschema_validate(const pl_jsonschema_t *s, json_object *doc,
         best = best->ctx->s0;
     }
     if (perr) {
-        *perr = err_message(p, best);
+        *perr = apr_pstrcat(p, err_message(p, best),
+                            detail ? err_trailer(p, best) : "", NULL);
     }
     return APR_EINVAL;
+}
+
+apr_status_t pl_jsonschema_validate(const pl_jsonschema_t *s, json_object *doc,
+                                    apr_pool_t *p, const char **perr)
+{
+    return validate(s, doc, p, perr, 0);
+}
+
+apr_status_t pl_jsonschema_validate_detail(const pl_jsonschema_t *s,
+                                           json_object *doc, apr_pool_t *p,
+                                           const char **perr)
+{
+    return validate(s, doc, p, perr, 1);
 }

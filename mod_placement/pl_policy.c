@@ -115,9 +115,13 @@ static const char *token(eval_t *ev, apr_pool_t *p)
         ev->s++;
     }
     else {
-        while (*ev->s && !isspace((unsigned char)*ev->s) && *ev->s != '('
-               && *ev->s != ')') {
+        /* as oslo.policy: split on blanks, then peel parentheses off the
+         * ends, so "project_id:%(project_id)s" stays one token */
+        while (*ev->s && !isspace((unsigned char)*ev->s)) {
             ev->s++;
+        }
+        while (ev->s > start + 1 && ev->s[-1] == ')') {
+            ev->s--;
         }
     }
     return apr_pstrmemdup(p, start, ev->s - start);

@@ -111,7 +111,7 @@ int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema)
         json_object_object_add(doc, a->key,
                                json_object_new_string(a->value));
     }
-    if (pl_jsonschema_validate(schema, doc, req->pool, &err)
+    if (pl_jsonschema_validate_detail(schema, doc, req->pool, &err)
         != APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Invalid query string parameters: %s", err);
@@ -216,7 +216,7 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
     }
     json_tokener_free(tok);
     pl_json_own(req, doc);
-    if (schema && pl_jsonschema_validate(schema, doc, req->pool, &err)
+    if (schema && pl_jsonschema_validate_detail(schema, doc, req->pool, &err)
                   != APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "JSON does not validate: %s", err);

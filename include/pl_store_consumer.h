@@ -1,0 +1,90 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_store_consumer.h: consumers and what they refer to: projects, users
+ * and consumer types (placement's objects/consumer.py, project.py,
+ * user.py, consumer_type.py). All of them are created on first use; a
+ * concurrent first use of the same external id or uuid is not an error:
+ * the loser of the unique constraint re-reads the winner's row. The
+ * *_ensure and create functions must run OUTSIDE a transaction (each
+ * statement commits by itself), as upstream does, so that a duplicate
+ * does not poison the request's write transaction.
+ */
+#ifndef PL_STORE_CONSUMER_H
+#define PL_STORE_CONSUMER_H
+
+#include <apr_tables.h>
+#include "pl_store.h"
+
+typedef struct pl_consumer_t {
+    apr_int64_t id;
+    const char *uuid;
+    apr_int64_t project_id;
+    apr_int64_t user_id;
+    const char *project_external_id;
+    const char *user_external_id;
+    apr_int64_t generation;
+    apr_int64_t type_id;            /* 0: none (NULL, "unknown") */
+    const char *type_name;          /* "unknown" when type_id is 0 */
+    const char *created_at;
+    const char *updated_at;
+} pl_consumer_t;
+
+/**
+ * The id of the project (user, consumer type) with this external id
+ * (name), created if missing.
+ * @return APR_SUCCESS and *pid; database errors.
+ */
+apr_status_t pl_store_project_ensure(pl_db_t *db, apr_pool_t *p,
+                                     const char *external_id,
+                                     apr_int64_t *pid);
+apr_status_t pl_store_user_ensure(pl_db_t *db, apr_pool_t *p,
+                                  const char *external_id, apr_int64_t *pid);
+apr_status_t pl_store_consumer_type_ensure(pl_db_t *db, apr_pool_t *p,
+                                           const char *name,
+                                           apr_int64_t *pid);
+
+/**
+ * The consumer with this uuid, with its project, user and type.
+ * @return APR_SUCCESS and *pc; APR_ENOENT; database errors.
+ */
+apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p,
+                                   const char *uuid, pl_consumer_t **pc);
+
+/**
+ * Create the consumer uuid (generation 0). If another request created
+ * it first, read that one instead (and set its type to type_id when it
+ * differs, as upstream does); *pcreated says which happened.
+ * type_id 0: NULL.
+ * @return APR_SUCCESS and *pc; database errors.
+ */
+apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
+                                      const char *uuid,
+                                      apr_int64_t project_id,
+                                      apr_int64_t user_id,
+                                      apr_int64_t type_id,
+                                      pl_consumer_t **pc, int *pcreated);
+
+/**
+ * Set project, user and type of c (its fields) without changing its
+ * generation; only if the generation still matches (the later
+ * pl_store_consumer_bump detects the conflict otherwise).
+ */
+apr_status_t pl_store_consumer_update(pl_db_t *db, const pl_consumer_t *c);
+
+/**
+ * Compare-and-swap the generation of c; incremented in c on success.
+ * @return APR_SUCCESS; PL_ECONFLICT; database errors.
+ */
+apr_status_t pl_store_consumer_bump(pl_db_t *db, pl_consumer_t *c);
+
+/** Delete the consumer row of c (an auto-created one, after a failure). */
+apr_status_t pl_store_consumer_delete(pl_db_t *db, const pl_consumer_t *c);
+
+/**
+ * Delete those of the consumers (const char * uuids) that have no
+ * allocation left.
+ */
+apr_status_t pl_store_consumer_delete_unused(pl_db_t *db, apr_pool_t *p,
+                                             const apr_array_header_t *uuids);
+
+#endif /* PL_STORE_CONSUMER_H */

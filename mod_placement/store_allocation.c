@@ -1,0 +1,828 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * store_allocation.c: allocations in the database, and the single write
+ * path of allocations (and of the reshaper's inventories), with its
+ * capacity rule and generation compare-and-swap (DESIGN.md section 3).
+ */
+#include <string.h>
+#include <stdlib.h>
+#include <apr_strings.h>
+#include <apr_hash.h>
+#include <apr_time.h>
+
+#include "pl_store_allocation.h"
+#include "pl_store_rc.h"
+
+#define I64(p, v) apr_psprintf((p), "%" APR_INT64_T_FMT, (apr_int64_t)(v))
+
+/* Internal: a provider generation conflict the caller may retry. */
+#define RP_CONFLICT (PL_ESTART + 100)
+
+#define RP_CONFLICT_MSG "Another thread concurrently updated the resource " \
+    "provider data. Please retry your update"
+#define CONSUMER_CONFLICT_MSG "Another thread concurrently updated the " \
+    "data. Please retry your update"
+
+/* ------------------------------------------------------------------ */
+/* listing                                                             */
+/* ------------------------------------------------------------------ */
+
+apr_status_t pl_store_allocation_by_consumer(pl_db_t *db, apr_pool_t *p,
+                                             const char *uuid,
+                                             apr_array_header_t **prows,
+                                             pl_consumer_t **pc)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i;
+
+    *pc = NULL;
+    *prows = apr_array_make(p, 4, sizeof(pl_alloc_row_t));
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT rp.uuid, rp.generation, rc.name, a.used, "
+                      "a.created_at, a.updated_at "
+                      "FROM allocations a "
+                      "JOIN resource_providers rp "
+                      "ON rp.id = a.resource_provider_id "
+                      "JOIN resource_classes rc ON rc.id = a.resource_class_id "
+                      "JOIN consumers c ON c.uuid = a.consumer_id "
+                      "WHERE a.consumer_id = %s ORDER BY a.id",
+                      PL_ARGS(uuid));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < rows->nrows; i++) {
+        pl_alloc_row_t *r = apr_array_push(*prows);
+
+        memset(r, 0, sizeof(*r));
+        r->provider_uuid = PL_CELL(rows, i, 0);
+        r->provider_generation = apr_atoi64(PL_CELL(rows, i, 1));
+        r->consumer_uuid = uuid;
+        r->rc = PL_CELL(rows, i, 2);
+        r->used = apr_atoi64(PL_CELL(rows, i, 3));
+        r->created_at = PL_CELL(rows, i, 4);
+        r->updated_at = PL_CELL(rows, i, 5);
+    }
+    if (rows->nrows == 0) {
+        return APR_SUCCESS;
+    }
+    rv = pl_store_consumer_get(db, p, uuid, pc);
+    if (rv == APR_ENOENT) {
+        /* deleted between the two reads: as if it had nothing */
+        apr_array_clear(*prows);
+        *pc = NULL;
+        return APR_SUCCESS;
+    }
+    return rv;
+}
+
+apr_status_t pl_store_allocation_by_provider(pl_db_t *db, apr_pool_t *p,
+                                             apr_int64_t prov_id,
+                                             apr_array_header_t **prows)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i;
+
+    *prows = apr_array_make(p, 4, sizeof(pl_alloc_row_t));
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT c.uuid, c.generation, rc.name, a.used, "
+                      "a.created_at, a.updated_at "
+                      "FROM allocations a "
+                      "JOIN consumers c ON c.uuid = a.consumer_id "
+                      "JOIN projects pr ON pr.id = c.project_id "
+                      "JOIN users u ON u.id = c.user_id "
+                      "JOIN resource_classes rc ON rc.id = a.resource_class_id "
+                      "WHERE a.resource_provider_id = %s ORDER BY a.id",
+                      PL_ARGS(I64(p, prov_id)));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < rows->nrows; i++) {
+        pl_alloc_row_t *r = apr_array_push(*prows);
+
+        memset(r, 0, sizeof(*r));
+        r->consumer_uuid = PL_CELL(rows, i, 0);
+        r->consumer_generation = apr_atoi64(PL_CELL(rows, i, 1));
+        r->rc = PL_CELL(rows, i, 2);
+        r->used = apr_atoi64(PL_CELL(rows, i, 3));
+        r->created_at = PL_CELL(rows, i, 4);
+        r->updated_at = PL_CELL(rows, i, 5);
+    }
+    return APR_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* the write                                                           */
+/* ------------------------------------------------------------------ */
+
+/* What one attempt works on: the items plus the removals of "clear"
+ * consumers, with resource class ids resolved. */
+typedef struct work_t {
+    pl_alloc_consumer_t *ac;
+    pl_provider_t *prov;
+    const char *rc;
+    apr_int64_t rc_id;
+    apr_int64_t used;
+} work_t;
+
+typedef struct inv_row_t {
+    apr_int64_t rp_id, rc_id, total, reserved, min_unit, max_unit, step;
+    double ratio;
+    apr_int64_t used;
+} inv_row_t;
+
+static apr_status_t rc_id(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
+                          apr_hash_t *cache, const char *name,
+                          apr_int64_t *pid)
+{
+    apr_int64_t *v = apr_hash_get(cache, name, APR_HASH_KEY_STRING);
+    apr_status_t rv;
+
+    if (v) {
+        *pid = *v;
+        return APR_SUCCESS;
+    }
+    rv = pl_store_rc_id(db, p, name, pid);
+    if (rv == APR_ENOENT) {
+        w->msg = apr_psprintf(p, "No such resource class %s.", name);
+        return rv;
+    }
+    if (rv == APR_SUCCESS) {
+        v = apr_palloc(p, sizeof(*v));
+        *v = *pid;
+        apr_hash_set(cache, name, APR_HASH_KEY_STRING, v);
+    }
+    return rv;
+}
+
+static const char *id_list(apr_pool_t *p, const apr_array_header_t *ids)
+{
+    const char *s = "";
+    int i;
+
+    for (i = 0; i < ids->nelts; i++) {
+        s = apr_psprintf(p, "%s%s%" APR_INT64_T_FMT, s, i ? ", " : "",
+                         APR_ARRAY_IDX(ids, i, apr_int64_t));
+    }
+    return s;
+}
+
+static void push_unique(apr_array_header_t *ids, apr_int64_t id)
+{
+    int i;
+
+    for (i = 0; i < ids->nelts; i++) {
+        if (APR_ARRAY_IDX(ids, i, apr_int64_t) == id) {
+            return;
+        }
+    }
+    APR_ARRAY_PUSH(ids, apr_int64_t) = id;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    apr_int64_t x = *(const apr_int64_t *)a, y = *(const apr_int64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* The current allocations of a consumer that is being cleared, as
+ * removals (used 0), so that their providers are checked and bumped. */
+static apr_status_t add_removals(pl_db_t *db, apr_pool_t *p,
+                                 pl_alloc_consumer_t *ac, apr_hash_t *provs,
+                                 apr_array_header_t *work)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i;
+
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT rp.id, rp.uuid, rp.generation, rc.name, "
+                      "a.resource_class_id FROM allocations a "
+                      "JOIN resource_providers rp "
+                      "ON rp.id = a.resource_provider_id "
+                      "JOIN resource_classes rc ON rc.id = a.resource_class_id "
+                      "WHERE a.consumer_id = %s ORDER BY a.id",
+                      PL_ARGS(ac->consumer->uuid));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < rows->nrows; i++) {
+        work_t *wk = apr_array_push(work);
+        const char *uuid = PL_CELL(rows, i, 1);
+        pl_provider_t *prov = apr_hash_get(provs, uuid, APR_HASH_KEY_STRING);
+
+        if (prov == NULL) {
+            prov = apr_pcalloc(p, sizeof(*prov));
+            prov->id = apr_atoi64(PL_CELL(rows, i, 0));
+            prov->uuid = uuid;
+            prov->generation = apr_atoi64(PL_CELL(rows, i, 2));
+            apr_hash_set(provs, uuid, APR_HASH_KEY_STRING, prov);
+        }
+        wk->ac = ac;
+        wk->prov = prov;
+        wk->rc = PL_CELL(rows, i, 3);
+        wk->rc_id = apr_atoi64(PL_CELL(rows, i, 4));
+        wk->used = 0;
+    }
+    return APR_SUCCESS;
+}
+
+/* Read the generations of the providers afresh (before the usages, so a
+ * write committed in between makes the later compare-and-swap fail). */
+static apr_status_t refresh_generations(pl_db_t *db, apr_pool_t *p,
+                                        apr_array_header_t *rp_ids,
+                                        apr_hash_t *provs)
+{
+    apr_hash_index_t *hi;
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i;
+
+    rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
+                           "SELECT id, generation FROM resource_providers "
+                           "WHERE id IN (%s)", id_list(p, rp_ids)));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (hi = apr_hash_first(p, provs); hi; hi = apr_hash_next(hi)) {
+        pl_provider_t *prov = apr_hash_this_val(hi);
+
+        for (i = 0; i < rows->nrows; i++) {
+            if (apr_atoi64(PL_CELL(rows, i, 0)) == prov->id) {
+                prov->generation = apr_atoi64(PL_CELL(rows, i, 1));
+            }
+        }
+    }
+    return APR_SUCCESS;
+}
+
+static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
+                                   pl_alloc_write_t *w,
+                                   apr_array_header_t *work,
+                                   apr_array_header_t *rp_ids,
+                                   apr_array_header_t *rc_ids)
+{
+    pl_rows_t *rows;
+    apr_array_header_t *invs;
+    apr_status_t rv;
+    int i, j, k;
+
+    rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
+        "SELECT i.resource_provider_id, i.resource_class_id, i.total, "
+        "i.reserved, i.min_unit, i.max_unit, i.step_size, "
+        "i.allocation_ratio, (SELECT SUM(a.used) FROM allocations a "
+        "WHERE a.resource_provider_id = i.resource_provider_id "
+        "AND a.resource_class_id = i.resource_class_id) "
+        "FROM inventories i WHERE i.resource_provider_id IN (%s) "
+        "AND i.resource_class_id IN (%s)",
+        id_list(p, rp_ids), id_list(p, rc_ids)));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    invs = apr_array_make(p, rows->nrows + 1, sizeof(inv_row_t));
+    for (i = 0; i < rows->nrows; i++) {
+        inv_row_t *r = apr_array_push(invs);
+
+        r->rp_id = apr_atoi64(PL_CELL(rows, i, 0));
+        r->rc_id = apr_atoi64(PL_CELL(rows, i, 1));
+        r->total = apr_atoi64(PL_CELL(rows, i, 2));
+        r->reserved = apr_atoi64(PL_CELL(rows, i, 3));
+        r->min_unit = apr_atoi64(PL_CELL(rows, i, 4));
+        r->max_unit = apr_atoi64(PL_CELL(rows, i, 5));
+        r->step = apr_atoi64(PL_CELL(rows, i, 6));
+        r->ratio = atof(PL_CELL(rows, i, 7));
+        r->used = PL_CELL(rows, i, 8) ? apr_atoi64(PL_CELL(rows, i, 8)) : 0;
+    }
+
+    /* every provider must have inventory of at least one class asked */
+    {
+        const char *missing = NULL, *classes = NULL;
+        apr_array_header_t *sorted = apr_array_copy(p, rc_ids);
+
+        for (k = 0; k < work->nelts; k++) {
+            work_t *wk = &APR_ARRAY_IDX(work, k, work_t);
+            int found = 0;
+
+            for (i = 0; i < invs->nelts && !found; i++) {
+                found = APR_ARRAY_IDX(invs, i, inv_row_t).rp_id
+                        == wk->prov->id;
+            }
+            if (!found && (!missing || !strstr(missing, wk->prov->uuid))) {
+                missing = missing ? apr_pstrcat(p, missing, ", ",
+                                                wk->prov->uuid, NULL)
+                                  : wk->prov->uuid;
+            }
+        }
+        if (missing) {
+            qsort(sorted->elts, sorted->nelts, sizeof(apr_int64_t), cmp_i64);
+            for (i = 0; i < sorted->nelts; i++) {
+                apr_int64_t id = APR_ARRAY_IDX(sorted, i, apr_int64_t);
+
+                for (k = 0; k < work->nelts; k++) {
+                    work_t *wk = &APR_ARRAY_IDX(work, k, work_t);
+
+                    if (wk->rc_id == id) {
+                        classes = classes ? apr_pstrcat(p, classes, ", ",
+                                                        wk->rc, NULL)
+                                          : wk->rc;
+                        break;
+                    }
+                }
+            }
+            w->msg = apr_psprintf(p, "Inventory for '%s' on resource "
+                                  "provider '%s' invalid.", classes,
+                                  missing);
+            return PL_ECAPACITY;
+        }
+    }
+
+    for (k = 0; k < work->nelts; k++) {
+        work_t *wk = &APR_ARRAY_IDX(work, k, work_t);
+        inv_row_t *inv = NULL;
+        apr_int64_t sum = 0;
+        double capacity;
+
+        for (j = 0; j <= k; j++) {
+            work_t *o = &APR_ARRAY_IDX(work, j, work_t);
+
+            if (o->prov->id == wk->prov->id && o->rc_id == wk->rc_id) {
+                sum += o->used;
+            }
+        }
+        if (wk->used == 0) {
+            continue;
+        }
+        for (i = 0; i < invs->nelts; i++) {
+            inv_row_t *r = &APR_ARRAY_IDX(invs, i, inv_row_t);
+
+            if (r->rp_id == wk->prov->id && r->rc_id == wk->rc_id) {
+                inv = r;
+                break;
+            }
+        }
+        if (inv == NULL) {
+            w->msg = apr_psprintf(p, "Inventory for '%s' on resource "
+                                  "provider '%s' invalid.", wk->rc,
+                                  wk->prov->uuid);
+            return PL_ECAPACITY;
+        }
+        if (wk->used < inv->min_unit || wk->used > inv->max_unit
+            || wk->used % inv->step != 0) {
+            w->msg = apr_psprintf(p, "Unable to create allocation for '%s' "
+                                  "on resource provider '%s'. The requested "
+                                  "amount would violate inventory "
+                                  "constraints.", wk->rc, wk->prov->uuid);
+            return PL_ECAPACITY;
+        }
+        capacity = (double)(inv->total - inv->reserved) * inv->ratio;
+        if (capacity < (double)(inv->used + wk->used)
+            || capacity < (double)(inv->used + sum)) {
+            w->msg = apr_psprintf(p, "Unable to create allocation for '%s' "
+                                  "on resource provider '%s'. The requested "
+                                  "amount would exceed the capacity.",
+                                  wk->rc, wk->prov->uuid);
+            return PL_ECAPACITY;
+        }
+    }
+    return APR_SUCCESS;
+}
+
+/* upstream's update_consumers: project/user/type as the request says */
+static apr_status_t update_consumers(pl_db_t *db, pl_alloc_write_t *w)
+{
+    apr_status_t rv;
+    int i;
+
+    for (i = 0; i < w->consumers->nelts; i++) {
+        pl_alloc_consumer_t *ac = APR_ARRAY_IDX(w->consumers, i,
+                                                pl_alloc_consumer_t *);
+        pl_consumer_t *c = ac->consumer;
+        int change = 0;
+
+        if (ac->project_id != c->project_id || ac->user_id != c->user_id) {
+            c->project_id = ac->project_id;
+            c->user_id = ac->user_id;
+            c->project_external_id = ac->project_external_id;
+            c->user_external_id = ac->user_external_id;
+            change = 1;
+        }
+        if (ac->type_id && ac->type_id != c->type_id) {
+            c->type_id = ac->type_id;
+            change = 1;
+        }
+        if (change && (rv = pl_store_consumer_update(db, c))) {
+            return rv;
+        }
+    }
+    return APR_SUCCESS;
+}
+
+/* Replace the inventory of a provider with invs (the reshaper's
+ * set_inventory), bumping its generation. */
+static apr_status_t set_inventory(pl_db_t *db, apr_pool_t *p,
+                                  pl_alloc_write_t *w, apr_hash_t *rcs,
+                                  pl_provider_t *prov,
+                                  const apr_array_header_t *invs)
+{
+    pl_rows_t *rows;
+    apr_array_header_t *del = apr_array_make(p, 4, sizeof(apr_int64_t));
+    apr_array_header_t *existing;
+    apr_int64_t *ids = apr_pcalloc(p, sizeof(apr_int64_t)
+                                      * (invs->nelts + 1));
+    const char *rpid = I64(p, prov->id), *now = pl_db_now(p);
+    apr_status_t rv;
+    int i, j;
+
+    for (j = 0; j < invs->nelts; j++) {
+        rv = rc_id(db, p, w, rcs, APR_ARRAY_IDX(invs, j, pl_alloc_inv_t).rc,
+                   &ids[j]);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    rv = pl_db_select(db, p, &rows, "SELECT resource_class_id FROM "
+                      "inventories WHERE resource_provider_id = %s",
+                      PL_ARGS(rpid));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    existing = apr_array_make(p, rows->nrows + 1, sizeof(apr_int64_t));
+    for (i = 0; i < rows->nrows; i++) {
+        apr_int64_t id = apr_atoi64(PL_CELL(rows, i, 0));
+        int keep = 0;
+
+        APR_ARRAY_PUSH(existing, apr_int64_t) = id;
+
+        for (j = 0; j < invs->nelts; j++) {
+            keep |= ids[j] == id;
+        }
+        if (!keep) {
+            APR_ARRAY_PUSH(del, apr_int64_t) = id;
+        }
+    }
+    if (del->nelts) {
+        const char *list = id_list(p, del), *names = NULL;
+
+        rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
+            "SELECT rc.name FROM allocations a JOIN resource_classes rc "
+            "ON rc.id = a.resource_class_id WHERE a.resource_provider_id = "
+            "%s AND a.resource_class_id IN (%s) GROUP BY rc.name "
+            "ORDER BY rc.name", rpid, list));
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        for (i = 0; i < rows->nrows; i++) {
+            names = names ? apr_pstrcat(p, names, ", ", PL_CELL(rows, i, 0),
+                                        NULL)
+                          : PL_CELL(rows, i, 0);
+        }
+        if (names) {
+            w->msg = apr_psprintf(p, "Inventory for '%s' on resource "
+                                  "provider '%s' in use.", names, prov->uuid);
+            return PL_EINUSE;
+        }
+        rv = pl_db_exec_text(db, NULL, apr_psprintf(p,
+            "DELETE FROM inventories WHERE resource_provider_id = %s "
+            "AND resource_class_id IN (%s)", rpid, list));
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    for (j = 0; j < invs->nelts; j++) {
+        const pl_alloc_inv_t *inv = &APR_ARRAY_IDX(invs, j, pl_alloc_inv_t);
+        const char *ratio = apr_psprintf(p, "%.17g", inv->allocation_ratio);
+        int known = 0;
+
+        /* decided by what exists: MySQL counts an UPDATE that changes
+         * nothing as zero rows */
+        for (i = 0; i < existing->nelts; i++) {
+            known |= APR_ARRAY_IDX(existing, i, apr_int64_t) == ids[j];
+        }
+        rv = !known ? APR_SUCCESS : pl_db_exec(db, NULL,
+                        "UPDATE inventories SET total = %s, reserved = %s, "
+                        "min_unit = %s, max_unit = %s, "
+                        "step_size = %s, allocation_ratio = %s, "
+                        "updated_at = %s WHERE resource_provider_id = %s "
+                        "AND resource_class_id = %s",
+                        PL_ARGS(I64(p, inv->total), I64(p, inv->reserved),
+                                I64(p, inv->min_unit), I64(p, inv->max_unit),
+                                I64(p, inv->step_size), ratio, now, rpid,
+                                I64(p, ids[j])));
+        if (rv == APR_SUCCESS && !known) {
+            rv = pl_db_exec(db, NULL, "INSERT INTO inventories "
+                            "(resource_provider_id, resource_class_id, "
+                            "total, reserved, min_unit, max_unit, "
+                            "step_size, allocation_ratio, created_at) "
+                            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                            PL_ARGS(rpid, I64(p, ids[j]),
+                                    I64(p, inv->total), I64(p, inv->reserved),
+                                    I64(p, inv->min_unit),
+                                    I64(p, inv->max_unit),
+                                    I64(p, inv->step_size), ratio, now));
+        }
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    rv = pl_store_provider_bump(db, prov);
+    if (rv == PL_ECONFLICT) {
+        w->msg = RP_CONFLICT_MSG;
+    }
+    return rv;
+}
+
+/* The reshaper's interim inventory: what exists plus what is asked. */
+static apr_status_t interim_inventory(pl_db_t *db, apr_pool_t *p,
+                                      pl_alloc_write_t *w, apr_hash_t *rcs,
+                                      pl_alloc_inv_set_t *set)
+{
+    apr_array_header_t *un;
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i, j;
+
+    if (set->invs->nelts == 0) {
+        return APR_SUCCESS;
+    }
+    rv = pl_db_select(db, p, &rows, "SELECT rc.name, i.total, i.reserved, "
+                      "i.min_unit, i.max_unit, i.step_size, "
+                      "i.allocation_ratio FROM inventories i "
+                      "JOIN resource_classes rc ON rc.id = i.resource_class_id "
+                      "WHERE i.resource_provider_id = %s",
+                      PL_ARGS(I64(p, set->prov->id)));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    un = apr_array_copy(p, set->invs);
+    for (i = 0; i < rows->nrows; i++) {
+        int asked = 0;
+
+        for (j = 0; j < set->invs->nelts; j++) {
+            asked |= !strcmp(APR_ARRAY_IDX(set->invs, j, pl_alloc_inv_t).rc,
+                             PL_CELL(rows, i, 0));
+        }
+        if (!asked) {
+            pl_alloc_inv_t *inv = apr_array_push(un);
+
+            inv->rc = PL_CELL(rows, i, 0);
+            inv->total = apr_atoi64(PL_CELL(rows, i, 1));
+            inv->reserved = apr_atoi64(PL_CELL(rows, i, 2));
+            inv->min_unit = apr_atoi64(PL_CELL(rows, i, 3));
+            inv->max_unit = apr_atoi64(PL_CELL(rows, i, 4));
+            inv->step_size = apr_atoi64(PL_CELL(rows, i, 5));
+            inv->allocation_ratio = atof(PL_CELL(rows, i, 6));
+        }
+    }
+    return set_inventory(db, p, w, rcs, set->prov, un);
+}
+
+static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
+                                        pl_alloc_write_t *w,
+                                        apr_hash_t *provs, apr_hash_t *rcs);
+
+static apr_status_t write_once(pl_db_t *db, apr_pool_t *p,
+                               pl_alloc_write_t *w)
+{
+    apr_hash_t *provs = apr_hash_make(p), *rcs = apr_hash_make(p);
+    apr_status_t rv;
+    int i;
+
+    if ((rv = update_consumers(db, w)) != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; w->inventories && i < w->inventories->nelts; i++) {
+        pl_alloc_inv_set_t *set = APR_ARRAY_IDX(w->inventories, i,
+                                                pl_alloc_inv_set_t *);
+
+        set->prov->generation = set->generation;
+        apr_hash_set(provs, set->prov->uuid, APR_HASH_KEY_STRING, set->prov);
+        rv = interim_inventory(db, p, w, rcs, set);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    if ((rv = replace_allocations(db, p, w, provs, rcs)) != APR_SUCCESS) {
+        return rv;
+    }
+    /* the reshaper's inventories as asked, now that allocations moved */
+    for (i = 0; w->inventories && i < w->inventories->nelts; i++) {
+        pl_alloc_inv_set_t *set = APR_ARRAY_IDX(w->inventories, i,
+                                                pl_alloc_inv_set_t *);
+
+        rv = set_inventory(db, p, w, rcs, set->prov, set->invs);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    return APR_SUCCESS;
+}
+
+/* upstream's _set_allocations */
+static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
+                                        pl_alloc_write_t *w,
+                                        apr_hash_t *provs, apr_hash_t *rcs)
+{
+    apr_array_header_t *work = apr_array_make(p, 8, sizeof(work_t));
+    apr_array_header_t *rp_ids = apr_array_make(p, 4, sizeof(apr_int64_t));
+    apr_array_header_t *rc_ids = apr_array_make(p, 4, sizeof(apr_int64_t));
+    apr_array_header_t *seen = apr_array_make(p, 4, sizeof(void *));
+    apr_array_header_t *check = apr_array_make(p, 4, sizeof(const char *));
+    apr_status_t rv;
+    int i, j;
+
+    /* the list upstream's replace_all works on */
+    for (i = 0; i < w->items->nelts; i++) {
+        pl_alloc_item_t *it = &APR_ARRAY_IDX(w->items, i, pl_alloc_item_t);
+        work_t *wk = apr_array_push(work);
+
+        if (!apr_hash_get(provs, it->prov->uuid, APR_HASH_KEY_STRING)) {
+            apr_hash_set(provs, it->prov->uuid, APR_HASH_KEY_STRING,
+                         it->prov);
+        }
+        wk->ac = it->ac;
+        wk->prov = apr_hash_get(provs, it->prov->uuid, APR_HASH_KEY_STRING);
+        wk->rc = it->rc;
+        wk->used = it->used;
+        wk->rc_id = -1;
+    }
+    for (i = 0; i < w->consumers->nelts; i++) {
+        pl_alloc_consumer_t *ac = APR_ARRAY_IDX(w->consumers, i,
+                                                pl_alloc_consumer_t *);
+
+        if (ac->clear && (rv = add_removals(db, p, ac, provs, work))) {
+            return rv;
+        }
+    }
+    if (work->nelts == 0) {
+        return APR_SUCCESS;
+    }
+
+    /* a clean slate for every consumer in the list */
+    for (i = 0; i < work->nelts; i++) {
+        work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
+        int dup = 0;
+
+        for (j = 0; j < seen->nelts; j++) {
+            dup |= APR_ARRAY_IDX(seen, j, pl_alloc_consumer_t *) == wk->ac;
+        }
+        if (dup) {
+            continue;
+        }
+        APR_ARRAY_PUSH(seen, pl_alloc_consumer_t *) = wk->ac;
+        rv = pl_db_exec(db, NULL, "DELETE FROM allocations "
+                        "WHERE consumer_id = %s",
+                        PL_ARGS(wk->ac->consumer->uuid));
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    for (i = 0; i < work->nelts; i++) {
+        work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
+
+        if (wk->rc_id < 0
+            && (rv = rc_id(db, p, w, rcs, wk->rc, &wk->rc_id))) {
+            return rv;
+        }
+        push_unique(rp_ids, wk->prov->id);
+        push_unique(rc_ids, wk->rc_id);
+    }
+    qsort(rp_ids->elts, rp_ids->nelts, sizeof(apr_int64_t), cmp_i64);
+    if ((rv = refresh_generations(db, p, rp_ids, provs)) ||
+        (rv = check_capacity(db, p, w, work, rp_ids, rc_ids))) {
+        return rv;
+    }
+    for (i = 0; i < work->nelts; i++) {
+        work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
+
+        if (wk->used == 0) {
+            continue;
+        }
+        rv = pl_db_exec(db, NULL, "INSERT INTO allocations "
+                        "(resource_provider_id, consumer_id, "
+                        "resource_class_id, used, created_at) "
+                        "VALUES (%s, %s, %s, %s, %s)",
+                        PL_ARGS(I64(p, wk->prov->id), wk->ac->consumer->uuid,
+                                I64(p, wk->rc_id), I64(p, wk->used),
+                                pl_db_now(p)));
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    /* providers in id order: concurrent writers lock them alike */
+    for (i = 0; i < rp_ids->nelts; i++) {
+        apr_hash_index_t *hi;
+
+        for (hi = apr_hash_first(p, provs); hi; hi = apr_hash_next(hi)) {
+            pl_provider_t *prov = apr_hash_this_val(hi);
+
+            if (prov->id != APR_ARRAY_IDX(rp_ids, i, apr_int64_t)) {
+                continue;
+            }
+            rv = pl_store_provider_bump(db, prov);
+            if (rv == PL_ECONFLICT) {
+                return RP_CONFLICT;
+            }
+            if (rv != APR_SUCCESS) {
+                return rv;
+            }
+        }
+    }
+    for (i = 0; i < seen->nelts; i++) {
+        pl_alloc_consumer_t *ac = APR_ARRAY_IDX(seen, i,
+                                                pl_alloc_consumer_t *);
+        int has = 0;
+
+        rv = pl_store_consumer_bump(db, ac->consumer);
+        if (rv == PL_ECONFLICT) {
+            w->msg = CONSUMER_CONFLICT_MSG;
+        }
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        for (j = 0; j < work->nelts; j++) {
+            work_t *wk = &APR_ARRAY_IDX(work, j, work_t);
+
+            has |= wk->ac == ac && wk->used > 0;
+        }
+        if (!has) {
+            APR_ARRAY_PUSH(check, const char *) = ac->consumer->uuid;
+        }
+    }
+    return pl_store_consumer_delete_unused(db, p, check);
+}
+
+apr_status_t pl_store_allocation_write(pl_db_t *db, apr_pool_t *p,
+                                       pl_alloc_write_t *w)
+{
+    apr_pool_t *iterp;
+    apr_int64_t *cgen;
+    apr_status_t rv;
+    int attempts = w->retries > 0 ? w->retries : 1, i;
+
+    /* restore what a failed attempt may have advanced in memory */
+    cgen = apr_palloc(p, sizeof(*cgen) * (w->consumers->nelts + 1));
+    for (i = 0; i < w->consumers->nelts; i++) {
+        cgen[i] = APR_ARRAY_IDX(w->consumers, i,
+                                pl_alloc_consumer_t *)->consumer->generation;
+    }
+    apr_pool_create(&iterp, p);
+    apr_pool_tag(iterp, "pl_alloc_write");
+    for (;;) {
+        apr_pool_clear(iterp);
+        for (i = 0; i < w->consumers->nelts; i++) {
+            APR_ARRAY_IDX(w->consumers, i, pl_alloc_consumer_t *)
+                ->consumer->generation = cgen[i];
+        }
+        w->msg = NULL;
+        rv = pl_db_begin(db);
+        if (rv == APR_SUCCESS) {
+            rv = write_once(db, iterp, w);
+            rv = pl_db_end(db, rv);
+        }
+        if (rv == RP_CONFLICT && --attempts > 0) {
+            w->conflicts++;
+            continue;
+        }
+        if (rv == PL_EDEADLOCK && w->deadlocks < 10) {
+            w->deadlocks++;
+            apr_sleep(1000 * (apr_interval_time_t)(w->deadlocks * 5));
+            continue;
+        }
+        break;
+    }
+    if (rv == RP_CONFLICT) {
+        w->msg = RP_CONFLICT_MSG;
+        rv = PL_ECONFLICT;
+    }
+    w->msg = w->msg ? apr_pstrdup(p, w->msg) : NULL;
+    apr_pool_destroy(iterp);
+    return rv;
+}
+
+apr_status_t pl_store_allocation_delete_consumer(pl_db_t *db, apr_pool_t *p,
+                                                 const char *uuid)
+{
+    apr_array_header_t *one = apr_array_make(p, 1, sizeof(const char *));
+    apr_status_t rv;
+    int changed, tries = 0;
+
+    APR_ARRAY_PUSH(one, const char *) = uuid;
+    do {
+        changed = 0;
+        rv = pl_db_begin(db);
+        if (rv == APR_SUCCESS) {
+            rv = pl_db_exec(db, &changed, "DELETE FROM allocations "
+                            "WHERE consumer_id = %s", PL_ARGS(uuid));
+            if (rv == APR_SUCCESS && changed == 0) {
+                rv = APR_ENOENT;
+            }
+            if (rv == APR_SUCCESS) {
+                rv = pl_store_consumer_delete_unused(db, p, one);
+            }
+            rv = pl_db_end(db, rv);
+        }
+    } while (rv == PL_EDEADLOCK && ++tries < 10);
+    return rv;
+}

@@ -1,0 +1,213 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * store_consumer.c: consumers, projects, users and consumer types in the
+ * database. Creation is insert-first with the unique constraint as the
+ * arbiter: whoever loses a race re-reads the row the winner made.
+ */
+#include <apr_strings.h>
+
+#include "pl_store_consumer.h"
+
+#define I64(p, v) apr_psprintf((p), "%" APR_INT64_T_FMT, (apr_int64_t)(v))
+
+/* Read the id of the row of table whose column key equals value; insert
+ * it when missing. The three "external id" tables share this shape. */
+static apr_status_t ensure_row(pl_db_t *db, apr_pool_t *p,
+                               const char *select_sql,
+                               const char *insert_sql, const char *value,
+                               apr_int64_t *pid)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int attempt;
+
+    for (attempt = 0; attempt < 2; attempt++) {
+        rv = pl_db_select(db, p, &rows, select_sql, PL_ARGS(value));
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        if (rows->nrows > 0) {
+            return pl_db_int64(rows, 0, 0, pid);
+        }
+        rv = pl_db_exec(db, NULL, insert_sql,
+                        PL_ARGS(value, pl_db_now(p)));
+        if (rv != APR_SUCCESS && rv != APR_EEXIST) {
+            return rv;
+        }
+        /* inserted, or someone else did: read the id either way */
+    }
+    return APR_ENOENT;
+}
+
+apr_status_t pl_store_project_ensure(pl_db_t *db, apr_pool_t *p,
+                                     const char *external_id,
+                                     apr_int64_t *pid)
+{
+    return ensure_row(db, p, "SELECT id FROM projects WHERE external_id = %s",
+                      "INSERT INTO projects (external_id, created_at) "
+                      "VALUES (%s, %s)", external_id, pid);
+}
+
+apr_status_t pl_store_user_ensure(pl_db_t *db, apr_pool_t *p,
+                                  const char *external_id, apr_int64_t *pid)
+{
+    return ensure_row(db, p, "SELECT id FROM users WHERE external_id = %s",
+                      "INSERT INTO users (external_id, created_at) "
+                      "VALUES (%s, %s)", external_id, pid);
+}
+
+apr_status_t pl_store_consumer_type_ensure(pl_db_t *db, apr_pool_t *p,
+                                           const char *name,
+                                           apr_int64_t *pid)
+{
+    return ensure_row(db, p, "SELECT id FROM consumer_types WHERE name = %s",
+                      "INSERT INTO consumer_types (name, created_at) "
+                      "VALUES (%s, %s)", name, pid);
+}
+
+apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p,
+                                   const char *uuid, pl_consumer_t **pc)
+{
+    pl_rows_t *rows;
+    pl_consumer_t *c;
+    apr_status_t rv;
+    const char *v;
+
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT c.id, c.uuid, c.project_id, c.user_id, "
+                      "p.external_id, u.external_id, c.generation, "
+                      "c.consumer_type_id, ct.name, c.created_at, "
+                      "c.updated_at "
+                      "FROM consumers c "
+                      "JOIN projects p ON p.id = c.project_id "
+                      "JOIN users u ON u.id = c.user_id "
+                      "LEFT JOIN consumer_types ct "
+                      "ON ct.id = c.consumer_type_id "
+                      "WHERE c.uuid = %s", PL_ARGS(uuid));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (rows->nrows == 0) {
+        return APR_ENOENT;
+    }
+    c = apr_pcalloc(p, sizeof(*c));
+    c->id = apr_atoi64(PL_CELL(rows, 0, 0));
+    c->uuid = PL_CELL(rows, 0, 1);
+    c->project_id = apr_atoi64(PL_CELL(rows, 0, 2));
+    c->user_id = apr_atoi64(PL_CELL(rows, 0, 3));
+    c->project_external_id = PL_CELL(rows, 0, 4);
+    c->user_external_id = PL_CELL(rows, 0, 5);
+    c->generation = apr_atoi64(PL_CELL(rows, 0, 6));
+    v = PL_CELL(rows, 0, 7);
+    c->type_id = v ? apr_atoi64(v) : 0;
+    c->type_name = (v && PL_CELL(rows, 0, 8)) ? PL_CELL(rows, 0, 8)
+                                              : "unknown";
+    c->created_at = PL_CELL(rows, 0, 9);
+    c->updated_at = PL_CELL(rows, 0, 10);
+    *pc = c;
+    return APR_SUCCESS;
+}
+
+apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
+                                      const char *uuid,
+                                      apr_int64_t project_id,
+                                      apr_int64_t user_id,
+                                      apr_int64_t type_id,
+                                      pl_consumer_t **pc, int *pcreated)
+{
+    apr_status_t rv;
+
+    *pcreated = 0;
+    rv = pl_db_exec(db, NULL, "INSERT INTO consumers (uuid, project_id, "
+                    "user_id, generation, consumer_type_id, created_at) "
+                    "VALUES (%s, %s, %s, 0, %s, %s)",
+                    PL_ARGS(uuid, I64(p, project_id), I64(p, user_id),
+                            type_id ? I64(p, type_id) : NULL,
+                            pl_db_now(p)));
+    if (rv == APR_SUCCESS) {
+        *pcreated = 1;
+    }
+    else if (rv != APR_EEXIST) {
+        return rv;
+    }
+    rv = pl_store_consumer_get(db, p, uuid, pc);
+    if (rv != APR_SUCCESS || *pcreated) {
+        return rv;
+    }
+    /* lost the race: the winner's row stands, with our type */
+    if (type_id != (*pc)->type_id) {
+        (*pc)->type_id = type_id;
+        rv = pl_store_consumer_update(db, *pc);
+    }
+    return rv;
+}
+
+apr_status_t pl_store_consumer_update(pl_db_t *db, const pl_consumer_t *c)
+{
+    apr_pool_t *p = NULL;
+    apr_status_t rv;
+
+    apr_pool_create(&p, NULL);
+    apr_pool_tag(p, "pl_consumer_update");
+    rv = pl_db_exec(db, NULL, "UPDATE consumers SET project_id = %s, "
+                    "user_id = %s, consumer_type_id = %s, updated_at = %s "
+                    "WHERE id = %s AND generation = %s",
+                    PL_ARGS(I64(p, c->project_id), I64(p, c->user_id),
+                            c->type_id ? I64(p, c->type_id) : NULL,
+                            pl_db_now(p), I64(p, c->id),
+                            I64(p, c->generation)));
+    apr_pool_destroy(p);
+    return rv;
+}
+
+apr_status_t pl_store_consumer_bump(pl_db_t *db, pl_consumer_t *c)
+{
+    char id[32], gen[32], now[32];
+    int changed = 0;
+    apr_status_t rv;
+
+    apr_snprintf(id, sizeof(id), "%" APR_INT64_T_FMT, c->id);
+    apr_snprintf(gen, sizeof(gen), "%" APR_INT64_T_FMT, c->generation);
+    pl_db_now_buf(now, sizeof(now));
+    rv = pl_db_exec(db, &changed, "UPDATE consumers SET generation = "
+                    "generation + 1, updated_at = %s "
+                    "WHERE id = %s AND generation = %s",
+                    PL_ARGS(now, id, gen));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (changed != 1) {
+        return PL_ECONFLICT;
+    }
+    c->generation++;
+    return APR_SUCCESS;
+}
+
+apr_status_t pl_store_consumer_delete(pl_db_t *db, const pl_consumer_t *c)
+{
+    char id[32];
+
+    apr_snprintf(id, sizeof(id), "%" APR_INT64_T_FMT, c->id);
+    return pl_db_exec(db, NULL, "DELETE FROM consumers WHERE id = %s",
+                      PL_ARGS(id));
+}
+
+apr_status_t pl_store_consumer_delete_unused(pl_db_t *db, apr_pool_t *p,
+                                             const apr_array_header_t *uuids)
+{
+    apr_status_t rv;
+    int i;
+
+    (void)p;
+    for (i = 0; i < uuids->nelts; i++) {
+        const char *uuid = APR_ARRAY_IDX(uuids, i, const char *);
+
+        rv = pl_db_exec(db, NULL, "DELETE FROM consumers WHERE uuid = %s "
+                        "AND NOT EXISTS (SELECT 1 FROM allocations a "
+                        "WHERE a.consumer_id = %s)", PL_ARGS(uuid, uuid));
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    return APR_SUCCESS;
+}

@@ -1,0 +1,664 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * store_provider.c: resource providers themselves (placement's
+ * objects/resource_provider.py): create, rename and re-parent, delete,
+ * and the filtered listing of GET /resource_providers, whose conditions
+ * (pl_store_provider_filter_sql) GET /allocation_candidates reuses.
+ * Lookup and the generation compare-and-swap are in store_provider_base.c.
+ */
+#include <string.h>
+#include <apr_strings.h>
+
+#include "pl_store_provider.h"
+#include "pl_store_rc.h"
+
+static const char *i64(apr_pool_t *p, apr_int64_t v)
+{
+    return apr_psprintf(p, "%" APR_INT64_T_FMT, v);
+}
+
+/* "a, b, c" of the int64 ids in ids */
+static const char *id_list(apr_pool_t *p, const apr_array_header_t *ids)
+{
+    char *out = "";
+    int i;
+
+    for (i = 0; i < ids->nelts; i++) {
+        out = apr_pstrcat(p, out, i ? ", " : "",
+                          i64(p, APR_ARRAY_IDX(ids, i, apr_int64_t)), NULL);
+    }
+    return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* Filters                                                             */
+/* ------------------------------------------------------------------ */
+
+static apr_status_t trait_id(pl_db_t *db, apr_pool_t *p, const char *name,
+                             apr_int64_t *pid)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+
+    rv = pl_db_select(db, p, &rows, "SELECT id FROM traits WHERE name = %s",
+                      PL_ARGS(name));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    return pl_db_int64(rows, 0, 0, pid);
+}
+
+/* The ids of the named traits, appended to ids; APR_ENOENT with
+ * *punknown at the first name the database does not know. */
+static apr_status_t trait_ids(pl_db_t *db, apr_pool_t *p,
+                              const apr_array_header_t *names,
+                              apr_array_header_t *ids,
+                              pl_provider_unknown_t *punknown)
+{
+    apr_status_t rv;
+    int i;
+
+    for (i = 0; i < names->nelts; i++) {
+        const char *name = APR_ARRAY_IDX(names, i, const char *);
+
+        rv = trait_id(db, p, name, &APR_ARRAY_PUSH(ids, apr_int64_t));
+        if (rv == APR_ENOENT) {
+            punknown->trait = name;
+        }
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    return APR_SUCCESS;
+}
+
+static const char *having_trait_sql(apr_pool_t *p, const char *op,
+                                    const apr_array_header_t *ids)
+{
+    return apr_pstrcat(p, "rp.id ", op, " (SELECT resource_provider_id "
+                       "FROM resource_provider_traits WHERE trait_id IN (",
+                       id_list(p, ids), "))", NULL);
+}
+
+static const char *in_aggregate_sql(apr_pool_t *p, const char *op,
+                                    const apr_array_header_t *ids)
+{
+    return apr_pstrcat(p, "rp.id ", op, " (SELECT resource_provider_id "
+                       "FROM resource_provider_aggregates WHERE "
+                       "aggregate_id IN (", id_list(p, ids), "))", NULL);
+}
+
+/* The ids of the aggregates with these uuids that exist (compared as
+ * given, as upstream does). */
+static apr_status_t aggregate_ids(pl_db_t *db, apr_pool_t *p,
+                                  const apr_array_header_t *uuids,
+                                  apr_array_header_t **pids)
+{
+    const char *in = "";
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i;
+
+    *pids = apr_array_make(p, uuids->nelts, sizeof(apr_int64_t));
+    if (uuids->nelts == 0) {
+        return APR_SUCCESS;
+    }
+    for (i = 0; i < uuids->nelts; i++) {
+        in = apr_pstrcat(p, in, i ? ", " : "",
+                         pl_db_quote(db, p,
+                                     APR_ARRAY_IDX(uuids, i, const char *)),
+                         NULL);
+    }
+    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
+                           "SELECT id FROM placement_aggregates "
+                           "WHERE uuid IN (", in, ")", NULL));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < rows->nrows; i++) {
+        APR_ARRAY_PUSH(*pids, apr_int64_t) = apr_atoi64(PL_CELL(rows, i, 0));
+    }
+    return APR_SUCCESS;
+}
+
+/* Does some provider satisfy all of conds (on rp)? */
+static apr_status_t any_provider(pl_db_t *db, apr_pool_t *p,
+                                 const apr_array_header_t *conds,
+                                 int *pfound)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+
+    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
+                           "SELECT rp.id FROM resource_providers rp WHERE ",
+                           apr_array_pstrcat(p, conds, 0), " LIMIT 1",
+                           NULL));
+    if (rv == APR_SUCCESS) {
+        *pfound = rows->nrows > 0;
+    }
+    return rv;
+}
+
+static void push_cond(apr_array_header_t *conds, apr_pool_t *p,
+                      const char *cond)
+{
+    APR_ARRAY_PUSH(conds, const char *) =
+        conds->nelts ? apr_pstrcat(p, " AND ", cond, NULL) : cond;
+}
+
+/* Required traits as conditions appended to conds: one per trait of
+ * required, one per any_of set (placement's list of sets, in its order of
+ * name resolution: the plain traits first). */
+static apr_status_t required_trait_conds(pl_db_t *db, apr_pool_t *p,
+                                         const pl_qs_traits_t *t,
+                                         apr_array_header_t *conds,
+                                         pl_provider_unknown_t *punknown)
+{
+    apr_array_header_t *one, *ids;
+    apr_status_t rv;
+    int i;
+
+    for (i = 0; t->required && i < t->required->nelts; i++) {
+        one = apr_array_make(p, 1, sizeof(const char *));
+        APR_ARRAY_PUSH(one, const char *) =
+            APR_ARRAY_IDX(t->required, i, const char *);
+        ids = apr_array_make(p, 1, sizeof(apr_int64_t));
+        if ((rv = trait_ids(db, p, one, ids, punknown)) != APR_SUCCESS) {
+            return rv;
+        }
+        push_cond(conds, p, having_trait_sql(p, "IN", ids));
+    }
+    for (i = 0; t->any_of && i < t->any_of->nelts; i++) {
+        const apr_array_header_t *set =
+            APR_ARRAY_IDX(t->any_of, i, const apr_array_header_t *);
+
+        ids = apr_array_make(p, set->nelts, sizeof(apr_int64_t));
+        if ((rv = trait_ids(db, p, set, ids, punknown)) != APR_SUCCESS) {
+            return rv;
+        }
+        push_cond(conds, p, having_trait_sql(p, "IN", ids));
+    }
+    return APR_SUCCESS;
+}
+
+/* member_of: in one aggregate of each set; *pnone when a set names only
+ * unknown aggregates (nothing can match). */
+static apr_status_t member_of_conds(pl_db_t *db, apr_pool_t *p,
+                                    const pl_qs_member_of_t *mo,
+                                    apr_array_header_t *conds, int *pnone)
+{
+    apr_array_header_t *ids;
+    apr_status_t rv;
+    int i;
+
+    *pnone = 0;
+    for (i = 0; mo->any_of && i < mo->any_of->nelts; i++) {
+        rv = aggregate_ids(db, p, APR_ARRAY_IDX(mo->any_of, i,
+                                                const apr_array_header_t *),
+                           &ids);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        if (ids->nelts == 0) {
+            *pnone = 1;
+            return APR_SUCCESS;
+        }
+        push_cond(conds, p, in_aggregate_sql(p, "IN", ids));
+    }
+    return APR_SUCCESS;
+}
+
+const char *pl_store_provider_capacity_sql(apr_pool_t *p, apr_int64_t rc_id,
+                                           apr_int64_t amount)
+{
+    const char *rc = i64(p, rc_id), *n = i64(p, amount);
+
+    /* written as capacity - amount >= used so that a huge amount cannot
+     * overflow an integer column sum */
+    return apr_pstrcat(p,
+        "rp.id IN (SELECT inv.resource_provider_id FROM inventories inv "
+        "LEFT JOIN (SELECT resource_provider_id, SUM(used) AS used "
+        "FROM allocations WHERE resource_class_id = ", rc,
+        " GROUP BY resource_provider_id) u "
+        "ON u.resource_provider_id = inv.resource_provider_id "
+        "WHERE inv.resource_class_id = ", rc,
+        " AND (inv.total - inv.reserved) * inv.allocation_ratio - ", n,
+        " >= COALESCE(u.used, 0)"
+        " AND inv.min_unit <= ", n, " AND inv.max_unit >= ", n,
+        " AND ", n, " % inv.step_size = 0)", NULL);
+}
+
+apr_status_t pl_store_provider_filter_sql(pl_db_t *db, apr_pool_t *p,
+                                          const pl_provider_filter_t *f,
+                                          const char **pwhere,
+                                          pl_provider_unknown_t *punknown)
+{
+    apr_array_header_t *conds = apr_array_make(p, 8, sizeof(const char *));
+    apr_array_header_t *sub, *ids;
+    apr_status_t rv;
+    int found, none, i;
+
+    *pwhere = NULL;
+    punknown->trait = punknown->resource_class = NULL;
+    if (f->name && *f->name) {
+        push_cond(conds, p, apr_pstrcat(p, "rp.name = ",
+                                        pl_db_quote(db, p, f->name), NULL));
+    }
+    if (f->uuid && *f->uuid) {
+        push_cond(conds, p, apr_pstrcat(p, "rp.uuid = ",
+                                        pl_db_quote(db, p, f->uuid), NULL));
+    }
+    if (f->in_tree && *f->in_tree) {
+        pl_provider_t *tree;
+
+        rv = pl_store_provider_get(db, p, f->in_tree, &tree);
+        if (rv == APR_ENOENT) {
+            return APR_SUCCESS;         /* an unknown tree has no one */
+        }
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        push_cond(conds, p, apr_pstrcat(p, "rp.root_provider_id = ",
+                                        i64(p, tree->root_id), NULL));
+    }
+    if (f->traits) {
+        sub = apr_array_make(p, 4, sizeof(const char *));
+        rv = required_trait_conds(db, p, f->traits, sub, punknown);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        if (sub->nelts) {
+            /* upstream looks at the traits alone first */
+            if ((rv = any_provider(db, p, sub, &found)) != APR_SUCCESS) {
+                return rv;
+            }
+            if (!found) {
+                return APR_SUCCESS;
+            }
+            push_cond(conds, p, apr_array_pstrcat(p, sub, 0));
+        }
+        if (f->traits->forbidden && f->traits->forbidden->nelts) {
+            ids = apr_array_make(p, 4, sizeof(apr_int64_t));
+            rv = trait_ids(db, p, f->traits->forbidden, ids, punknown);
+            if (rv != APR_SUCCESS) {
+                return rv;
+            }
+            push_cond(conds, p, having_trait_sql(p, "NOT IN", ids));
+        }
+    }
+    if (f->member_of) {
+        sub = apr_array_make(p, 4, sizeof(const char *));
+        rv = member_of_conds(db, p, f->member_of, sub, &none);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        if (none) {
+            return APR_SUCCESS;
+        }
+        if (sub->nelts) {
+            if ((rv = any_provider(db, p, sub, &found)) != APR_SUCCESS) {
+                return rv;
+            }
+            if (!found) {
+                return APR_SUCCESS;
+            }
+            push_cond(conds, p, apr_array_pstrcat(p, sub, 0));
+        }
+        if (f->member_of->forbidden && f->member_of->forbidden->nelts) {
+            rv = aggregate_ids(db, p, f->member_of->forbidden, &ids);
+            if (rv != APR_SUCCESS) {
+                return rv;
+            }
+            if (ids->nelts) {
+                push_cond(conds, p, in_aggregate_sql(p, "NOT IN", ids));
+            }
+        }
+    }
+    for (i = 0; f->resources && i < f->resources->nelts; i++) {
+        const pl_qs_resource_t *res =
+            &APR_ARRAY_IDX(f->resources, i, pl_qs_resource_t);
+        apr_int64_t rc_id;
+
+        rv = pl_store_rc_id(db, p, res->name, &rc_id);
+        if (rv == APR_ENOENT) {
+            punknown->resource_class = res->name;
+        }
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        push_cond(conds, p, pl_store_provider_capacity_sql(p, rc_id,
+                                                           res->amount));
+    }
+    *pwhere = conds->nelts ? apr_array_pstrcat(p, conds, 0) : "1 = 1";
+    return APR_SUCCESS;
+}
+
+apr_status_t pl_store_provider_list(pl_db_t *db, apr_pool_t *p,
+                                    const pl_provider_filter_t *f,
+                                    apr_array_header_t **pprovs,
+                                    pl_provider_unknown_t *punknown)
+{
+    const char *where;
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i;
+
+    *pprovs = apr_array_make(p, 8, sizeof(pl_provider_t *));
+    rv = pl_store_provider_filter_sql(db, p, f, &where, punknown);
+    if (rv != APR_SUCCESS || where == NULL) {
+        return rv;
+    }
+    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
+                           "SELECT " PL_PROVIDER_COLUMNS " FROM "
+                           PL_PROVIDER_FROM " WHERE ", where,
+                           " ORDER BY rp.id", NULL));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < rows->nrows; i++) {
+        APR_ARRAY_PUSH(*pprovs, pl_provider_t *) =
+            pl_store_provider_from_row(p, rows, i, 0);
+    }
+    return APR_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* Create                                                              */
+/* ------------------------------------------------------------------ */
+
+static apr_status_t insert_provider(pl_db_t *db, apr_pool_t *p,
+                                    const char *name, const char *uuid,
+                                    const char *parent_uuid)
+{
+    const char *now = pl_db_now(p);
+    const char *parent_id = NULL, *root_id = NULL, *id;
+    pl_provider_t *parent;
+    pl_rows_t *rows;
+    apr_status_t rv;
+
+    if (parent_uuid) {
+        rv = pl_store_provider_get(db, p, parent_uuid, &parent);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        parent_id = i64(p, parent->id);
+        root_id = i64(p, parent->root_id);
+    }
+    rv = pl_db_exec(db, NULL, "INSERT INTO resource_providers "
+                    "(created_at, uuid, name, generation, root_provider_id, "
+                    "parent_provider_id) VALUES (%s, %s, %s, 0, %s, %s)",
+                    PL_ARGS(now, uuid, name, root_id, parent_id));
+    if (rv != APR_SUCCESS || parent_uuid) {
+        return rv;
+    }
+    /* a new root is its own root: its id is only known now */
+    rv = pl_db_select(db, p, &rows, "SELECT id FROM resource_providers "
+                      "WHERE uuid = %s", PL_ARGS(uuid));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (rows->nrows != 1) {
+        return PL_EDB;
+    }
+    id = PL_CELL(rows, 0, 0);
+    return pl_db_exec(db, NULL, "UPDATE resource_providers SET "
+                      "root_provider_id = %s, updated_at = %s WHERE id = %s",
+                      PL_ARGS(id, now, id));
+}
+
+apr_status_t pl_store_provider_create(pl_db_t *db, apr_pool_t *p,
+                                      const char *name, const char *uuid,
+                                      const char *parent_uuid,
+                                      pl_provider_t **pprov,
+                                      const char **pdup)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+
+    if ((rv = pl_db_begin(db)) != APR_SUCCESS) {
+        return rv;
+    }
+    rv = insert_provider(db, p, name, uuid, parent_uuid);
+    rv = pl_db_end(db, rv);
+    if (rv == APR_EEXIST) {
+        /* Which unique constraint failed? Drivers word it differently,
+         * so ask the table (the transaction is over). */
+        *pdup = "name";
+        if (pl_db_select(db, p, &rows, "SELECT id FROM resource_providers "
+                         "WHERE uuid = %s", PL_ARGS(uuid)) == APR_SUCCESS
+            && rows->nrows > 0) {
+            *pdup = "uuid";
+        }
+        return APR_EEXIST;
+    }
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    rv = pl_store_provider_get(db, p, uuid, pprov);
+    return rv == APR_ENOENT ? PL_EDB : rv;
+}
+
+/* ------------------------------------------------------------------ */
+/* Update                                                              */
+/* ------------------------------------------------------------------ */
+
+/* The ids of prov's subtree, prov excluded, from the rows of its tree. */
+static apr_status_t descendants(pl_db_t *db, apr_pool_t *p,
+                                const pl_provider_t *prov,
+                                apr_array_header_t **pids)
+{
+    apr_array_header_t *ids = apr_array_make(p, 8, sizeof(apr_int64_t));
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i, j, grew = 1;
+
+    *pids = ids;
+    rv = pl_db_select(db, p, &rows, "SELECT id, parent_provider_id "
+                      "FROM resource_providers WHERE root_provider_id = %s",
+                      PL_ARGS(i64(p, prov->root_id)));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    /* trees are small: add children of what we have until nothing new */
+    while (grew) {
+        grew = 0;
+        for (i = 0; i < rows->nrows; i++) {
+            const char *pc = PL_CELL(rows, i, 1);
+            apr_int64_t id = apr_atoi64(PL_CELL(rows, i, 0));
+            apr_int64_t parent = pc ? apr_atoi64(pc) : 0;
+            int mine = parent == prov->id, known = 0;
+
+            for (j = 0; j < ids->nelts; j++) {
+                apr_int64_t have = APR_ARRAY_IDX(ids, j, apr_int64_t);
+
+                known |= have == id;
+                mine |= have == parent;
+            }
+            if (mine && !known && id != prov->id) {
+                APR_ARRAY_PUSH(ids, apr_int64_t) = id;
+                grew = 1;
+            }
+        }
+    }
+    return APR_SUCCESS;
+}
+
+static int contains(const apr_array_header_t *ids, apr_int64_t id)
+{
+    int i;
+
+    for (i = 0; i < ids->nelts; i++) {
+        if (APR_ARRAY_IDX(ids, i, apr_int64_t) == id) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static apr_status_t update_provider(pl_db_t *db, apr_pool_t *p,
+                                    pl_provider_t *prov, const char *name,
+                                    const char *parent_uuid,
+                                    int allow_reparent,
+                                    pl_provider_refusal_e *prefusal)
+{
+    pl_provider_t *parent = NULL;
+    apr_array_header_t *subtree = NULL;
+    apr_int64_t parent_id = 0, root_id = prov->root_id;
+    const char *root_uuid = prov->root_uuid;
+    const char *now = pl_db_now(p);
+    apr_status_t rv;
+    int i;
+
+    if (parent_uuid) {
+        rv = pl_store_provider_get(db, p, parent_uuid, &parent);
+        if (rv == APR_ENOENT) {
+            *prefusal = PL_PROVIDER_PARENT_MISSING;
+            return APR_EINVAL;
+        }
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        if (prov->parent_id && prov->parent_id != parent->id
+            && !allow_reparent) {
+            *prefusal = PL_PROVIDER_REPARENT;
+            return APR_EINVAL;
+        }
+        if ((rv = descendants(db, p, prov, &subtree)) != APR_SUCCESS) {
+            return rv;
+        }
+        if (parent->id == prov->id || contains(subtree, parent->id)) {
+            *prefusal = PL_PROVIDER_LOOP;
+            return APR_EINVAL;
+        }
+        parent_id = parent->id;
+        root_id = parent->root_id;
+        root_uuid = parent->root_uuid;
+    }
+    else if (prov->parent_id) {
+        if (!allow_reparent) {
+            *prefusal = PL_PROVIDER_UNPARENT;
+            return APR_EINVAL;
+        }
+        if ((rv = descendants(db, p, prov, &subtree)) != APR_SUCCESS) {
+            return rv;
+        }
+        root_id = prov->id;
+        root_uuid = prov->uuid;
+    }
+    /* like upstream's ORM: no UPDATE (nor updated_at) if nothing changed */
+    if (prov->name == NULL || strcmp(name, prov->name)
+        || parent_id != prov->parent_id || root_id != prov->root_id) {
+        rv = pl_db_exec(db, NULL, "UPDATE resource_providers SET name = %s, "
+                        "parent_provider_id = %s, root_provider_id = %s, "
+                        "updated_at = %s WHERE id = %s",
+                        PL_ARGS(name, parent_id ? i64(p, parent_id) : NULL,
+                                i64(p, root_id), now, i64(p, prov->id)));
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        prov->updated_at = now;
+    }
+    for (i = 0; subtree && root_id != prov->root_id && i < subtree->nelts;
+         i++) {
+        rv = pl_db_exec(db, NULL, "UPDATE resource_providers SET "
+                        "root_provider_id = %s, updated_at = %s "
+                        "WHERE id = %s",
+                        PL_ARGS(i64(p, root_id), now,
+                                i64(p, APR_ARRAY_IDX(subtree, i,
+                                                     apr_int64_t))));
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    prov->name = name;
+    prov->parent_id = parent_id;
+    prov->parent_uuid = parent ? parent->uuid : NULL;
+    prov->root_id = root_id;
+    prov->root_uuid = root_uuid;
+    return APR_SUCCESS;
+}
+
+apr_status_t pl_store_provider_update(pl_db_t *db, apr_pool_t *p,
+                                      pl_provider_t *prov, const char *name,
+                                      const char *parent_uuid,
+                                      int allow_reparent,
+                                      pl_provider_refusal_e *prefusal)
+{
+    pl_provider_t work = *prov;
+    apr_status_t rv;
+
+    if ((rv = pl_db_begin(db)) != APR_SUCCESS) {
+        return rv;
+    }
+    rv = update_provider(db, p, &work, name, parent_uuid, allow_reparent,
+                         prefusal);
+    rv = pl_db_end(db, rv);
+    if (rv == APR_SUCCESS) {
+        *prov = work;
+    }
+    return rv;
+}
+
+/* ------------------------------------------------------------------ */
+/* Delete                                                              */
+/* ------------------------------------------------------------------ */
+
+static apr_status_t delete_provider(pl_db_t *db, apr_pool_t *p,
+                                    const char *id)
+{
+    static const char *const cleanup[] = {
+        "DELETE FROM inventories WHERE resource_provider_id = %s",
+        "DELETE FROM resource_provider_aggregates "
+        "WHERE resource_provider_id = %s",
+        "DELETE FROM resource_provider_traits "
+        "WHERE resource_provider_id = %s",
+        /* a root points at itself: let go of that before the delete */
+        "UPDATE resource_providers SET root_provider_id = NULL "
+        "WHERE id = %s AND root_provider_id = id",
+    };
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int changed = 0;
+    apr_size_t i;
+
+    rv = pl_db_select(db, p, &rows, "SELECT id FROM resource_providers "
+                      "WHERE parent_provider_id = %s LIMIT 1", PL_ARGS(id));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (rows->nrows > 0) {
+        return PL_EPARENT;
+    }
+    rv = pl_db_select(db, p, &rows, "SELECT COUNT(*) FROM allocations "
+                      "WHERE resource_provider_id = %s", PL_ARGS(id));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (rows->nrows > 0 && apr_atoi64(PL_CELL(rows, 0, 0)) > 0) {
+        return PL_EINUSE;
+    }
+    for (i = 0; i < sizeof(cleanup) / sizeof(cleanup[0]); i++) {
+        if ((rv = pl_db_exec(db, NULL, cleanup[i], PL_ARGS(id)))
+            != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    rv = pl_db_exec(db, &changed, "DELETE FROM resource_providers "
+                    "WHERE id = %s", PL_ARGS(id));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    return changed ? APR_SUCCESS : APR_ENOENT;
+}
+
+apr_status_t pl_store_provider_delete(pl_db_t *db, apr_pool_t *p,
+                                      const pl_provider_t *prov)
+{
+    apr_status_t rv;
+
+    if ((rv = pl_db_begin(db)) != APR_SUCCESS) {
+        return rv;
+    }
+    rv = delete_provider(db, p, i64(p, prov->id));
+    return pl_db_end(db, rv);
+}

@@ -1,0 +1,208 @@
+#!/bin/bash
+# Prepare a database for mod_placement, or print the mod_dbd lines for it.
+#
+#   scripts/db-init.sh URL              create the database if it does not
+#                                       exist; load sql/<dialect>/schema.sql
+#                                       unless it has a resource_providers table
+#   scripts/db-init.sh --recreate URL   drop the database (sqlite: delete the
+#                                       file) first, then as above: empty + schema
+#   scripts/db-init.sh --dbd URL        print the DBDriver and DBDParams lines
+#
+# URL forms (user, password and host may be %-encoded):
+#   sqlite:///abs/path/to/file.sqlite            (sqlite:////abs/path works too)
+#   postgresql://user:pass@host:port/dbname       (also postgres://, pgsql://,
+#                                                  postgresql+psycopg2://)
+#   postgresql://user:pass@/dbname?host=/sockdir  unix socket directory; a host
+#                                                  beginning with %2F works too
+#   mysql://user:pass@host:port/dbname            (also mariadb://, mysql+pymysql://)
+#   mysql://user:pass@/dbname?socket=/path/sock   unix socket
+# Defaults: host 127.0.0.1, port 5432 / 3306, user placement, no password.
+#
+# The existing-table check means a database made by upstream's
+# `placement-manage db sync` is served as it is. The schema directory is
+# PL_SQL_DIR (default: sql/ of this repository). Clients used: sqlite3, psql,
+# mariadb (or mysql).
+set -euo pipefail
+shopt -u patsub_replacement 2>/dev/null || true
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SQL_DIR=${PL_SQL_DIR:-$REPO/sql}
+
+die() { echo "db-init: $*" >&2; exit 1; }
+
+urldecode() { local s=${1//+/ }; printf '%b' "${s//%/\\x}"; }
+
+# parse_url URL: sets DIALECT (sqlite|pgsql|mysql), SCHEMA_DIR_NAME, DB_PATH,
+# DB_USER, DB_PASS, DB_HOST, DB_PORT, DB_NAME, DB_SOCK
+parse_url() {
+  local url=$1 scheme rest query="" auth="" hostport path kv k v
+  case "$url" in *://*) ;; *) die "not a URL: $url" ;; esac
+  scheme=${url%%://*}
+  rest=${url#*://}
+  DB_USER=""; DB_PASS=""; DB_HOST=""; DB_PORT=""; DB_NAME=""; DB_SOCK=""
+  DB_PATH=""
+  case "$scheme" in
+    sqlite|sqlite3)
+      DIALECT=sqlite; SCHEMA_DIR_NAME=sqlite
+      DB_PATH=${rest%%\?*}
+      while [ "${DB_PATH#//}" != "$DB_PATH" ]; do DB_PATH=${DB_PATH#/}; done
+      case "$DB_PATH" in /*) ;; *) die "sqlite URL needs an absolute path: $url" ;; esac
+      return ;;
+    postgresql|postgres|pgsql|postgresql+*)
+      DIALECT=pgsql; SCHEMA_DIR_NAME=postgresql; DB_PORT=5432 ;;
+    mysql|mariadb|mysql+*)
+      DIALECT=mysql; SCHEMA_DIR_NAME=mysql; DB_PORT=3306 ;;
+    *) die "unknown database type '$scheme' in $url" ;;
+  esac
+  case "$rest" in *\?*) query=${rest#*\?}; rest=${rest%%\?*} ;; esac
+  case "$rest" in */*) path=${rest#*/}; rest=${rest%%/*} ;; *) path="" ;; esac
+  case "$rest" in *@*) auth=${rest%@*}; hostport=${rest##*@} ;; *) hostport=$rest ;; esac
+  if [ -n "$auth" ]; then
+    DB_USER=$(urldecode "${auth%%:*}")
+    case "$auth" in *:*) DB_PASS=$(urldecode "${auth#*:}") ;; esac
+  fi
+  case "$hostport" in
+    *:*) DB_HOST=$(urldecode "${hostport%%:*}"); DB_PORT=${hostport##*:} ;;
+    *)   DB_HOST=$(urldecode "$hostport") ;;
+  esac
+  DB_NAME=$(urldecode "$path")
+  local IFS='&'
+  for kv in $query; do
+    k=${kv%%=*}; v=$(urldecode "${kv#*=}")
+    case "$k" in
+      host) DB_HOST=$v ;;
+      port) DB_PORT=$v ;;
+      socket|sock|unix_socket) DB_SOCK=$v ;;
+      *) ;;  # charset= and friends are for other clients
+    esac
+  done
+  [ -n "$DB_USER" ] || DB_USER=placement
+  [ -n "$DB_HOST" ] || DB_HOST=127.0.0.1
+  [ -n "$DB_NAME" ] || die "no database name in $url"
+  case "$DB_NAME" in *[!A-Za-z0-9_]*) die "database name must be [A-Za-z0-9_]: $DB_NAME" ;; esac
+  case "$DB_PORT" in ''|*[!0-9]*) die "bad port in $url" ;; esac
+}
+
+print_dbd() {
+  case "$DIALECT" in
+    sqlite)
+      echo "DBDriver sqlite3"
+      echo "DBDParams \"$DB_PATH\"" ;;
+    pgsql)
+      local p="host=$DB_HOST port=$DB_PORT user=$DB_USER"
+      [ -z "$DB_PASS" ] || p="$p password=$DB_PASS"
+      echo "DBDriver pgsql"
+      echo "DBDParams \"$p dbname=$DB_NAME\"" ;;
+    mysql)
+      local p
+      if [ -n "$DB_SOCK" ]; then
+        p="sock=$DB_SOCK user=$DB_USER"
+      else
+        p="host=$DB_HOST port=$DB_PORT user=$DB_USER"
+      fi
+      [ -z "$DB_PASS" ] || p="$p pass=$DB_PASS"
+      echo "DBDriver mysql"
+      echo "DBDParams \"$p dbname=$DB_NAME\"" ;;
+  esac
+}
+
+# --- per-dialect client helpers: q DB SQL prints tab-separated rows ---------
+pg_q() {
+  local db=$1; shift
+  PGPASSWORD=$DB_PASS PGCONNECT_TIMEOUT=10 psql -X -q -A -t -v ON_ERROR_STOP=1 \
+    -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" -d "$db" "$@"
+}
+MYSQL_CLIENT=""
+my_q() {
+  local db=$1; shift
+  local conn
+  if [ -n "$DB_SOCK" ]; then
+    conn=(--socket="$DB_SOCK")
+  else
+    conn=(--protocol=TCP --host="$DB_HOST" --port="$DB_PORT")
+  fi
+  MYSQL_PWD=$DB_PASS "$MYSQL_CLIENT" --no-defaults --connect-timeout=10 -N -B \
+    "${conn[@]}" --user="$DB_USER" ${db:+--database="$db"} "$@"
+}
+
+need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found (scripts/install-deps.sh installs it)"; }
+
+has_schema() {
+  case "$DIALECT" in
+    sqlite)
+      [ -f "$DB_PATH" ] || return 1
+      [ "$(sqlite3 "$DB_PATH" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='resource_providers'")" = 1 ] ;;
+    pgsql)
+      [ "$(pg_q "$DB_NAME" -c "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'resource_providers'")" = 1 ] ;;
+    mysql)
+      [ "$(my_q "$DB_NAME" -e "SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'resource_providers'")" = 1 ] ;;
+  esac
+}
+
+ensure_db() {  # $1 = 1 to drop first
+  case "$DIALECT" in
+    pgsql) pg_q postgres -c "SELECT 1" >/dev/null ||
+             die "cannot connect to PostgreSQL at $DB_HOST:$DB_PORT as $DB_USER" ;;
+    mysql) my_q "" -e "SELECT 1" >/dev/null ||
+             die "cannot connect to MySQL at ${DB_SOCK:-$DB_HOST:$DB_PORT} as $DB_USER" ;;
+  esac
+  case "$DIALECT" in
+    sqlite)
+      if [ "$1" = 1 ]; then
+        rm -f "$DB_PATH" "$DB_PATH-journal" "$DB_PATH-wal" "$DB_PATH-shm"
+      fi
+      mkdir -p "$(dirname "$DB_PATH")" ;;
+    pgsql)
+      if [ "$1" = 1 ]; then
+        pg_q postgres -c "DROP DATABASE IF EXISTS \"$DB_NAME\" WITH (FORCE)"
+      fi
+      if [ "$(pg_q postgres -c "SELECT count(*) FROM pg_database WHERE datname = '$DB_NAME'")" != 1 ]; then
+        pg_q postgres -c "CREATE DATABASE \"$DB_NAME\""
+      fi ;;
+    mysql)
+      if [ "$1" = 1 ]; then
+        my_q "" -e "DROP DATABASE IF EXISTS \`$DB_NAME\`"
+      fi
+      my_q "" -e "CREATE DATABASE IF NOT EXISTS \`$DB_NAME\`" ;;
+  esac
+}
+
+load_schema() {
+  local f="$SQL_DIR/$SCHEMA_DIR_NAME/schema.sql"
+  [ -f "$f" ] || die "$f not found"
+  case "$DIALECT" in
+    sqlite) sqlite3 -bail "$DB_PATH" < "$f" ;;
+    pgsql)  pg_q "$DB_NAME" -f "$f" >/dev/null ;;
+    mysql)  my_q "$DB_NAME" < "$f" ;;
+  esac
+  has_schema || die "loaded $f but there is still no resource_providers table"
+}
+
+mode=init
+case "${1:-}" in
+  --dbd) mode=dbd; shift ;;
+  --recreate) mode=recreate; shift ;;
+  -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+esac
+[ $# -eq 1 ] || { echo "usage: $0 [--dbd|--recreate] URL" >&2; exit 2; }
+parse_url "$1"
+
+if [ "$mode" = dbd ]; then
+  print_dbd
+  exit 0
+fi
+
+case "$DIALECT" in
+  sqlite) need sqlite3 ;;
+  pgsql) need psql ;;
+  mysql)
+    if command -v mariadb >/dev/null 2>&1; then MYSQL_CLIENT=mariadb
+    else need mysql; MYSQL_CLIENT=mysql; fi ;;
+esac
+
+ensure_db "$([ "$mode" = recreate ] && echo 1 || echo 0)"
+if has_schema; then
+  [ "$mode" = recreate ] || echo "db-init: $DIALECT database already has the schema, left as it is" >&2
+else
+  load_schema
+fi

@@ -1,0 +1,144 @@
+# shellcheck shell=bash
+# Private PostgreSQL and MariaDB servers in temporary directories, for tests.
+# Source this file, then:
+#
+#   pg_start DIR     initdb in DIR/data, listen on DIR (unix socket) and on
+#                    127.0.0.1:<free port>; role placement/placement (superuser)
+#                    and a database "placement". Exports PG_DIR, PG_PORT,
+#                    PG_SOCKDIR (= DIR).  pg_stop DIR stops it.
+#   mysql_start DIR  mariadb-install-db in DIR/data, mariadbd on DIR/sock and
+#                    127.0.0.1:<free port>; user placement/placement with all
+#                    privileges and a database "placement". Exports MYSQL_DIR,
+#                    MYSQL_PORT, MYSQL_SOCK (= DIR/sock). mysql_stop DIR stops it.
+#
+# Nothing here uses the system services or /etc configuration. As root,
+# PostgreSQL runs as the "postgres" user (DIR is chowned to it and every parent
+# directory must be searchable by it, as mktemp -d under /tmp after chmod 755);
+# mariadbd runs as the calling user. Start-up waits at most PL_DB_WAIT seconds
+# (default 60). Logs: DIR/postgres.log, DIR/mariadbd.log. Functions return
+# non-zero (and print the log tail) on failure; they never exit the caller.
+
+PG_BINDIR=${PG_BINDIR:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
+
+pl_free_port() {
+  /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# run a command as the PostgreSQL owner (postgres when we are root)
+pl_pg_as() {
+  if [ "$(id -u)" = 0 ]; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+pg_start() {
+  local dir=$1 port i
+  [ -x "$PG_BINDIR/initdb" ] || { echo "pg_start: no initdb under ${PG_BINDIR:-/usr/lib/postgresql/*/bin}" >&2; return 1; }
+  mkdir -p "$dir" || return 1
+  dir=$(cd "$dir" && pwd)
+  if [ "$(id -u)" = 0 ]; then
+    chown postgres: "$dir" || return 1
+    if ! runuser -u postgres -- test -w "$dir"; then
+      echo "pg_start: user postgres cannot write $dir (a parent directory is not searchable?)" >&2
+      return 1
+    fi
+  fi
+  if ! pl_pg_as "$PG_BINDIR/initdb" -D "$dir/data" -U postgres --auth-local=trust \
+        --auth-host=scram-sha-256 -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1; then
+    echo "pg_start: initdb failed:" >&2; tail -20 "$dir/initdb.log" >&2; return 1
+  fi
+  port=$(pl_free_port) || return 1
+  if ! pl_pg_as "$PG_BINDIR/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w \
+        -t "${PL_DB_WAIT:-60}" -o "-k $dir -p $port -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+        start >"$dir/pg_ctl.log" 2>&1; then
+    echo "pg_start: postgres did not start:" >&2; tail -20 "$dir/postgres.log" >&2
+    pl_pg_as "$PG_BINDIR/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1
+    return 1
+  fi
+  for i in $(seq 1 "${PL_DB_WAIT:-60}"); do
+    pl_pg_as "$PG_BINDIR/pg_isready" -q -h "$dir" -p "$port" && break
+    sleep 1
+  done
+  if ! pl_pg_as "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U postgres -d postgres \
+        -c "CREATE ROLE placement LOGIN SUPERUSER PASSWORD 'placement'" \
+        -c "CREATE DATABASE placement OWNER placement" >>"$dir/pg_ctl.log" 2>&1; then
+    echo "pg_start: could not create the placement role:" >&2; tail -5 "$dir/pg_ctl.log" >&2
+    pg_stop "$dir"; return 1
+  fi
+  export PG_DIR=$dir PG_PORT=$port PG_SOCKDIR=$dir
+  echo "pg_start: PostgreSQL on 127.0.0.1:$port and $dir/.s.PGSQL.$port"
+}
+
+pg_stop() {
+  local dir=$1
+  [ -f "$dir/data/postmaster.pid" ] || return 0
+  pl_pg_as "$PG_BINDIR/pg_ctl" -D "$dir/data" -m fast -w -t 30 stop >/dev/null 2>&1 ||
+    pl_pg_as "$PG_BINDIR/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1
+  [ ! -f "$dir/data/postmaster.pid" ]
+}
+
+pl_mysql_client() {
+  if command -v mariadb >/dev/null 2>&1; then echo mariadb; else echo mysql; fi
+}
+
+mysql_start() {
+  local dir=$1 port i pid me client
+  command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] ||
+    { echo "mysql_start: mariadbd not found" >&2; return 1; }
+  mkdir -p "$dir" || return 1
+  dir=$(cd "$dir" && pwd)
+  me=$(id -un)
+  client=$(pl_mysql_client)
+  if ! mariadb-install-db --no-defaults --datadir="$dir/data" --user="$me" \
+        --auth-root-authentication-method=normal --skip-test-db \
+        --skip-name-resolve >"$dir/install-db.log" 2>&1; then
+    echo "mysql_start: mariadb-install-db failed:" >&2; tail -20 "$dir/install-db.log" >&2; return 1
+  fi
+  port=$(pl_free_port) || return 1
+  setsid /usr/sbin/mariadbd --no-defaults --user="$me" --datadir="$dir/data" \
+    --socket="$dir/sock" --port="$port" --bind-address=127.0.0.1 \
+    --pid-file="$dir/mariadbd.pid" --log-error="$dir/mariadbd.log" --tmpdir="$dir" \
+    --skip-log-bin --skip-name-resolve --innodb-buffer-pool-size=64M \
+    --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 --max-connections=200 \
+    </dev/null >/dev/null 2>&1 &
+  pid=$!
+  echo "$pid" >"$dir/launcher.pid"
+  for i in $(seq 1 $((${PL_DB_WAIT:-60} * 4))); do
+    if mariadb-admin --no-defaults --socket="$dir/sock" --user=root ping >/dev/null 2>&1; then
+      break
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "mysql_start: mariadbd exited:" >&2; tail -20 "$dir/mariadbd.log" >&2; return 1
+    fi
+    sleep 0.25
+  done
+  if ! "$client" --no-defaults --socket="$dir/sock" --user=root -e "
+        CREATE USER 'placement'@'localhost' IDENTIFIED BY 'placement';
+        CREATE USER 'placement'@'%' IDENTIFIED BY 'placement';
+        GRANT ALL PRIVILEGES ON *.* TO 'placement'@'localhost' WITH GRANT OPTION;
+        GRANT ALL PRIVILEGES ON *.* TO 'placement'@'%' WITH GRANT OPTION;
+        CREATE DATABASE placement;" >>"$dir/install-db.log" 2>&1; then
+    echo "mysql_start: mariadbd not ready or user creation failed:" >&2
+    tail -20 "$dir/mariadbd.log" >&2
+    mysql_stop "$dir"; return 1
+  fi
+  export MYSQL_DIR=$dir MYSQL_PORT=$port MYSQL_SOCK=$dir/sock
+  echo "mysql_start: MariaDB on 127.0.0.1:$port and $dir/sock"
+}
+
+mysql_stop() {
+  local dir=$1 pid i
+  pid=$(cat "$dir/mariadbd.pid" 2>/dev/null || cat "$dir/launcher.pid" 2>/dev/null || true)
+  [ -n "$pid" ] || return 0
+  kill -0 "$pid" 2>/dev/null || return 0
+  mariadb-admin --no-defaults --socket="$dir/sock" --user=root shutdown >/dev/null 2>&1 ||
+    kill -TERM "$pid" 2>/dev/null
+  for i in $(seq 1 120); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.25
+  done
+  kill -KILL "$pid" 2>/dev/null
+  return 0
+}

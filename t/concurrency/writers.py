@@ -1,0 +1,280 @@
+#!/usr/bin/python3
+"""Concurrent allocation writers against two mod_placement instances that
+share one database, then a check of the database itself.
+
+    writers.py --url URL1 --url URL2 --db DBURL [--threads N] [--ops N]
+               [--seconds S] [--log FILE ...]
+
+DBURL: postgresql://user:pass@host:port/db or mysql://user:pass@host:port/db.
+Prints figures and "CHECK ok|FAIL <name>: <detail>" lines; exit 1 if any
+check failed. Python stdlib (http.client, threading) plus psycopg2/pymysql
+for the final read of the database.
+"""
+import argparse
+import http.client
+import json
+import random
+import re
+import sys
+import threading
+import time
+import urllib.parse
+import uuid
+
+PROVIDERS = 3
+INVENTORY = {'VCPU': {'total': 8, 'max_unit': 4},
+             'MEMORY_MB': {'total': 2048, 'max_unit': 1024,
+                           'step_size': 128}}
+
+
+class Client:
+    def __init__(self, url):
+        u = urllib.parse.urlsplit(url)
+        self.host, self.port = u.hostname, u.port
+        self.prefix = u.path.rstrip('/')
+        self.conn = None
+
+    def call(self, method, path, body=None, mv='1.39'):
+        headers = {'x-auth-token': 'admin',
+                   'openstack-api-version': 'placement ' + mv,
+                   'accept': 'application/json'}
+        data = None
+        if body is not None:
+            data = json.dumps(body)
+            headers['content-type'] = 'application/json'
+        for attempt in range(2):
+            try:
+                if self.conn is None:
+                    self.conn = http.client.HTTPConnection(
+                        self.host, self.port, timeout=60)
+                self.conn.request(method, self.prefix + path, data, headers)
+                resp = self.conn.getresponse()
+                raw = resp.read()
+                return resp.status, (json.loads(raw) if raw else None)
+            except (http.client.HTTPException, OSError):
+                self.conn = None
+                if attempt:
+                    raise
+        return None, None
+
+
+def setup(url):
+    c = Client(url)
+    rps = []
+    for i in range(PROVIDERS):
+        st, rp = c.call('POST', '/resource_providers',
+                        {'name': 'conc-%d-%s' % (i, uuid.uuid4().hex[:6])},
+                        mv='1.20')
+        assert st == 200, (st, rp)
+        st, inv = c.call('PUT', '/resource_providers/%s/inventories'
+                         % rp['uuid'],
+                         {'resource_provider_generation': rp['generation'],
+                          'inventories': INVENTORY})
+        assert st == 200, (st, inv)
+        rps.append(rp['uuid'])
+    return rps
+
+
+class Stats:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.counts = {}
+        self.claims = {}      # consumer -> {(rp, rc): amount}
+        self.outcome = {}     # consumer -> 'held' | 'refused' | 'released'
+        self.errors = []
+
+    def count(self, key):
+        with self.lock:
+            self.counts[key] = self.counts.get(key, 0) + 1
+
+
+def writer(idx, urls, rps, stats, ops, deadline, seed):
+    rnd = random.Random(seed)
+    clients = [Client(u) for u in urls]
+    held = []
+    for n in range(ops):
+        if time.time() > deadline:
+            break
+        c = clients[(idx + n) % len(clients)]
+        if held and rnd.random() < 0.4:
+            consumer = held.pop(rnd.randrange(len(held)))
+            st, body = c.call('DELETE', '/allocations/' + consumer)
+            stats.count('release %s' % st)
+            if st == 204:
+                with stats.lock:
+                    stats.outcome[consumer] = 'released'
+            else:
+                stats.errors.append(('release', st, body))
+            continue
+        consumer = str(uuid.uuid4())
+        allocs = {}
+        for rp in rnd.sample(rps, rnd.choice((1, 1, 2))):
+            allocs[rp] = {'resources': {
+                'VCPU': rnd.randint(1, 3),
+                'MEMORY_MB': 128 * rnd.randint(1, 4)}}
+        want = {(rp, rc): amt for rp, a in allocs.items()
+                for rc, amt in a['resources'].items()}
+        with stats.lock:
+            stats.claims[consumer] = want
+        if rnd.random() < 0.25:
+            body = {consumer: {'allocations': allocs, 'project_id': 'proj',
+                               'user_id': 'user%d' % (idx % 3),
+                               'consumer_generation': None,
+                               'consumer_type': 'INSTANCE'}}
+            st, resp = c.call('POST', '/allocations', body)
+            kind = 'post'
+        else:
+            body = {'allocations': allocs, 'project_id': 'proj',
+                    'user_id': 'user%d' % (idx % 3),
+                    'consumer_generation': None, 'consumer_type': 'INSTANCE'}
+            st, resp = c.call('PUT', '/allocations/' + consumer, body)
+            kind = 'put'
+        if st == 409:
+            detail = resp['errors'][0]['detail']
+            why = ('capacity' if 'exceed the capacity' in detail else
+                   'concurrent' if 'changed while' in detail else 'other')
+            stats.count('claim 409 %s' % why)
+        else:
+            stats.count('claim %s' % st)
+        stats.count('%s requests' % kind)
+        with stats.lock:
+            if st == 204:
+                stats.outcome[consumer] = 'held'
+                held.append(consumer)
+            elif st == 409:
+                stats.outcome[consumer] = 'refused'
+            else:
+                stats.outcome[consumer] = 'error'
+                stats.errors.append((kind, st, resp))
+
+
+def db_connect(dburl):
+    u = urllib.parse.urlsplit(dburl)
+    if u.scheme.startswith('postgres'):
+        import psycopg2
+        return psycopg2.connect(host=u.hostname, port=u.port,
+                                user=u.username, password=u.password,
+                                dbname=u.path.lstrip('/'))
+    import pymysql
+    return pymysql.connect(host=u.hostname, port=u.port, user=u.username,
+                           password=u.password, database=u.path.lstrip('/'))
+
+
+def check(dburl, rps, stats, logs):
+    results = []
+
+    def ok(name, cond, detail=''):
+        results.append(cond)
+        print('CHECK %s %s%s' % ('ok' if cond else 'FAIL', name,
+                                 (': ' + detail) if detail else ''))
+
+    db = db_connect(dburl)
+    cur = db.cursor()
+    cur.execute("SELECT rp.uuid, rc.name, i.total, i.reserved, "
+                "i.allocation_ratio, COALESCE((SELECT SUM(a.used) "
+                "FROM allocations a WHERE a.resource_provider_id = rp.id "
+                "AND a.resource_class_id = i.resource_class_id), 0) "
+                "FROM inventories i JOIN resource_providers rp "
+                "ON rp.id = i.resource_provider_id JOIN resource_classes rc "
+                "ON rc.id = i.resource_class_id")
+    over = []
+    for rp, rc, total, reserved, ratio, used in cur.fetchall():
+        cap = (total - reserved) * ratio
+        print('usage %s %-9s %5d / %g' % (rp[:8], rc, used, cap))
+        if used > cap:
+            over.append('%s %s %s > %s' % (rp, rc, used, cap))
+    ok('no provider usage above capacity', not over, '; '.join(over))
+
+    cur.execute("SELECT consumer_id, resource_provider_id, rp.uuid, rc.name, "
+                "used FROM allocations a JOIN resource_providers rp "
+                "ON rp.id = a.resource_provider_id JOIN resource_classes rc "
+                "ON rc.id = a.resource_class_id")
+    rows = {}
+    for consumer, _rpid, rp, rc, used in cur.fetchall():
+        rows.setdefault(consumer, []).append(((rp, rc), used))
+    cur.execute("SELECT uuid FROM consumers")
+    consumer_rows = set(r[0] for r in cur.fetchall())
+
+    bad_held, bad_refused, bad_released = [], [], []
+    for consumer, outcome in stats.outcome.items():
+        have = rows.get(consumer, [])
+        if outcome == 'held':
+            want = stats.claims[consumer]
+            keys = [k for k, _ in have]
+            if (sorted(keys) != sorted(want) or len(set(keys)) != len(keys)
+                    or any(want[k] != v for k, v in have)
+                    or consumer not in consumer_rows):
+                bad_held.append(consumer)
+        elif outcome == 'refused':
+            if have or consumer in consumer_rows:
+                bad_refused.append(consumer)
+        elif outcome == 'released':
+            if have or consumer in consumer_rows:
+                bad_released.append(consumer)
+    ok('every 204 claim present exactly once', not bad_held,
+       ' '.join(bad_held[:5]))
+    ok('every refused claim left nothing', not bad_refused,
+       ' '.join(bad_refused[:5]))
+    ok('every released claim left nothing', not bad_released,
+       ' '.join(bad_released[:5]))
+    stray = set(rows) - set(stats.outcome)
+    ok('no allocation of an unknown consumer', not stray,
+       ' '.join(list(stray)[:5]))
+    ok('no unexpected answer (5xx, 400)', not stats.errors,
+       repr(stats.errors[:3]))
+    db.close()
+
+    retries = deadlocks = 0
+    for log in logs:
+        try:
+            with open(log, errors='replace') as f:
+                for line in f:
+                    m = re.search(r'retried: (\d+) generation conflicts, '
+                                  r'(\d+) deadlocks', line)
+                    if m:
+                        retries += int(m.group(1))
+                        deadlocks += int(m.group(2))
+        except OSError:
+            pass
+    print('server-side retries: %d generation conflicts, %d deadlocks'
+          % (retries, deadlocks))
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--url', action='append', required=True)
+    ap.add_argument('--db', required=True)
+    ap.add_argument('--threads', type=int, default=16)
+    ap.add_argument('--ops', type=int, default=60)
+    ap.add_argument('--seconds', type=float, default=60)
+    ap.add_argument('--log', action='append', default=[])
+    args = ap.parse_args()
+
+    rps = setup(args.url[0])
+    stats = Stats()
+    start = time.time()
+    deadline = start + args.seconds
+    threads = [threading.Thread(target=writer,
+                                args=(i, args.url, rps, stats, args.ops,
+                                      deadline, 1000 + i))
+               for i in range(args.threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.time() - start
+    claims = sum(v for k, v in stats.counts.items() if k.startswith('claim'))
+    print('writers: %d threads x up to %d ops over %d instances, %.1f s'
+          % (args.threads, args.ops, len(args.url), wall))
+    print('claims: %d' % claims)
+    for k in sorted(stats.counts):
+        print('  %-28s %d' % (k, stats.counts[k]))
+    results = check(args.db, rps, stats, args.log)
+    failed = results.count(False)
+    print('checks: %d passed, %d failed' % (len(results) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
