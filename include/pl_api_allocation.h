@@ -65,10 +65,6 @@
     "\"additionalProperties\": false, \"patternProperties\": {" \
     PL_SCH_UUID_PAT ": " each "}}"
 
-/** Content type first (415), as upstream's require_content does before
- *  the handler's policy check. Returns 0 when it is JSON. */
-int pl_api_alloc_require_json(pl_req_t *req);
-
 /**
  * For a POST-style document (consumer uuid -> {allocations, project_id,
  * user_id[, consumer_generation][, consumer_type]}): ensure every consumer

@@ -80,6 +80,12 @@ apr_array_header_t *pl_args(const pl_req_t *req, const char *key);
 int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema);
 
 /**
+ * upstream's util.require_content('application/json'), checked before
+ * policy: 0, or the recorded 415.
+ */
+int pl_require_json(pl_req_t *req);
+
+/**
  * Read the body: 415 unless Content-Type is application/json, 400 for
  * malformed JSON or a body the schema refuses. Returns 0 and *pdoc (bound
  * to the request pool) or the recorded error status.

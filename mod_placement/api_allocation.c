@@ -45,33 +45,6 @@ static const char SCHEMA_POST_1_28[] = PL_SCH_POST("1", PL_SCH_DICT_1_28);
 static const char SCHEMA_POST_1_34[] = PL_SCH_POST("1", PL_SCH_DICT_1_34);
 static const char SCHEMA_POST_1_38[] = PL_SCH_POST("1", PL_SCH_DICT_1_38);
 
-static int is_json_content(pl_req_t *req)
-{
-    const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
-    apr_size_t n;
-
-    if (ct == NULL) {
-        return 0;
-    }
-    while (*ct == ' ' || *ct == '\t') {
-        ct++;
-    }
-    n = strcspn(ct, "; \t");
-    return n == strlen("application/json")
-           && !strncasecmp(ct, "application/json", n);
-}
-
-int pl_api_alloc_require_json(pl_req_t *req)
-{
-    json_object *unused;
-
-    if (is_json_content(req)) {
-        return 0;
-    }
-    /* pl_read_json answers the 415 before looking at schema or body */
-    return pl_read_json(req, NULL, &unused);
-}
-
 static const char *jstr(json_object *o, const char *key)
 {
     json_object *v;
@@ -349,7 +322,7 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
     pl_db_t *db;
     int st, which;
 
-    if ((st = pl_api_alloc_require_json(req)) ||
+    if ((st = pl_require_json(req)) ||
         (st = pl_policy_check(req, "placement:allocations:update", NULL))) {
         return st;
     }
@@ -393,7 +366,7 @@ int pl_api_allocation_post(pl_req_t *req)
     pl_alloc_write_t w;
     int st;
 
-    if ((st = pl_api_alloc_require_json(req)) ||
+    if ((st = pl_require_json(req)) ||
         (st = pl_policy_check(req, "placement:allocations:manage", NULL)) ||
         (st = pl_read_json(req, pl_schema(req, schema), &doc))) {
         return st;

@@ -117,7 +117,7 @@ int pl_api_reshaper_post(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_api_alloc_require_json(req)) ||
+    if ((st = pl_require_json(req)) ||
         (st = pl_policy_check(req, "placement:reshaper:reshape", NULL)) ||
         (st = pl_read_json(req, pl_schema(req, schema), &doc))) {
         return st;

@@ -25,32 +25,6 @@ static const char RC_SCHEMA[] =
     " \"required\": [\"name\"],"
     " \"additionalProperties\": false}";
 
-/* util.require_content('application/json'): before policy, compared as
- * webob's req.content_type (parameters cut off, blanks stripped). */
-static int require_json(pl_req_t *req)
-{
-    const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
-    char *mt = apr_pstrdup(req->pool, ct ? ct : "");
-    char *end;
-
-    if ((end = strchr(mt, ';')) != NULL) {
-        *end = '\0';
-    }
-    while (apr_isspace(*mt)) {
-        mt++;
-    }
-    end = mt + strlen(mt);
-    while (end > mt && apr_isspace(end[-1])) {
-        *--end = '\0';
-    }
-    if (strcmp(mt, "application/json")) {
-        return pl_err(req, HTTP_UNSUPPORTED_MEDIA_TYPE, NULL,
-                      "The media type %s is not supported, use "
-                      "application/json", *mt ? mt : "None");
-    }
-    return 0;
-}
-
 /* util.pick_last_modified: updated_at, else created_at, else now. */
 static void touch_rc(pl_req_t *req, const pl_rc_t *rc)
 {
@@ -170,7 +144,7 @@ int pl_api_rc_create(pl_req_t *req)
     pl_db_t *db;
     int st, created;
 
-    if ((st = require_json(req))) {
+    if ((st = pl_require_json(req))) {
         return st;
     }
     if ((st = pl_policy_check(req, "placement:resource_classes:create",
@@ -226,7 +200,7 @@ static int rc_rename(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = require_json(req))) {
+    if ((st = pl_require_json(req))) {
         return st;
     }
     if ((st = pl_policy_check(req, "placement:resource_classes:update",
@@ -286,7 +260,7 @@ static int rc_ensure(pl_req_t *req)
     }
     doc = pl_json_own(req, json_object_new_object());
     json_object_object_add(doc, "name", json_object_new_string(name));
-    if (pl_jsonschema_validate(schema, doc, req->pool, &err)
+    if (pl_jsonschema_validate_detail(schema, doc, req->pool, &err)
         != APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "JSON does not validate: %s", err);

@@ -43,32 +43,6 @@ static const char LIST_TRAITS_QS_SCHEMA[] =
     "Resource provider's generation already changed. Please update the " \
     "generation and try again."
 
-/* util.require_content('application/json'): before policy, compared as
- * webob's req.content_type (parameters cut off, blanks stripped). */
-static int require_json(pl_req_t *req)
-{
-    const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
-    char *mt = apr_pstrdup(req->pool, ct ? ct : "");
-    char *end;
-
-    if ((end = strchr(mt, ';')) != NULL) {
-        *end = '\0';
-    }
-    while (apr_isspace(*mt)) {
-        mt++;
-    }
-    end = mt + strlen(mt);
-    while (end > mt && apr_isspace(end[-1])) {
-        *--end = '\0';
-    }
-    if (strcmp(mt, "application/json")) {
-        return pl_err(req, HTTP_UNSUPPORTED_MEDIA_TYPE, NULL,
-                      "The media type %s is not supported, use "
-                      "application/json", *mt ? mt : "None");
-    }
-    return 0;
-}
-
 /* 1.15+ cache headers on a 201/204 answer (GET and PUT /traits/{name});
  * the glue adds them to 200 answers only. */
 static void cache_headers(pl_req_t *req)
@@ -399,7 +373,7 @@ int pl_api_trait_provider_set(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = require_json(req))) {
+    if ((st = pl_require_json(req))) {
         return st;
     }
     if ((st = pl_policy_check(req,

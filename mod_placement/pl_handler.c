@@ -380,7 +380,7 @@ static void add_answer_headers(pl_req_t *req, int status)
             ap_http_scheme(r), "://", host ? host : r->server->server_hostname,
             pl_link(req, req->location), NULL));
     }
-    if (status == HTTP_OK && req->last_modified && req->mv >= PL_MV(1, 15)) {
+    if (status < 300 && req->last_modified && req->mv >= PL_MV(1, 15)) {
         char *date = apr_palloc(req->pool, APR_RFC822_DATE_LEN);
 
         apr_rfc822_date(date, req->last_modified);

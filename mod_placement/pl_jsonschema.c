@@ -135,6 +135,8 @@ typedef struct {
 } js_kw;
 
 struct js_node {
+    const char *path;         /* where it sits, as Python prints a schema
+                               * path: "['properties']['total']" */
     int is_bool;              /* boolean schema */
     int bool_value;
     json_object *json;
@@ -1639,6 +1641,25 @@ static int compile_keyword(cctx *cc, js_node *node, js_kw *k, json_object *v,
     }
 }
 
+/* "schema/properties/total" -> "['properties']['total']"; list indexes
+ * (anyOf/0) print bare, as in Python's deque repr. A $ref target keeps
+ * the path of the reference. */
+static const char *schema_path(apr_pool_t *p, const char *where)
+{
+    const char *path = "";
+    const char *end = strstr(where, "->");
+    char *copy = apr_pstrndup(p, where, end ? (apr_size_t)(end - where)
+                                            : strlen(where));
+    char *seg, *state;
+
+    seg = apr_strtok(copy, "/", &state);      /* "schema" */
+    while ((seg = apr_strtok(NULL, "/", &state)) != NULL) {
+        path = apr_psprintf(p, strspn(seg, "0123456789") == strlen(seg)
+                               ? "%s[%s]" : "%s['%s']", path, seg);
+    }
+    return path;
+}
+
 static js_node *compile_node(cctx *cc, json_object *j, const char *where)
 {
     js_node *node;
@@ -1656,6 +1677,7 @@ static js_node *compile_node(cctx *cc, json_object *j, const char *where)
     }
     node = apr_pcalloc(cc->p, sizeof(*node));
     node->json = j;
+    node->path = schema_path(cc->p, where);
     if (t == json_type_boolean) {
         node->is_bool = 1;
         node->bool_value = json_object_get_boolean(j);
@@ -2400,8 +2422,8 @@ static const char *err_trailer(apr_pool_t *p, const js_err *e)
     if (kw == NULL || e->node == NULL || e->node->json == NULL) {
         return "";
     }
-    return apr_psprintf(p, "\n\nFailed validating '%s' in schema:\n    %s"
-                        "\n\nOn instance:\n    %s", kw,
+    return apr_psprintf(p, "\n\nFailed validating '%s' in schema%s:\n    %s"
+                        "\n\nOn instance:\n    %s", kw, e->node->path,
                         pl_jsonschema_repr(p, e->node->json),
                         pl_jsonschema_repr(p, e->inst));
 }

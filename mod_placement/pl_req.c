@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <apr_strings.h>
+#include <apr_lib.h>
 #include <apr_date.h>
 #include <apr_hash.h>
 #include <apr_thread_mutex.h>
@@ -119,22 +120,29 @@ int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema)
     return 0;
 }
 
-/* Content-Type without parameters, lower case; NULL when absent. */
-static const char *media_type(pl_req_t *req)
+int pl_require_json(pl_req_t *req)
 {
     const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
-    char *mt, *semi;
+    char *mt = apr_pstrdup(req->pool, ct ? ct : "");
+    char *end;
 
-    if (ct == NULL || *ct == '\0') {
-        return NULL;
+    /* webob's req.content_type: parameters cut off, blanks stripped */
+    if ((end = strchr(mt, ';')) != NULL) {
+        *end = '\0';
     }
-    mt = apr_pstrdup(req->pool, ct);
-    if ((semi = strchr(mt, ';')) != NULL) {
-        *semi = '\0';
+    while (apr_isspace(*mt)) {
+        mt++;
     }
-    apr_collapse_spaces(mt, mt);
-    ap_str_tolower(mt);
-    return mt;
+    end = mt + strlen(mt);
+    while (end > mt && apr_isspace(end[-1])) {
+        *--end = '\0';
+    }
+    if (strcmp(mt, "application/json")) {
+        return pl_err(req, HTTP_UNSUPPORTED_MEDIA_TYPE, NULL,
+                      "The media type %s is not supported, use "
+                      "application/json", *mt ? mt : "None");
+    }
+    return 0;
 }
 
 static int read_body(pl_req_t *req, char **pbuf, apr_size_t *plen)
@@ -178,7 +186,6 @@ static int read_body(pl_req_t *req, char **pbuf, apr_size_t *plen)
 int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
                  json_object **pdoc)
 {
-    const char *mt = media_type(req);
     json_tokener *tok;
     json_object *doc;
     char *buf = NULL;
@@ -186,14 +193,8 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
     const char *err = NULL;
     int status;
 
-    if (mt == NULL || strcmp(mt, "application/json")) {
-        return pl_err(req, HTTP_UNSUPPORTED_MEDIA_TYPE, NULL,
-                      "The media type %s is not supported, use "
-                      "application/json",
-                      mt ? apr_table_get(req->r->headers_in, "Content-Type")
-                         : "None");
-    }
-    if ((status = read_body(req, &buf, &len)) != 0) {
+    if ((status = pl_require_json(req)) != 0 ||
+        (status = read_body(req, &buf, &len)) != 0) {
         return status;
     }
     tok = json_tokener_new_ex(64);

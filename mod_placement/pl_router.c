@@ -28,7 +28,7 @@ static const pl_route_t routes[] = {
     { "GET",    "/resource_providers/{uuid}/inventories", pl_api_inventory_list, 0 },
     { "POST",   "/resource_providers/{uuid}/inventories", pl_api_inventory_create, 0 },
     { "PUT",    "/resource_providers/{uuid}/inventories", pl_api_inventory_set_all, 0 },
-    { "DELETE", "/resource_providers/{uuid}/inventories", pl_api_inventory_delete_all, PL_MV(1, 5) },
+    { "DELETE", "/resource_providers/{uuid}/inventories", pl_api_inventory_delete_all, 0 },
     { "GET",    "/resource_providers/{uuid}/inventories/{rc}", pl_api_inventory_get, 0 },
     { "PUT",    "/resource_providers/{uuid}/inventories/{rc}", pl_api_inventory_update, 0 },
     { "DELETE", "/resource_providers/{uuid}/inventories/{rc}", pl_api_inventory_delete, 0 },

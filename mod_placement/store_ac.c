@@ -412,7 +412,7 @@ apr_status_t pl_store_ac_summaries(pl_db_t *db, apr_pool_t *p,
         "FROM resource_provider_traits t "
         "JOIN traits tr ON tr.id = t.trait_id "
         "JOIN resource_providers rp ON rp.id = t.resource_provider_id "
-        "WHERE ", where, " ORDER BY t.resource_provider_id, tr.name", NULL));
+        "WHERE ", where, " ORDER BY t.resource_provider_id, t.trait_id", NULL));
     if (rv != APR_SUCCESS) {
         return rv;
     }

@@ -11,6 +11,7 @@
 
 #include "pl_store_provider.h"
 #include "pl_store_rc.h"
+#include "pl_store_trait.h"
 
 static const char *i64(apr_pool_t *p, apr_int64_t v)
 {
@@ -34,20 +35,6 @@ static const char *id_list(apr_pool_t *p, const apr_array_header_t *ids)
 /* Filters                                                             */
 /* ------------------------------------------------------------------ */
 
-static apr_status_t trait_id(pl_db_t *db, apr_pool_t *p, const char *name,
-                             apr_int64_t *pid)
-{
-    pl_rows_t *rows;
-    apr_status_t rv;
-
-    rv = pl_db_select(db, p, &rows, "SELECT id FROM traits WHERE name = %s",
-                      PL_ARGS(name));
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    return pl_db_int64(rows, 0, 0, pid);
-}
-
 /* The ids of the named traits, appended to ids; APR_ENOENT with
  * *punknown at the first name the database does not know. */
 static apr_status_t trait_ids(pl_db_t *db, apr_pool_t *p,
@@ -60,14 +47,16 @@ static apr_status_t trait_ids(pl_db_t *db, apr_pool_t *p,
 
     for (i = 0; i < names->nelts; i++) {
         const char *name = APR_ARRAY_IDX(names, i, const char *);
+        pl_trait_t *trait;
 
-        rv = trait_id(db, p, name, &APR_ARRAY_PUSH(ids, apr_int64_t));
+        rv = pl_store_trait_get(db, p, name, &trait);
         if (rv == APR_ENOENT) {
             punknown->trait = name;
         }
         if (rv != APR_SUCCESS) {
             return rv;
         }
+        APR_ARRAY_PUSH(ids, apr_int64_t) = trait->id;
     }
     return APR_SUCCESS;
 }
@@ -110,13 +99,24 @@ static apr_status_t aggregate_ids(pl_db_t *db, apr_pool_t *p,
                          NULL);
     }
     rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-                           "SELECT id FROM placement_aggregates "
+                           "SELECT id, uuid FROM placement_aggregates "
                            "WHERE uuid IN (", in, ")", NULL));
     if (rv != APR_SUCCESS) {
         return rv;
     }
     for (i = 0; i < rows->nrows; i++) {
-        APR_ARRAY_PUSH(*pids, apr_int64_t) = apr_atoi64(PL_CELL(rows, i, 0));
+        const char *uuid = PL_CELL(rows, i, 1);
+        int j, same = 0;
+
+        /* byte for byte, as upstream's dict of uuids, whatever the
+         * collation of the column says */
+        for (j = 0; j < uuids->nelts && !same; j++) {
+            same = !strcmp(uuid, APR_ARRAY_IDX(uuids, j, const char *));
+        }
+        if (same) {
+            APR_ARRAY_PUSH(*pids, apr_int64_t) =
+                apr_atoi64(PL_CELL(rows, i, 0));
+        }
     }
     return APR_SUCCESS;
 }
