@@ -114,32 +114,6 @@ static void touch_provider(pl_req_t *req, const pl_provider_t *prov)
                                        : prov->created_at);
 }
 
-/*
- * Upstream checks the content type before the policy and the body after
- * it: answer a wrong type now and leave the body for pl_read_json. Only
- * the decision is taken here (the same one pl_read_json takes); the 415
- * itself comes from pl_read_json, which refuses before reading anything.
- */
-static int require_json(pl_req_t *req)
-{
-    const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
-    json_object *unused;
-    char *mt, *semi;
-
-    if (ct != NULL) {
-        mt = apr_pstrdup(req->pool, ct);
-        if ((semi = strchr(mt, ';')) != NULL) {
-            *semi = '\0';
-        }
-        apr_collapse_spaces(mt, mt);
-        ap_str_tolower(mt);
-        if (!strcmp(mt, "application/json")) {
-            return 0;
-        }
-    }
-    return pl_read_json(req, NULL, &unused);
-}
-
 static const char *json_str(json_object *doc, const char *key)
 {
     json_object *v;
@@ -266,7 +240,7 @@ int pl_api_rp_create(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = require_json(req))
+    if ((st = pl_require_json(req))
         || (st = pl_policy_check(req, "placement:resource_providers:create",
                                  NULL))) {
         return st;
@@ -376,7 +350,7 @@ int pl_api_rp_update(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = require_json(req))
+    if ((st = pl_require_json(req))
         || (st = pl_policy_check(req, "placement:resource_providers:update",
                                  NULL))) {
         return st;

@@ -34,7 +34,7 @@ pl_pg_as() {
 }
 
 pg_start() {
-  local dir=$1 port i
+  local dir=$1 port
   [ -x "$PG_BINDIR/initdb" ] || { echo "pg_start: no initdb under ${PG_BINDIR:-/usr/lib/postgresql/*/bin}" >&2; return 1; }
   mkdir -p "$dir" || return 1
   dir=$(cd "$dir" && pwd)
@@ -57,7 +57,7 @@ pg_start() {
     pl_pg_as "$PG_BINDIR/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1
     return 1
   fi
-  for i in $(seq 1 "${PL_DB_WAIT:-60}"); do
+  for _ in $(seq 1 "${PL_DB_WAIT:-60}"); do
     pl_pg_as "$PG_BINDIR/pg_isready" -q -h "$dir" -p "$port" && break
     sleep 1
   done
@@ -84,7 +84,7 @@ pl_mysql_client() {
 }
 
 mysql_start() {
-  local dir=$1 port i pid me client
+  local dir=$1 port pid me client
   command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] ||
     { echo "mysql_start: mariadbd not found" >&2; return 1; }
   mkdir -p "$dir" || return 1
@@ -105,7 +105,7 @@ mysql_start() {
     </dev/null >/dev/null 2>&1 &
   pid=$!
   echo "$pid" >"$dir/launcher.pid"
-  for i in $(seq 1 $((${PL_DB_WAIT:-60} * 4))); do
+  for _ in $(seq 1 $((${PL_DB_WAIT:-60} * 4))); do
     if mariadb-admin --no-defaults --socket="$dir/sock" --user=root ping >/dev/null 2>&1; then
       break
     fi
@@ -129,13 +129,13 @@ mysql_start() {
 }
 
 mysql_stop() {
-  local dir=$1 pid i
+  local dir=$1 pid
   pid=$(cat "$dir/mariadbd.pid" 2>/dev/null || cat "$dir/launcher.pid" 2>/dev/null || true)
   [ -n "$pid" ] || return 0
   kill -0 "$pid" 2>/dev/null || return 0
   mariadb-admin --no-defaults --socket="$dir/sock" --user=root shutdown >/dev/null 2>&1 ||
     kill -TERM "$pid" 2>/dev/null
-  for i in $(seq 1 120); do
+  for _ in $(seq 1 120); do
     kill -0 "$pid" 2>/dev/null || return 0
     sleep 0.25
   done

@@ -4,17 +4,28 @@ share one database, then a check of the database itself.
 
     writers.py --url URL1 --url URL2 --db DBURL [--threads N] [--ops N]
                [--seconds S] [--log FILE ...]
+               [--kill-pidfile FILE --kills N [--kill-interval S]]
 
 DBURL: postgresql://user:pass@host:port/db or mysql://user:pass@host:port/db.
 Prints figures and "CHECK ok|FAIL <name>: <detail>" lines; exit 1 if any
 check failed. Python stdlib (http.client, threading) plus psycopg2/pymysql
 for the final read of the database.
+
+With --kill-pidfile (the PidFile of one httpd instance), a killer thread
+SIGKILLs one child process of that instance's parent (children found
+through /proc/<pid>/stat, never by name) every --kill-interval seconds,
+--kills times, while the writers run; the writers stop shortly after the
+last kill. A request whose connection is cut has an unknown outcome: its
+consumer must then hold either exactly what was sent or nothing. Only the
+providers this run created are checked, so runs can share a database.
 """
 import argparse
 import http.client
 import json
+import os
 import random
 import re
+import signal
 import sys
 import threading
 import time
@@ -27,12 +38,20 @@ INVENTORY = {'VCPU': {'total': 8, 'max_unit': 4},
                            'step_size': 128}}
 
 
+class Cut(Exception):
+    """The connection broke after the request may have reached httpd."""
+
+
 class Client:
-    def __init__(self, url):
+    def __init__(self, url, resend=True):
         u = urllib.parse.urlsplit(url)
         self.host, self.port = u.hostname, u.port
         self.prefix = u.path.rstrip('/')
         self.conn = None
+        # Resending is safe only when no httpd process dies mid-request:
+        # then a broken connection is a keep-alive one httpd closed before
+        # reading the request. With kills, it may have been processed.
+        self.resend = resend
 
     def call(self, method, path, body=None, mv='1.39'):
         headers = {'x-auth-token': 'admin',
@@ -53,8 +72,8 @@ class Client:
                 return resp.status, (json.loads(raw) if raw else None)
             except (http.client.HTTPException, OSError):
                 self.conn = None
-                if attempt:
-                    raise
+                if attempt or not self.resend:
+                    raise Cut()
         return None, None
 
 
@@ -88,17 +107,23 @@ class Stats:
             self.counts[key] = self.counts.get(key, 0) + 1
 
 
-def writer(idx, urls, rps, stats, ops, deadline, seed):
+def writer(idx, urls, rps, stats, ops, deadline, seed, stop, resend):
     rnd = random.Random(seed)
-    clients = [Client(u) for u in urls]
+    clients = [Client(u, resend) for u in urls]
     held = []
     for n in range(ops):
-        if time.time() > deadline:
+        if time.time() > deadline or stop.is_set():
             break
         c = clients[(idx + n) % len(clients)]
         if held and rnd.random() < 0.4:
             consumer = held.pop(rnd.randrange(len(held)))
-            st, body = c.call('DELETE', '/allocations/' + consumer)
+            try:
+                st, body = c.call('DELETE', '/allocations/' + consumer)
+            except Cut:
+                stats.count('release cut')
+                with stats.lock:
+                    stats.outcome[consumer] = 'unknown'
+                continue
             stats.count('release %s' % st)
             if st == 204:
                 with stats.lock:
@@ -121,14 +146,20 @@ def writer(idx, urls, rps, stats, ops, deadline, seed):
                                'user_id': 'user%d' % (idx % 3),
                                'consumer_generation': None,
                                'consumer_type': 'INSTANCE'}}
-            st, resp = c.call('POST', '/allocations', body)
-            kind = 'post'
+            method, path, kind = 'POST', '/allocations', 'post'
         else:
             body = {'allocations': allocs, 'project_id': 'proj',
                     'user_id': 'user%d' % (idx % 3),
                     'consumer_generation': None, 'consumer_type': 'INSTANCE'}
-            st, resp = c.call('PUT', '/allocations/' + consumer, body)
-            kind = 'put'
+            method, path, kind = 'PUT', '/allocations/' + consumer, 'put'
+        stats.count('%s requests' % kind)
+        try:
+            st, resp = c.call(method, path, body)
+        except Cut:
+            stats.count('claim cut')
+            with stats.lock:
+                stats.outcome[consumer] = 'unknown'
+            continue
         if st == 409:
             detail = resp['errors'][0]['detail']
             why = ('capacity' if 'exceed the capacity' in detail else
@@ -136,7 +167,6 @@ def writer(idx, urls, rps, stats, ops, deadline, seed):
             stats.count('claim 409 %s' % why)
         else:
             stats.count('claim %s' % st)
-        stats.count('%s requests' % kind)
         with stats.lock:
             if st == 204:
                 stats.outcome[consumer] = 'held'
