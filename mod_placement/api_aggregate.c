@@ -30,32 +30,6 @@ static const char PUT_SCHEMA_V1_19[] =
     " \"required\": [\"aggregates\", \"resource_provider_generation\"],"
     " \"additionalProperties\": false}";
 
-/* util.require_content('application/json'): before policy, compared as
- * webob's req.content_type (parameters cut off, blanks stripped). */
-static int require_json(pl_req_t *req)
-{
-    const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
-    char *mt = apr_pstrdup(req->pool, ct ? ct : "");
-    char *end;
-
-    if ((end = strchr(mt, ';')) != NULL) {
-        *end = '\0';
-    }
-    while (apr_isspace(*mt)) {
-        mt++;
-    }
-    end = mt + strlen(mt);
-    while (end > mt && apr_isspace(end[-1])) {
-        *--end = '\0';
-    }
-    if (strcmp(mt, "application/json")) {
-        return pl_err(req, HTTP_UNSUPPORTED_MEDIA_TYPE, NULL,
-                      "The media type %s is not supported, use "
-                      "application/json", *mt ? mt : "None");
-    }
-    return 0;
-}
-
 /* The provider of the path; 404 as handler.py makes of NotFound. */
 static int provider_of_path(pl_req_t *req, pl_provider_t **pprov)
 {
@@ -129,7 +103,7 @@ int pl_api_aggregate_set(pl_req_t *req)
     size_t i, n;
     int st;
 
-    if ((st = require_json(req))
+    if ((st = pl_require_json(req))
         || (st = pl_policy_check(req, "placement:resource_providers:"
                                  "aggregates:update", NULL))
         || (st = provider_of_path(req, &prov))

@@ -71,32 +71,6 @@ static const char PUT_ALL_SCHEMA[] =
     "Another thread concurrently updated the resource provider data. " \
     "Please retry your update"
 
-/* util.require_content('application/json'): before policy, compared as
- * webob's req.content_type (parameters cut off, blanks stripped). */
-static int require_json(pl_req_t *req)
-{
-    const char *ct = apr_table_get(req->r->headers_in, "Content-Type");
-    char *mt = apr_pstrdup(req->pool, ct ? ct : "");
-    char *end;
-
-    if ((end = strchr(mt, ';')) != NULL) {
-        *end = '\0';
-    }
-    while (apr_isspace(*mt)) {
-        mt++;
-    }
-    end = mt + strlen(mt);
-    while (end > mt && apr_isspace(end[-1])) {
-        *--end = '\0';
-    }
-    if (strcmp(mt, "application/json")) {
-        return pl_err(req, HTTP_UNSUPPORTED_MEDIA_TYPE, NULL,
-                      "The media type %s is not supported, use "
-                      "application/json", *mt ? mt : "None");
-    }
-    return 0;
-}
-
 /* The provider of the path. fmt: the 404 text, with the path uuid for
  * its two %s (GET answers differ from the handler.py default). */
 static int provider_of_path(pl_req_t *req, const char *fmt,
@@ -327,7 +301,7 @@ int pl_api_inventory_create(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = require_json(req))
+    if ((st = pl_require_json(req))
         || (st = pl_policy_check(req, "placement:resource_providers:"
                                  "inventories:create", NULL))
         || (st = provider_of_path(req, RP_NOT_FOUND, &prov))
@@ -381,7 +355,7 @@ int pl_api_inventory_update(pl_req_t *req)
     apr_status_t rv;
     int st, exceeded = 0;
 
-    if ((st = require_json(req))
+    if ((st = pl_require_json(req))
         || (st = pl_policy_check(req, "placement:resource_providers:"
                                  "inventories:update", NULL))
         || (st = provider_of_path(req, RP_NOT_FOUND, &prov))
@@ -439,7 +413,7 @@ int pl_api_inventory_set_all(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = require_json(req))
+    if ((st = pl_require_json(req))
         || (st = pl_policy_check(req, "placement:resource_providers:"
                                  "inventories:update", NULL))
         || (st = provider_of_path(req, RP_NOT_FOUND, &prov))

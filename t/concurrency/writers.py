@@ -190,7 +190,66 @@ def db_connect(dburl):
                            password=u.password, database=u.path.lstrip('/'))
 
 
-def check(dburl, rps, stats, logs):
+def children_of(ppid):
+    """Pids of the live processes whose parent is ppid (from /proc)."""
+    kids = []
+    for name in os.listdir('/proc'):
+        if not name.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % name) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces, split after ')'
+        fields = stat[stat.rindex(')') + 2:].split()
+        if fields[0] != 'Z' and int(fields[1]) == ppid:
+            kids.append(int(name))
+    return kids
+
+
+def killer(pidfile, kills, interval, stats, stop, seed):
+    """SIGKILL a child of the httpd whose parent pid is in pidfile."""
+    rnd = random.Random(seed)
+    try:
+        time.sleep(interval)
+        for _ in range(kills):
+            with open(pidfile) as f:
+                parent = int(f.read().split()[0])
+            kids = []
+            for _ in range(100):     # the parent respawns within ~1 s
+                kids = [k for k in children_of(parent)
+                        if k not in stats.killed]
+                if kids:
+                    break
+                time.sleep(0.05)
+            if not kids:
+                stats.errors.append(('kill', 'no child of %d' % parent, ''))
+                break
+            pid = rnd.choice(kids)
+            os.kill(pid, signal.SIGKILL)
+            with stats.lock:
+                stats.killed.append(pid)
+            time.sleep(interval)
+    finally:
+        time.sleep(0.5)
+        stop.set()
+
+
+def read_logs(logs, offsets):
+    """The lines of each log written since offsets[log]."""
+    lines = []
+    for log in logs:
+        try:
+            with open(log, 'rb') as f:
+                f.seek(offsets.get(log, 0))
+                lines += f.read().decode('utf-8', 'replace').splitlines()
+        except OSError:
+            pass
+    return lines
+
+
+def check(dburl, rps, stats, logs, offsets, killing):
     results = []
 
     def ok(name, cond, detail=''):
@@ -210,6 +269,8 @@ def check(dburl, rps, stats, logs):
     over = []
     for rp, rc, total, reserved, ratio, used in cur.fetchall():
         cap = (total - reserved) * ratio
+        if rp not in rps:
+            continue
         print('usage %s %-9s %5d / %g' % (rp[:8], rc, used, cap))
         if used > cap:
             over.append('%s %s %s > %s' % (rp, rc, used, cap))
@@ -221,19 +282,25 @@ def check(dburl, rps, stats, logs):
                 "ON rc.id = a.resource_class_id")
     rows = {}
     for consumer, _rpid, rp, rc, used in cur.fetchall():
-        rows.setdefault(consumer, []).append(((rp, rc), used))
+        if rp in rps:
+            rows.setdefault(consumer, []).append(((rp, rc), used))
     cur.execute("SELECT uuid FROM consumers")
     consumer_rows = set(r[0] for r in cur.fetchall())
+    db.close()
 
-    bad_held, bad_refused, bad_released = [], [], []
+    def exactly(consumer, have):
+        want = stats.claims[consumer]
+        keys = [k for k, _ in have]
+        return (sorted(keys) == sorted(want) and len(set(keys)) == len(keys)
+                and all(want[k] == v for k, v in have)
+                and consumer in consumer_rows)
+
+    bad_held, bad_refused, bad_released, partial = [], [], [], []
+    unknown_held = unknown_gone = empty_consumers = 0
     for consumer, outcome in stats.outcome.items():
         have = rows.get(consumer, [])
         if outcome == 'held':
-            want = stats.claims[consumer]
-            keys = [k for k, _ in have]
-            if (sorted(keys) != sorted(want) or len(set(keys)) != len(keys)
-                    or any(want[k] != v for k, v in have)
-                    or consumer not in consumer_rows):
+            if not exactly(consumer, have):
                 bad_held.append(consumer)
         elif outcome == 'refused':
             if have or consumer in consumer_rows:
@@ -241,6 +308,17 @@ def check(dburl, rps, stats, logs):
         elif outcome == 'released':
             if have or consumer in consumer_rows:
                 bad_released.append(consumer)
+        elif outcome == 'unknown':
+            # cut by a kill: all that was sent, or nothing at all
+            if not have:
+                unknown_gone += 1
+                # upstream too creates the consumer before the write
+                # transaction; a kill in between leaves it, empty
+                empty_consumers += consumer in consumer_rows
+            elif exactly(consumer, have):
+                unknown_held += 1
+            else:
+                partial.append(consumer)
     ok('every 204 claim present exactly once', not bad_held,
        ' '.join(bad_held[:5]))
     ok('every refused claim left nothing', not bad_refused,
@@ -252,20 +330,37 @@ def check(dburl, rps, stats, logs):
        ' '.join(list(stray)[:5]))
     ok('no unexpected answer (5xx, 400)', not stats.errors,
        repr(stats.errors[:3]))
-    db.close()
+    cut = sum(v for k, v in stats.counts.items() if k.endswith(' cut'))
+    lines = read_logs(logs, offsets)
+    crashes = []
+    for line in lines:
+        m = re.search(r'child pid (\d+) exit signal (.*)', line)
+        if m and int(m.group(1)) not in stats.killed:
+            crashes.append(m.group(0))
+    if killing:
+        ok('cut requests all-or-nothing (no partial allocation)',
+           not partial, ' '.join(partial[:5]))
+        reaped = sum(1 for line in lines
+                     if re.search(r'exit signal Killed', line))
+        ok('every kill hit a live httpd child', len(stats.killed) > 0
+           and reaped == len(stats.killed),
+           '%d kills, %d reaped' % (len(stats.killed), reaped))
+        print('kills: %d (pids %s); cut requests: %d (after: %d complete, '
+              '%d absent, %d of them with an empty consumer row)'
+              % (len(stats.killed), ' '.join(map(str, stats.killed)), cut,
+                 unknown_held, unknown_gone, empty_consumers))
+    else:
+        ok('no request cut', cut == 0, '%d cut' % cut)
+    ok('no httpd child crash%s' % (' besides the kills' if killing else ''),
+       not crashes, '; '.join(crashes[:3]))
 
     retries = deadlocks = 0
-    for log in logs:
-        try:
-            with open(log, errors='replace') as f:
-                for line in f:
-                    m = re.search(r'retried: (\d+) generation conflicts, '
-                                  r'(\d+) deadlocks', line)
-                    if m:
-                        retries += int(m.group(1))
-                        deadlocks += int(m.group(2))
-        except OSError:
-            pass
+    for line in lines:
+        m = re.search(r'retried: (\d+) generation conflicts, '
+                      r'(\d+) deadlocks', line)
+        if m:
+            retries += int(m.group(1))
+            deadlocks += int(m.group(2))
     print('server-side retries: %d generation conflicts, %d deadlocks'
           % (retries, deadlocks))
     return results
@@ -279,28 +374,47 @@ def main():
     ap.add_argument('--ops', type=int, default=60)
     ap.add_argument('--seconds', type=float, default=60)
     ap.add_argument('--log', action='append', default=[])
+    ap.add_argument('--kill-pidfile')
+    ap.add_argument('--kills', type=int, default=3)
+    ap.add_argument('--kill-interval', type=float, default=0.7)
     args = ap.parse_args()
+    killing = bool(args.kill_pidfile)
 
+    offsets = {}
+    for log in args.log:
+        try:
+            offsets[log] = os.path.getsize(log)
+        except OSError:
+            offsets[log] = 0
     rps = setup(args.url[0])
     stats = Stats()
+    stats.killed = []
+    stop = threading.Event()
     start = time.time()
     deadline = start + args.seconds
     threads = [threading.Thread(target=writer,
                                 args=(i, args.url, rps, stats, args.ops,
-                                      deadline, 1000 + i))
+                                      deadline, 1000 + i, stop, not killing))
                for i in range(args.threads)]
+    if killing:
+        threads.append(threading.Thread(
+            target=killer, args=(args.kill_pidfile, args.kills,
+                                 args.kill_interval, stats, stop, 7)))
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     wall = time.time() - start
-    claims = sum(v for k, v in stats.counts.items() if k.startswith('claim'))
+    claims = sum(v for k, v in stats.counts.items()
+                 if k.startswith('claim'))
     print('writers: %d threads x up to %d ops over %d instances, %.1f s'
           % (args.threads, args.ops, len(args.url), wall))
     print('claims: %d' % claims)
     for k in sorted(stats.counts):
         print('  %-28s %d' % (k, stats.counts[k]))
-    results = check(args.db, rps, stats, args.log)
+    if killing:
+        time.sleep(1.5)   # let the parent reap the last child it lost
+    results = check(args.db, rps, stats, args.log, offsets, killing)
     failed = results.count(False)
     print('checks: %d passed, %d failed' % (len(results) - failed, failed))
     return 1 if failed else 0
