@@ -75,6 +75,93 @@ static const char *query_schema(int mv)
          : mv >= PL_MV(1, 16) ? QS_1_16 : QS_1_10;
 }
 
+/* ------------------------------------------------------------------ */
+/* The answer is written as JSON text directly: an answer can hold tens */
+/* of thousands of values, and a json-c object for each costs more than */
+/* finding the candidates. The root object handed to the glue carries   */
+/* the text through a serializer of its own.                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct jbuf_t {
+    apr_pool_t *p;
+    char *s;
+    apr_size_t len, cap;
+} jbuf_t;
+
+static void jb_grow(jbuf_t *b, apr_size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        apr_size_t cap = (b->cap ? b->cap : 4096) * 2;
+        char *ns;
+
+        while (cap < b->len + n + 1) {
+            cap *= 2;
+        }
+        ns = apr_palloc(b->p, cap);
+        if (b->len) {
+            memcpy(ns, b->s, b->len);
+        }
+        b->s = ns;
+        b->cap = cap;
+    }
+}
+
+static void jb_raw(jbuf_t *b, const char *s, apr_size_t n)
+{
+    jb_grow(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+}
+
+#define JB_LIT(b, lit) jb_raw((b), (lit), sizeof(lit) - 1)
+
+/* a JSON string: quotes, backslashes and control characters escaped */
+static void jb_str(jbuf_t *b, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = (const unsigned char *)s;
+    apr_size_t n = strlen(s), i;
+
+    jb_grow(b, n * 6 + 2);
+    b->s[b->len++] = '"';
+    for (i = 0; i < n; i++) {
+        unsigned char ch = u[i];
+
+        if (ch == '"' || ch == '\\') {
+            b->s[b->len++] = '\\';
+            b->s[b->len++] = (char)ch;
+        }
+        else if (ch < 0x20) {
+            memcpy(b->s + b->len, "\\u00", 4);
+            b->s[b->len + 4] = hex[ch >> 4];
+            b->s[b->len + 5] = hex[ch & 15];
+            b->len += 6;
+        }
+        else {
+            b->s[b->len++] = (char)ch;
+        }
+    }
+    b->s[b->len++] = '"';
+}
+
+static void jb_int(jbuf_t *b, apr_int64_t v)
+{
+    char num[24];
+    int n = apr_snprintf(num, sizeof(num), "%" APR_INT64_T_FMT, v);
+
+    jb_raw(b, num, (apr_size_t)n);
+}
+
+static int text_serializer(json_object *o, struct printbuf *pb, int level,
+                           int flags)
+{
+    const jbuf_t *b = json_object_get_userdata(o);
+
+    (void)level;
+    (void)flags;
+    return printbuf_memappend(pb, b->s, (int)b->len);
+}
+
 static const char *uuid_of(apr_hash_t *by_id, apr_int64_t id)
 {
     const pl_ac_summary_t *s = apr_hash_get(by_id, &id, sizeof(id));
@@ -82,79 +169,67 @@ static const char *uuid_of(apr_hash_t *by_id, apr_int64_t id)
     return s ? s->uuid : "";
 }
 
-/* 1.12+: {"allocations": {uuid: {"resources": {...}}}, "mappings"} */
-static json_object *request_dict(pl_req_t *req, const pl_ac_cand_t *cand,
-                                 apr_hash_t *by_id)
+/* 1.12+: {"allocations": {uuid: {"resources": {...}}}, "mappings"};
+ * 1.10 - 1.11: {"allocations": [{"resource_provider": {"uuid"},
+ * "resources"}]} */
+static void request_json(jbuf_t *b, int mv, const pl_ac_cand_t *cand,
+                         apr_hash_t *by_id)
 {
-    json_object *o = json_object_new_object();
-    json_object *allocs = json_object_new_object();
-    json_object *res = NULL;
+    int dict = mv >= PL_MV(1, 12);
     apr_int64_t cur = -1;
     int i, j;
 
+    JB_LIT(b, "{\"allocations\":");
+    jb_raw(b, dict ? "{" : "[", 1);
     for (i = 0; i < cand->nallocs; i++) {
         const pl_ac_alloc_t *a = &cand->allocs[i];
 
         if (a->rp_id != cur) {
-            json_object *one = json_object_new_object();
-
-            res = json_object_new_object();
-            json_object_object_add(one, "resources", res);
-            json_object_object_add(allocs, uuid_of(by_id, a->rp_id), one);
-            cur = a->rp_id;
-        }
-        json_object_object_add(res, a->rc_name,
-                               json_object_new_int64(a->amount));
-    }
-    json_object_object_add(o, "allocations", allocs);
-    /* 1.34+: which providers each group got */
-    if (req->mv >= PL_MV(1, 34)) {
-        json_object *maps = json_object_new_object();
-
-        for (i = 0; i < cand->nmaps; i++) {
-            json_object *l = json_object_new_array();
-
-            for (j = 0; j < cand->maps[i].nrps; j++) {
-                json_object_array_add(l, json_object_new_string(
-                    uuid_of(by_id, cand->maps[i].rp_ids[j])));
+            if (cur != -1) {
+                JB_LIT(b, "}},");
             }
-            json_object_object_add(maps, cand->maps[i].suffix, l);
-        }
-        json_object_object_add(o, "mappings", maps);
-    }
-    return o;
-}
-
-/* 1.10 - 1.11: {"allocations": [{"resource_provider": {"uuid"},
- * "resources"}]} */
-static json_object *request_list(const pl_ac_cand_t *cand, apr_hash_t *by_id)
-{
-    json_object *o = json_object_new_object();
-    json_object *allocs = json_object_new_array();
-    json_object *res = NULL;
-    apr_int64_t cur = -1;
-    int i;
-
-    for (i = 0; i < cand->nallocs; i++) {
-        const pl_ac_alloc_t *a = &cand->allocs[i];
-
-        if (a->rp_id != cur) {
-            json_object *one = json_object_new_object();
-            json_object *rp = json_object_new_object();
-
-            json_object_object_add(rp, "uuid", json_object_new_string(
-                uuid_of(by_id, a->rp_id)));
-            json_object_object_add(one, "resource_provider", rp);
-            res = json_object_new_object();
-            json_object_object_add(one, "resources", res);
-            json_object_array_add(allocs, one);
+            if (dict) {
+                jb_str(b, uuid_of(by_id, a->rp_id));
+                JB_LIT(b, ":{\"resources\":{");
+            }
+            else {
+                JB_LIT(b, "{\"resource_provider\":{\"uuid\":");
+                jb_str(b, uuid_of(by_id, a->rp_id));
+                JB_LIT(b, "},\"resources\":{");
+            }
             cur = a->rp_id;
         }
-        json_object_object_add(res, a->rc_name,
-                               json_object_new_int64(a->amount));
+        else {
+            JB_LIT(b, ",");
+        }
+        jb_str(b, a->rc_name);
+        JB_LIT(b, ":");
+        jb_int(b, a->amount);
     }
-    json_object_object_add(o, "allocations", allocs);
-    return o;
+    if (cur != -1) {
+        JB_LIT(b, "}}");
+    }
+    jb_raw(b, dict ? "}" : "]", 1);
+    /* 1.34+: which providers each group got */
+    if (mv >= PL_MV(1, 34)) {
+        JB_LIT(b, ",\"mappings\":{");
+        for (i = 0; i < cand->nmaps; i++) {
+            if (i) {
+                JB_LIT(b, ",");
+            }
+            jb_str(b, cand->maps[i].suffix);
+            JB_LIT(b, ":[");
+            for (j = 0; j < cand->maps[i].nrps; j++) {
+                if (j) {
+                    JB_LIT(b, ",");
+                }
+                jb_str(b, uuid_of(by_id, cand->maps[i].rp_ids[j]));
+            }
+            JB_LIT(b, "]");
+        }
+        JB_LIT(b, "}");
+    }
+    JB_LIT(b, "}");
 }
 
 static int requested(const pl_ac_request_t *acr, const char *rc)
@@ -175,56 +250,56 @@ static int requested(const pl_ac_request_t *acr, const char *rc)
     return 0;
 }
 
-static json_object *summaries_json(pl_req_t *req, const pl_ac_request_t *acr,
-                                   const apr_array_header_t *sums)
+static void summary_json(jbuf_t *b, int mv, const pl_ac_request_t *acr,
+                         const pl_ac_summary_t *s)
 {
-    json_object *o = json_object_new_object();
-    int i, j;
+    int j, n = 0;
 
-    for (i = 0; i < sums->nelts; i++) {
-        const pl_ac_summary_t *s = APR_ARRAY_IDX(sums, i, pl_ac_summary_t *);
-        json_object *one = json_object_new_object();
-        json_object *res = json_object_new_object();
+    jb_str(b, s->uuid);
+    JB_LIT(b, ":{\"resources\":{");
+    for (j = 0; j < s->res->nelts; j++) {
+        const pl_ac_summary_res_t *r =
+            &APR_ARRAY_IDX(s->res, j, pl_ac_summary_res_t);
 
-        for (j = 0; j < s->res->nelts; j++) {
-            const pl_ac_summary_res_t *r =
-                &APR_ARRAY_IDX(s->res, j, pl_ac_summary_res_t);
-            json_object *cu;
-
-            /* 1.27+: every class; before, only the requested ones */
-            if (req->mv < PL_MV(1, 27) && !requested(acr, r->rc_name)) {
-                continue;
-            }
-            cu = json_object_new_object();
-            json_object_object_add(cu, "capacity",
-                                   json_object_new_int64(r->capacity));
-            json_object_object_add(cu, "used",
-                                   json_object_new_int64(r->used));
-            json_object_object_add(res, r->rc_name, cu);
+        /* 1.27+: every class; before, only the requested ones */
+        if (mv < PL_MV(1, 27) && !requested(acr, r->rc_name)) {
+            continue;
         }
-        json_object_object_add(one, "resources", res);
-        /* 1.17+: traits */
-        if (req->mv >= PL_MV(1, 17)) {
-            json_object *traits = json_object_new_array();
-
-            for (j = 0; j < s->traits->nelts; j++) {
-                json_object_array_add(traits, json_object_new_string(
-                    APR_ARRAY_IDX(s->traits, j, const char *)));
-            }
-            json_object_object_add(one, "traits", traits);
+        if (n++) {
+            JB_LIT(b, ",");
         }
-        /* 1.29+: where it sits in its tree */
-        if (req->mv >= PL_MV(1, 29)) {
-            json_object_object_add(one, "parent_provider_uuid",
-                                   s->parent_uuid
-                                   ? json_object_new_string(s->parent_uuid)
-                                   : NULL);
-            json_object_object_add(one, "root_provider_uuid",
-                                   json_object_new_string(s->root_uuid));
-        }
-        json_object_object_add(o, s->uuid, one);
+        jb_str(b, r->rc_name);
+        JB_LIT(b, ":{\"capacity\":");
+        jb_int(b, r->capacity);
+        JB_LIT(b, ",\"used\":");
+        jb_int(b, r->used);
+        JB_LIT(b, "}");
     }
-    return o;
+    JB_LIT(b, "}");
+    /* 1.17+: traits */
+    if (mv >= PL_MV(1, 17)) {
+        JB_LIT(b, ",\"traits\":[");
+        for (j = 0; j < s->traits->nelts; j++) {
+            if (j) {
+                JB_LIT(b, ",");
+            }
+            jb_str(b, APR_ARRAY_IDX(s->traits, j, const char *));
+        }
+        JB_LIT(b, "]");
+    }
+    /* 1.29+: where it sits in its tree */
+    if (mv >= PL_MV(1, 29)) {
+        JB_LIT(b, ",\"parent_provider_uuid\":");
+        if (s->parent_uuid) {
+            jb_str(b, s->parent_uuid);
+        }
+        else {
+            JB_LIT(b, "null");
+        }
+        JB_LIT(b, ",\"root_provider_uuid\":");
+        jb_str(b, s->root_uuid);
+    }
+    JB_LIT(b, "}");
 }
 
 int pl_api_ac_list(pl_req_t *req)
@@ -237,7 +312,8 @@ int pl_api_ac_list(pl_req_t *req)
     pl_ac_result_t *res;
     pl_ac_opts_t opts;
     const char *err, *code;
-    json_object *root, *areqs;
+    json_object *root;
+    jbuf_t *text;
     apr_status_t rv;
     pl_db_t *db;
     int st, i;
@@ -291,20 +367,29 @@ int pl_api_ac_list(pl_req_t *req)
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "reading provider summaries");
     }
-    root = json_object_new_object();
-    areqs = json_object_new_array_ext(res->cands->nelts);
+    text = apr_pcalloc(req->pool, sizeof(*text));
+    text->p = req->pool;
+    jb_grow(text, 512 + (apr_size_t)res->cands->nelts * 300
+                  + (apr_size_t)sums->nelts * 300);
+    JB_LIT(text, "{\"allocation_requests\":[");
     for (i = 0; i < res->cands->nelts; i++) {
-        const pl_ac_cand_t *cand = APR_ARRAY_IDX(res->cands, i,
-                                                 pl_ac_cand_t *);
-
-        /* 1.12+: allocations keyed by provider, as PUT /allocations */
-        json_object_array_add(areqs, req->mv >= PL_MV(1, 12)
-                                     ? request_dict(req, cand, by_id)
-                                     : request_list(cand, by_id));
+        if (i) {
+            JB_LIT(text, ",");
+        }
+        request_json(text, req->mv, APR_ARRAY_IDX(res->cands, i,
+                                                  pl_ac_cand_t *), by_id);
     }
-    json_object_object_add(root, "allocation_requests", areqs);
-    json_object_object_add(root, "provider_summaries",
-                           summaries_json(req, acr, sums));
+    JB_LIT(text, "],\"provider_summaries\":{");
+    for (i = 0; i < sums->nelts; i++) {
+        if (i) {
+            JB_LIT(text, ",");
+        }
+        summary_json(text, req->mv, acr,
+                     APR_ARRAY_IDX(sums, i, pl_ac_summary_t *));
+    }
+    JB_LIT(text, "}}");
+    root = json_object_new_object();
+    json_object_set_serializer(root, text_serializer, text, NULL);
     req->last_modified = apr_time_now();
     return pl_reply_json(req, HTTP_OK, root);
 }

@@ -182,6 +182,15 @@ static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
     return ret == -1 ? APR_SUCCESS : classify(db, ret);
 }
 
+/* PostgreSQL: random access (the whole result at once, PQexec), because
+ * apr_dbd_pgsql's sequential mode sleeps 100 ms on every empty result.
+ * The others: sequential (apr_dbd_mysql's random mode wants row numbers,
+ * and read_rows asks for "the next one"). */
+static int random_access(const pl_db_t *db)
+{
+    return db->dialect == PL_DB_PGSQL;
+}
+
 apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
                           const char *sql, int nargs, const char *const *args)
 {
@@ -194,7 +203,8 @@ apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    ret = apr_dbd_pselect(db->driver, p, db->handle, &res, stmt, 0, nargs,
+    ret = apr_dbd_pselect(db->driver, p, db->handle, &res, stmt,
+                          random_access(db), nargs,
                           (const char **)args);
     if (ret != 0) {
         return classify(db, ret);
@@ -228,7 +238,8 @@ apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
                                const char *sql)
 {
     apr_dbd_results_t *res = NULL;
-    int ret = apr_dbd_select(db->driver, p, db->handle, &res, sql, 0);
+    int ret = apr_dbd_select(db->driver, p, db->handle, &res, sql,
+                             random_access(db));
 
     if (ret != 0) {
         return classify(db, ret);

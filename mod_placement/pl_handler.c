@@ -338,8 +338,9 @@ static int route_and_run(pl_req_t *req)
                       NULL, "%s", err ? err : "Invalid microversion");
     }
     req->mv_set = 1;
-    if (clen && apr_atoi64(clen) > 0 &&
-        !apr_table_get(r->headers_in, "Content-Type")) {
+    const char *ctype = apr_table_get(r->headers_in, "Content-Type");
+
+    if (clen && apr_atoi64(clen) > 0 && (ctype == NULL || *ctype == '\0')) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "content-type header required when content-length "
                       "> 0");

@@ -187,6 +187,8 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
                  json_object **pdoc)
 {
     json_tokener *tok;
+    enum json_tokener_error jerr;
+    apr_size_t offset;
     json_object *doc;
     char *buf = NULL;
     apr_size_t len = 0;
@@ -197,23 +199,28 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
         (status = read_body(req, &buf, &len)) != 0) {
         return status;
     }
+    /* Strict, as Python's json: no trailing commas, no single quotes.
+     * JSON null is a valid document (a NULL json_object). */
     tok = json_tokener_new_ex(64);
-    doc = json_tokener_parse_ex(tok, buf, (int)len);
-    if (doc == NULL || json_tokener_get_error(tok) != json_tokener_success
-        || tok->char_offset < (int)len) {
-        /* trailing garbage after a complete value is malformed too */
-        int offset = tok->char_offset;
-        const char *what = doc ? "Extra data"
-                               : json_tokener_error_desc(
-                                     json_tokener_get_error(tok));
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    /* the terminating NUL ends a bare top-level literal ("null", "1") */
+    doc = json_tokener_parse_ex(tok, buf, (int)len + 1);
+    jerr = json_tokener_get_error(tok);
+    offset = (apr_size_t)json_tokener_get_parse_end(tok);
+    while (jerr == json_tokener_success && offset < len &&
+           apr_isspace(buf[offset])) {
+        offset++;
+    }
+    if (jerr != json_tokener_success || offset < len) {
+        const char *what = jerr == json_tokener_success ? "Extra data"
+                           : jerr == json_tokener_continue ? "Expecting value"
+                           : json_tokener_error_desc(jerr);
 
-        if (json_tokener_get_error(tok) == json_tokener_continue) {
-            what = "Expecting value";
-        }
         json_object_put(doc);
         json_tokener_free(tok);
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "Malformed JSON: %s: char %d", what, offset);
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s: "
+                      "line 1 column %" APR_SIZE_T_FMT " (char %"
+                      APR_SIZE_T_FMT ")", what, offset + 1, offset);
     }
     json_tokener_free(tok);
     pl_json_own(req, doc);

@@ -125,8 +125,144 @@ static const char *ids_of_names(apr_pool_t *p, const apr_array_header_t *a)
     return id_list(p, ids, a->nelts);
 }
 
+static apr_int64_t known_id(const apr_array_header_t *names,
+                            const char *name)
+{
+    int i;
+
+    for (i = 0; i < names->nelts; i++) {
+        const pl_ac_name_t *n = &APR_ARRAY_IDX(names, i, pl_ac_name_t);
+
+        if (!strcmp(n->name, name)) {
+            return n->id;
+        }
+    }
+    return -1;
+}
+
+/* "1,2" for the names of set known to the database, NULL if none is */
+static const char *known_ids(apr_pool_t *p, const apr_array_header_t *names,
+                             const apr_array_header_t *set)
+{
+    apr_int64_t *ids = apr_palloc(p, (set->nelts + 1) * sizeof(*ids));
+    int i, n = 0;
+
+    for (i = 0; i < set->nelts; i++) {
+        apr_int64_t id = known_id(names, APR_ARRAY_IDX(set, i, const char *));
+
+        if (id >= 0) {
+            ids[n++] = id;
+        }
+    }
+    return n ? id_list(p, ids, n) : NULL;
+}
+
+/*
+ * A condition on "rp" that every provider group g could use holds: a
+ * superset, so the engine still decides, but far fewer rows travel.
+ * member_of: the provider or its root is in the aggregates; required
+ * traits: some provider of its tree has them (not for a group that may
+ * take from sharing providers: the trait may be theirs); in_tree: the
+ * tree. NULL: no condition.
+ */
+static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
+                              const pl_ac_group_t *g)
+{
+    const char *cond = NULL, *ids;
+    int i;
+
+    if (g->member_of) {
+        for (i = 0; i < g->member_of->any_of->nelts; i++) {
+            ids = known_ids(p, w->aggs, APR_ARRAY_IDX(g->member_of->any_of,
+                                                      i,
+                                                      apr_array_header_t *));
+            if (ids == NULL) {
+                continue;
+            }
+            ids = apr_psprintf(p, "SELECT resource_provider_id FROM "
+                               "resource_provider_aggregates WHERE "
+                               "aggregate_id IN (%s)", ids);
+            cond = apr_psprintf(p, "%s%s(rp.id IN (%s) OR "
+                                "rp.root_provider_id IN (%s))",
+                                cond ? cond : "", cond ? " AND " : "",
+                                ids, ids);
+        }
+    }
+    if (g->same_provider || w->sharing->nelts == 0) {
+        for (i = 0; i < g->required->nelts; i++) {
+            ids = known_ids(p, w->traits, APR_ARRAY_IDX(g->required, i,
+                                                        apr_array_header_t *));
+            if (ids == NULL) {
+                continue;
+            }
+            cond = apr_psprintf(p, "%s%srp.root_provider_id IN (SELECT "
+                                "r.root_provider_id FROM "
+                                "resource_provider_traits t JOIN "
+                                "resource_providers r ON r.id = "
+                                "t.resource_provider_id WHERE t.trait_id "
+                                "IN (%s))", cond ? cond : "",
+                                cond ? " AND " : "", ids);
+        }
+    }
+    if (g->in_tree) {
+        apr_int64_t root = known_id(w->trees, g->in_tree);
+
+        if (root >= 0) {
+            cond = apr_psprintf(p, "%s%srp.root_provider_id = %"
+                                APR_INT64_T_FMT, cond ? cond : "",
+                                cond ? " AND " : "", root);
+        }
+    }
+    return cond;
+}
+
+/* For each requested class, the groups that ask for it, OR-ed. */
+static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
+                              const pl_ac_request_t *req)
+{
+    const char *where = NULL;
+    int k, i, j;
+
+    for (k = 0; k < w->rcs->nelts; k++) {
+        const pl_ac_name_t *rc = &APR_ARRAY_IDX(w->rcs, k, pl_ac_name_t);
+        const char *any = NULL;
+        int open = 0;
+
+        for (i = 0; i < req->groups->nelts && !open; i++) {
+            const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i,
+                                                   pl_ac_group_t *);
+            const char *cond;
+
+            for (j = 0; j < g->resources->nelts; j++) {
+                if (!strcmp(APR_ARRAY_IDX(g->resources, j,
+                                          pl_qs_resource_t).name,
+                            rc->name)) {
+                    break;
+                }
+            }
+            if (j == g->resources->nelts) {
+                continue;
+            }
+            if ((cond = group_cond(p, w, g)) == NULL) {
+                open = 1;
+            }
+            else {
+                any = apr_psprintf(p, "%s%s(%s)", any ? any : "",
+                                   any ? " OR " : "", cond);
+            }
+        }
+        where = apr_psprintf(p, "%s%s(i.resource_class_id = %"
+                             APR_INT64_T_FMT "%s%s%s)", where ? where : "",
+                             where ? " OR " : "", rc->id,
+                             open || !any ? "" : " AND (",
+                             open || !any ? "" : any,
+                             open || !any ? "" : ")");
+    }
+    return where;
+}
+
 static apr_status_t read_invs(pl_db_t *db, apr_pool_t *p,
-                              pl_ac_world_t *w)
+                              const pl_ac_request_t *req, pl_ac_world_t *w)
 {
     const char *rcs = ids_of_names(p, w->rcs);
     pl_rows_t *rows;
@@ -145,7 +281,7 @@ static apr_status_t read_invs(pl_db_t *db, apr_pool_t *p,
         "GROUP BY resource_provider_id, resource_class_id) u "
         "ON u.resource_provider_id = i.resource_provider_id "
         "AND u.resource_class_id = i.resource_class_id "
-        "WHERE i.resource_class_id IN (%s)", rcs, rcs));
+        "WHERE %s", rcs, inv_filter(p, w, req)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -245,7 +381,7 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
                 w->sharing)) != APR_SUCCESS) {
         return rv;
     }
-    if (w->rcs->nelts && (rv = read_invs(db, p, w)) != APR_SUCCESS) {
+    if (w->rcs->nelts && (rv = read_invs(db, p, req, w)) != APR_SUCCESS) {
         return rv;
     }
     if (w->traits->nelts

@@ -468,8 +468,9 @@ static apr_status_t set_inventory(pl_db_t *db, apr_pool_t *p,
         rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
             "SELECT rc.name FROM allocations a JOIN resource_classes rc "
             "ON rc.id = a.resource_class_id WHERE a.resource_provider_id = "
-            "%s AND a.resource_class_id IN (%s) GROUP BY rc.name "
-            "ORDER BY rc.name", rpid, list));
+            "%s AND a.resource_class_id IN (%s) "
+            "GROUP BY a.resource_class_id, rc.name "
+            "ORDER BY a.resource_class_id", rpid, list));
         if (rv != APR_SUCCESS) {
             return rv;
         }
