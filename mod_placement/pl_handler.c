@@ -107,7 +107,80 @@ static void send_json(request_rec *r, json_object *obj)
               "application/json");
 }
 
-/* {"errors": [{status, title, detail, code (1.23+), request_id}]} */
+/* The q a media range list gives to one offer: the most specific
+ * matching range wins (type/subtype over type/ over the any range). */
+static double accept_q(apr_pool_t *p, const char *accept, const char *offer)
+{
+    char *list = apr_pstrdup(p, accept), *item, *state;
+    const char *slash = strchr(offer, '/');
+    double best_q = 0;
+    int best_rank = -1;
+
+    for (item = apr_strtok(list, ",", &state); item;
+         item = apr_strtok(NULL, ",", &state)) {
+        char *params = strchr(item, ';');
+        double q = 1.0;
+        int rank = -1;
+
+        if (params) {
+            const char *qp = strstr(params, "q=");
+
+            *params = '\0';
+            if (qp) {
+                q = atof(qp + 2);
+            }
+        }
+        apr_collapse_spaces(item, item);
+        ap_str_tolower(item);
+        if (!strcmp(item, offer)) {
+            rank = 2;
+        }
+        else if (!strcmp(item, "*/*")) {
+            rank = 0;
+        }
+        else if (!strncmp(item, offer, slash - offer + 1) &&
+                 !strcmp(item + (slash - offer) + 1, "*")) {
+            rank = 1;
+        }
+        if (rank > best_rank) {
+            best_rank = rank;
+            best_q = q;
+        }
+    }
+    return best_q;
+}
+
+/* Does the Accept header admit application/json (webob's
+ * acceptable_offers, as util.check_accept uses it)? */
+static int accepts_json(pl_req_t *req)
+{
+    const char *accept = apr_table_get(req->r->headers_in, "Accept");
+
+    return accept == NULL || *accept == '\0' ||
+           accept_q(req->pool, accept, "application/json") > 0;
+}
+
+/* webob renders an error as HTML, JSON or plain text, whichever the
+ * Accept header prefers (HTML on a tie); no Accept, or the any range
+ * alone, means JSON (placement's RequestLog sets it so). */
+static const char *error_media_type(pl_req_t *req)
+{
+    const char *accept = apr_table_get(req->r->headers_in, "Accept");
+    double html, json;
+
+    if (accept == NULL || *accept == '\0' || !strcmp(accept, "*/*")) {
+        return "application/json";
+    }
+    html = accept_q(req->pool, accept, "text/html");
+    json = accept_q(req->pool, accept, "application/json");
+    if (html > 0 && html >= json) {
+        return "text/html";
+    }
+    return json > 0 ? "application/json" : "text/plain";
+}
+
+/* {"errors": [{status, title, detail, code (1.23+), request_id}]}, or
+ * webob's text and HTML pages for clients that ask for those. */
 static void send_error(pl_req_t *req, int status)
 {
     const status_text_t *st = status_text(status);
@@ -115,6 +188,7 @@ static void send_error(pl_req_t *req, int status)
     json_object *errors = json_object_new_array();
     json_object *e = json_object_new_object();
     const char *detail = req->err_detail ? req->err_detail : "";
+    const char *mtype, *text, *line;
 
     /* webob's strip_tags turns newlines of the detail into spaces */
     detail = apr_pstrdup(req->pool, detail);
@@ -144,7 +218,24 @@ static void send_error(pl_req_t *req, int status)
     json_object_object_add(root, "errors", errors);
     ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(00201)
                   "%d: %s", status, detail);
-    send_json(req->r, root);
+    mtype = error_media_type(req);
+    if (!strcmp(mtype, "application/json")) {
+        send_json(req->r, root);
+        return;
+    }
+    text = json_object_get_string(json_object_object_get(e, "detail"));
+    line = apr_psprintf(req->pool, "%d %s", status, st->title);
+    if (!strcmp(mtype, "text/plain")) {
+        send_body(req->r, apr_pstrcat(req->pool, line, "\n\n", text, NULL),
+                  "text/plain; charset=UTF-8");
+        return;
+    }
+    send_body(req->r, apr_pstrcat(req->pool, "<html>\n <head>\n  <title>",
+                                  line, "</title>\n </head>\n <body>\n  <h1>",
+                                  line, "</h1>\n  ",
+                                  ap_escape_html(req->pool, text),
+                                  "\n </body>\n</html>", NULL),
+              "text/html; charset=UTF-8");
 }
 
 /* noauth2's 401 comes from webob outside placement's formatter. */
@@ -214,40 +305,6 @@ static apr_array_header_t *parse_args(apr_pool_t *p, const char *qs)
     return args;
 }
 
-/* Does the Accept header admit application/json (webob's
- * acceptable_offers)? A missing or "*" "/" "*" header always does. */
-static int accepts_json(pl_req_t *req)
-{
-    const char *accept = apr_table_get(req->r->headers_in, "Accept");
-    char *list, *item, *state;
-
-    if (accept == NULL || *accept == '\0') {
-        return 1;
-    }
-    list = apr_pstrdup(req->pool, accept);
-    for (item = apr_strtok(list, ",", &state); item;
-         item = apr_strtok(NULL, ",", &state)) {
-        char *params = strchr(item, ';');
-        double q = 1.0;
-
-        if (params) {
-            const char *qp = strstr(params, "q=");
-
-            *params++ = '\0';
-            if (qp) {
-                q = atof(qp + 2);
-            }
-        }
-        apr_collapse_spaces(item, item);
-        ap_str_tolower(item);
-        if (q > 0 && (!strcmp(item, "application/json") ||
-                      !strcmp(item, "application/*") ||
-                      !strcmp(item, "*/*"))) {
-            return 1;
-        }
-    }
-    return 0;
-}
 
 static void set_identity(pl_req_t *req, const char *token)
 {

@@ -216,12 +216,15 @@ static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
     return cond;
 }
 
-/* For each requested class, the groups that ask for it, OR-ed. */
+/* For each requested class, the groups that ask for it, OR-ed; one
+ * condition for all classes when they share it (the common case: one
+ * group), which keeps the query simple for the planner. */
 static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
                               const pl_ac_request_t *req)
 {
+    const char **conds = apr_pcalloc(p, (w->rcs->nelts + 1) * sizeof(char *));
     const char *where = NULL;
-    int k, i, j;
+    int k, i, j, same = 1;
 
     for (k = 0; k < w->rcs->nelts; k++) {
         const pl_ac_name_t *rc = &APR_ARRAY_IDX(w->rcs, k, pl_ac_name_t);
@@ -251,12 +254,22 @@ static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
                                    any ? " OR " : "", cond);
             }
         }
+        conds[k] = open || !any ? "" : any;
+        same &= !strcmp(conds[k], conds[0]);
+    }
+    if (same) {
+        return apr_psprintf(p, "i.resource_class_id IN (%s)%s%s%s",
+                            ids_of_names(p, w->rcs),
+                            *conds[0] ? " AND (" : "", conds[0],
+                            *conds[0] ? ")" : "");
+    }
+    for (k = 0; k < w->rcs->nelts; k++) {
         where = apr_psprintf(p, "%s%s(i.resource_class_id = %"
                              APR_INT64_T_FMT "%s%s%s)", where ? where : "",
-                             where ? " OR " : "", rc->id,
-                             open || !any ? "" : " AND (",
-                             open || !any ? "" : any,
-                             open || !any ? "" : ")");
+                             where ? " OR " : "",
+                             APR_ARRAY_IDX(w->rcs, k, pl_ac_name_t).id,
+                             *conds[k] ? " AND (" : "", conds[k],
+                             *conds[k] ? ")" : "");
     }
     return where;
 }
