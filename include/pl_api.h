@@ -18,6 +18,15 @@ int pl_api_rp_create(pl_req_t *req);
 int pl_api_rp_get(pl_req_t *req);
 int pl_api_rp_update(pl_req_t *req);
 int pl_api_rp_delete(pl_req_t *req);
+struct pl_provider_t;
+/**
+ * The provider of the path (req->params[0]) into *pprov. On failure the
+ * error is recorded and its status returned: a 404 worded by fmt, which
+ * may use the uuid up to twice (NULL: handler.py's default "No resource
+ * provider with uuid %s found"), or a 500. Returns 0 when found.
+ */
+int pl_api_provider_of_path(pl_req_t *req, const char *fmt,
+                            struct pl_provider_t **pprov);
 
 /* api_inventory.c */
 int pl_api_inventory_list(pl_req_t *req);

@@ -22,6 +22,16 @@
  */
 apr_status_t pl_store_std_sync(pl_db_t *db, apr_pool_t *ptemp);
 
+/**
+ * Compare-and-swap the generation of row id of table (a literal:
+ * "resource_providers" or "consumers"): *pgen must still be the stored
+ * generation; on success both are incremented and updated_at is set.
+ * (store_provider_base.c)
+ * @return APR_SUCCESS; PL_ECONFLICT when someone else changed it first.
+ */
+apr_status_t pl_store_bump_generation(pl_db_t *db, const char *table,
+                                      apr_int64_t id, apr_int64_t *pgen);
+
 /** Create the per-process lock of pl_store_std_sync (child_init). */
 apr_status_t pl_store_std_sync_init(apr_pool_t *pchild);
 

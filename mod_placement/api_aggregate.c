@@ -30,27 +30,6 @@ static const char PUT_SCHEMA_V1_19[] =
     " \"required\": [\"aggregates\", \"resource_provider_generation\"],"
     " \"additionalProperties\": false}";
 
-/* The provider of the path; 404 as handler.py makes of NotFound. */
-static int provider_of_path(pl_req_t *req, pl_provider_t **pprov)
-{
-    pl_db_t *db = pl_req_db(req);
-    apr_status_t rv;
-
-    if (db == NULL) {
-        return req->err_status;
-    }
-    rv = pl_store_provider_get(db, req->pool, req->params[0], pprov);
-    if (rv == APR_ENOENT) {
-        return pl_err(req, HTTP_NOT_FOUND, NULL,
-                      "No resource provider with uuid %s found",
-                      req->params[0]);
-    }
-    if (rv != APR_SUCCESS) {
-        return pl_err_store(req, rv, "reading a resource provider");
-    }
-    return 0;
-}
-
 /* _send_aggregates: the generation from 1.19; last-modified is now, as
  * upstream keeps no time for an association. */
 static int send_aggregates(pl_req_t *req, const pl_provider_t *prov,
@@ -78,7 +57,7 @@ int pl_api_aggregate_list(pl_req_t *req)
     if ((st = pl_policy_check(req,
                               "placement:resource_providers:aggregates:list",
                               NULL))
-        || (st = provider_of_path(req, &prov))) {
+        || (st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     rv = pl_store_aggregate_list(req->db, req->pool, prov->id, &uuids);
@@ -106,7 +85,7 @@ int pl_api_aggregate_set(pl_req_t *req)
     if ((st = pl_require_json(req))
         || (st = pl_policy_check(req, "placement:resource_providers:"
                                  "aggregates:update", NULL))
-        || (st = provider_of_path(req, &prov))
+        || (st = pl_api_provider_of_path(req, NULL, &prov))
         || (st = pl_read_json(req, pl_schema(req, with_generation
                                                   ? PUT_SCHEMA_V1_19
                                                   : PUT_SCHEMA_V1_1),

@@ -406,14 +406,46 @@ static json_object *entry_for(json_object *out, const char *key)
     return e;
 }
 
+/* {"allocations": {...}} of rows, keyed by provider (with its
+ * generation) for a consumer's list, or by consumer (1.28+: with its
+ * generation) when by_provider. */
+static json_object *allocations_json(pl_req_t *req,
+                                     const apr_array_header_t *rows,
+                                     int by_provider)
+{
+    json_object *root = json_object_new_object();
+    json_object *allocs = json_object_new_object();
+    int i;
+
+    json_object_object_add(root, "allocations", allocs);
+    for (i = 0; i < rows->nelts; i++) {
+        const pl_alloc_row_t *r = &APR_ARRAY_IDX(rows, i, pl_alloc_row_t);
+        json_object *e, *res;
+
+        e = entry_for(allocs, by_provider ? r->consumer_uuid
+                                          : r->provider_uuid);
+        json_object_object_get_ex(e, "resources", &res);
+        json_object_object_add(res, r->rc, json_object_new_int64(r->used));
+        if (!by_provider) {
+            json_object_object_add(e, "generation",
+                json_object_new_int64(r->provider_generation));
+        }
+        else if (req->mv >= PL_MV(1, 28)) {
+            json_object_object_add(e, "consumer_generation",
+                json_object_new_int64(r->consumer_generation));
+        }
+    }
+    return root;
+}
+
 int pl_api_allocation_consumer_get(pl_req_t *req)
 {
-    json_object *root, *allocs;
+    json_object *root;
     apr_array_header_t *rows;
     pl_consumer_t *c;
     pl_db_t *db;
     apr_status_t rv;
-    int st, i;
+    int st;
 
     if ((st = pl_policy_check(req, "placement:allocations:list", NULL))) {
         return st;
@@ -426,18 +458,7 @@ int pl_api_allocation_consumer_get(pl_req_t *req)
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "listing allocations");
     }
-    root = json_object_new_object();
-    allocs = json_object_new_object();
-    json_object_object_add(root, "allocations", allocs);
-    for (i = 0; i < rows->nelts; i++) {
-        const pl_alloc_row_t *r = &APR_ARRAY_IDX(rows, i, pl_alloc_row_t);
-        json_object *e = entry_for(allocs, r->provider_uuid), *res;
-
-        json_object_object_get_ex(e, "resources", &res);
-        json_object_object_add(res, r->rc, json_object_new_int64(r->used));
-        json_object_object_add(e, "generation",
-                               json_object_new_int64(r->provider_generation));
-    }
+    root = allocations_json(req, rows, 0);
     if (c && req->mv >= PL_MV(1, 12)) {
         json_object_object_add(root, "project_id",
             json_object_new_string(c->project_external_id));
@@ -458,12 +479,12 @@ int pl_api_allocation_consumer_get(pl_req_t *req)
 
 int pl_api_allocation_provider_list(pl_req_t *req)
 {
-    json_object *root, *allocs;
     apr_array_header_t *rows;
     pl_provider_t *prov;
+    json_object *root;
     pl_db_t *db;
     apr_status_t rv;
-    int st, i;
+    int st;
 
     if ((st = pl_policy_check(req,
                               "placement:resource_providers:allocations:list",
@@ -473,34 +494,16 @@ int pl_api_allocation_provider_list(pl_req_t *req)
     if (!(db = pl_req_db(req))) {
         return req->err_status;
     }
-    rv = pl_store_provider_get(db, req->pool, req->params[0], &prov);
-    if (rv == APR_ENOENT) {
-        return pl_err(req, HTTP_NOT_FOUND, NULL,
-                      "Resource provider '%s' not found: No resource "
-                      "provider with uuid %s found", req->params[0],
-                      req->params[0]);
-    }
-    if (rv != APR_SUCCESS) {
-        return pl_err_store(req, rv, "reading resource provider");
+    if ((st = pl_api_provider_of_path(req, "Resource provider '%s' not "
+                                      "found: No resource provider with "
+                                      "uuid %s found", &prov))) {
+        return st;
     }
     rv = pl_store_allocation_by_provider(db, req->pool, prov->id, &rows);
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "listing allocations");
     }
-    root = json_object_new_object();
-    allocs = json_object_new_object();
-    json_object_object_add(root, "allocations", allocs);
-    for (i = 0; i < rows->nelts; i++) {
-        const pl_alloc_row_t *r = &APR_ARRAY_IDX(rows, i, pl_alloc_row_t);
-        json_object *e = entry_for(allocs, r->consumer_uuid), *res;
-
-        json_object_object_get_ex(e, "resources", &res);
-        json_object_object_add(res, r->rc, json_object_new_int64(r->used));
-        if (req->mv >= PL_MV(1, 28)) {
-            json_object_object_add(e, "consumer_generation",
-                json_object_new_int64(r->consumer_generation));
-        }
-    }
+    root = allocations_json(req, rows, 1);
     json_object_object_add(root, "resource_provider_generation",
                            json_object_new_int64(prov->generation));
     touch_rows(req, rows);

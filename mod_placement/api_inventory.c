@@ -71,28 +71,6 @@ static const char PUT_ALL_SCHEMA[] =
     "Another thread concurrently updated the resource provider data. " \
     "Please retry your update"
 
-/* The provider of the path. fmt: the 404 text, with the path uuid for
- * its two %s (GET answers differ from the handler.py default). */
-static int provider_of_path(pl_req_t *req, const char *fmt,
-                            pl_provider_t **pprov)
-{
-    const char *uuid = req->params[0];
-    pl_db_t *db = pl_req_db(req);
-    apr_status_t rv;
-
-    if (db == NULL) {
-        return req->err_status;
-    }
-    rv = pl_store_provider_get(db, req->pool, uuid, pprov);
-    if (rv == APR_ENOENT) {
-        return pl_err(req, HTTP_NOT_FOUND, NULL, fmt, uuid, uuid);
-    }
-    if (rv != APR_SUCCESS) {
-        return pl_err_store(req, rv, "reading a resource provider");
-    }
-    return 0;
-}
-
 /* The id of resource class name, compared case-sensitively as
  * upstream's class cache does (MySQL's collation would let "vcpu" find
  * VCPU). APR_ENOENT when there is no such class. */
@@ -112,8 +90,6 @@ static apr_status_t class_id(pl_req_t *req, const char *name,
 }
 
 /* handler.py turns the object layer's NotFound into this 404 */
-#define RP_NOT_FOUND "No resource provider with uuid %s found%.0s"
-
 static apr_int64_t field_int(json_object *rec, const char *key,
                              apr_int64_t dflt)
 {
@@ -234,9 +210,10 @@ int pl_api_inventory_list(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    if ((st = provider_of_path(req, "No resource provider with uuid %s "
-                               "found : No resource provider with uuid %s "
-                               "found", &prov))) {
+    if ((st = pl_api_provider_of_path(req, "No resource provider with "
+                                      "uuid %s found : No resource "
+                                      "provider with uuid %s found",
+                                      &prov))) {
         return st;
     }
     rv = pl_store_inventory_list(req->db, req->pool, prov->id, &invs);
@@ -272,9 +249,10 @@ int pl_api_inventory_get(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    if ((st = provider_of_path(req, "No resource provider with uuid %s "
-                               "found : No resource provider with uuid %s "
-                               "found", &prov))) {
+    if ((st = pl_api_provider_of_path(req, "No resource provider with "
+                                      "uuid %s found : No resource "
+                                      "provider with uuid %s found",
+                                      &prov))) {
         return st;
     }
     rv = pl_store_inventory_get(req->db, req->pool, prov->id, rc_name,
@@ -304,7 +282,7 @@ int pl_api_inventory_create(pl_req_t *req)
     if ((st = pl_require_json(req))
         || (st = pl_policy_check(req, "placement:resource_providers:"
                                  "inventories:create", NULL))
-        || (st = provider_of_path(req, RP_NOT_FOUND, &prov))
+        || (st = pl_api_provider_of_path(req, NULL, &prov))
         || (st = pl_read_json(req, pl_schema(req, POST_SCHEMA), &doc))) {
         return st;
     }
@@ -345,6 +323,28 @@ int pl_api_inventory_create(pl_req_t *req)
                          inventory_to_json(inv, doc, prov->generation));
 }
 
+/* The start of both PUTs: policy, the provider of the path, the body
+ * against schema, and the generation it names, which must be current. */
+static int read_update(pl_req_t *req, const char *schema,
+                       pl_provider_t **pprov, json_object **pdoc)
+{
+    int st;
+
+    if ((st = pl_require_json(req))
+        || (st = pl_policy_check(req, "placement:resource_providers:"
+                                 "inventories:update", NULL))
+        || (st = pl_api_provider_of_path(req, NULL, pprov))
+        || (st = pl_read_json(req, pl_schema(req, schema), pdoc))) {
+        return st;
+    }
+    if (field_int(*pdoc, "resource_provider_generation", -1)
+        != (*pprov)->generation) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "resource provider generation conflict");
+    }
+    return 0;
+}
+
 int pl_api_inventory_update(pl_req_t *req)
 {
     const char *rc_name = req->params[1];
@@ -355,17 +355,8 @@ int pl_api_inventory_update(pl_req_t *req)
     apr_status_t rv;
     int st, exceeded = 0;
 
-    if ((st = pl_require_json(req))
-        || (st = pl_policy_check(req, "placement:resource_providers:"
-                                 "inventories:update", NULL))
-        || (st = provider_of_path(req, RP_NOT_FOUND, &prov))
-        || (st = pl_read_json(req, pl_schema(req, PUT_ONE_SCHEMA), &doc))) {
+    if ((st = read_update(req, PUT_ONE_SCHEMA, &prov, &doc))) {
         return st;
-    }
-    if (field_int(doc, "resource_provider_generation", -1)
-        != prov->generation) {
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                      "resource provider generation conflict");
     }
     inv = inventory_from_json(req->pool, doc, rc_name);
     what = apr_psprintf(req->pool, "Unable to update inventory for "
@@ -413,17 +404,8 @@ int pl_api_inventory_set_all(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = pl_require_json(req))
-        || (st = pl_policy_check(req, "placement:resource_providers:"
-                                 "inventories:update", NULL))
-        || (st = provider_of_path(req, RP_NOT_FOUND, &prov))
-        || (st = pl_read_json(req, pl_schema(req, PUT_ALL_SCHEMA), &doc))) {
+    if ((st = read_update(req, PUT_ALL_SCHEMA, &prov, &doc))) {
         return st;
-    }
-    if (field_int(doc, "resource_provider_generation", -1)
-        != prov->generation) {
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                      "resource provider generation conflict");
     }
     json_object_object_get_ex(doc, "inventories", &records);
     invs = apr_array_make(req->pool, 4, sizeof(pl_inventory_t *));
@@ -516,7 +498,7 @@ int pl_api_inventory_delete_all(pl_req_t *req)
     }
     if ((st = pl_policy_check(req, "placement:resource_providers:"
                               "inventories:delete", NULL))
-        || (st = provider_of_path(req, RP_NOT_FOUND, &prov))) {
+        || (st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     none = apr_array_make(req->pool, 1, sizeof(pl_inventory_t *));
@@ -550,7 +532,7 @@ int pl_api_inventory_delete(pl_req_t *req)
 
     if ((st = pl_policy_check(req, "placement:resource_providers:"
                               "inventories:delete", NULL))
-        || (st = provider_of_path(req, RP_NOT_FOUND, &prov))) {
+        || (st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     rv = class_id(req, rc_name, &rc_id);

@@ -137,18 +137,19 @@ int pl_api_rc_list(pl_req_t *req)
     return pl_reply_json(req, HTTP_OK, root);
 }
 
-int pl_api_rc_create(pl_req_t *req)
+/* The start of POST and of the 1.2 - 1.6 PUT: policy rule, then the
+ * body's "name", then the database. */
+static int read_name(pl_req_t *req, const char *rule, const char **pname,
+                     pl_db_t **pdb)
 {
     const pl_jsonschema_t *schema;
     json_object *doc, *name;
-    pl_db_t *db;
-    int st, created;
+    int st;
 
     if ((st = pl_require_json(req))) {
         return st;
     }
-    if ((st = pl_policy_check(req, "placement:resource_classes:create",
-                              NULL))) {
+    if ((st = pl_policy_check(req, rule, NULL))) {
         return st;
     }
     if (!(schema = pl_schema(req, RC_SCHEMA))) {
@@ -157,15 +158,26 @@ int pl_api_rc_create(pl_req_t *req)
     if ((st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
+    if (!(*pdb = pl_req_db(req))) {
         return req->err_status;
     }
     json_object_object_get_ex(doc, "name", &name);
-    if ((st = create_rc(req, db, json_object_get_string(name), 0,
-                        &created))) {
+    *pname = json_object_get_string(name);
+    return 0;
+}
+
+int pl_api_rc_create(pl_req_t *req)
+{
+    const char *name;
+    pl_db_t *db;
+    int st, created;
+
+    if ((st = read_name(req, "placement:resource_classes:create", &name,
+                        &db))
+        || (st = create_rc(req, db, name, 0, &created))) {
         return st;
     }
-    req->location = rc_path(req, json_object_get_string(name));
+    req->location = rc_path(req, name);
     return pl_reply_empty(req, HTTP_CREATED);
 }
 
@@ -192,39 +204,21 @@ int pl_api_rc_get(pl_req_t *req)
 /* 1.2 - 1.6: rename a custom class; 200 with the class. */
 static int rc_rename(pl_req_t *req)
 {
-    const char *old = req->params[0];
-    const pl_jsonschema_t *schema;
-    json_object *doc, *name;
+    const char *old = req->params[0], *name;
     pl_rc_t *rc;
     pl_db_t *db;
     apr_status_t rv;
     int st;
 
-    if ((st = pl_require_json(req))) {
+    if ((st = read_name(req, "placement:resource_classes:update", &name,
+                        &db))
+        || (st = find_rc(req, db, old, &rc))) {
         return st;
     }
-    if ((st = pl_policy_check(req, "placement:resource_classes:update",
-                              NULL))) {
-        return st;
-    }
-    if (!(schema = pl_schema(req, RC_SCHEMA))) {
-        return req->err_status;
-    }
-    if ((st = pl_read_json(req, schema, &doc))) {
-        return st;
-    }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
-    }
-    if ((st = find_rc(req, db, old, &rc))) {
-        return st;
-    }
-    json_object_object_get_ex(doc, "name", &name);
-    rv = pl_store_rc_rename(db, req->pool, rc, json_object_get_string(name));
+    rv = pl_store_rc_rename(db, req->pool, rc, name);
     if (rv == APR_EEXIST) {
         return pl_err(req, HTTP_CONFLICT, NULL,
-                      "Resource class already exists: %s",
-                      json_object_get_string(name));
+                      "Resource class already exists: %s", name);
     }
     if (rv == APR_EINVAL) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,

@@ -302,28 +302,37 @@ int pl_api_rp_create(pl_req_t *req)
     return pl_reply_json(req, HTTP_OK, provider_json(req, prov));
 }
 
-int pl_api_rp_get(pl_req_t *req)
+int pl_api_provider_of_path(pl_req_t *req, const char *fmt,
+                            pl_provider_t **pprov)
 {
     const char *uuid = req->params[0];
-    pl_provider_t *prov;
+    pl_db_t *db = pl_req_db(req);
     apr_status_t rv;
-    pl_db_t *db;
-    int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:show",
-                              NULL))) {
-        return st;
-    }
-    if ((db = pl_req_db(req)) == NULL) {
+    if (db == NULL) {
         return req->err_status;
     }
-    rv = pl_store_provider_get(db, req->pool, uuid, &prov);
+    rv = pl_store_provider_get(db, req->pool, uuid, pprov);
     if (rv == APR_ENOENT) {
         return pl_err(req, HTTP_NOT_FOUND, NULL,
-                      "No resource provider with uuid %s found", uuid);
+                      fmt ? fmt : "No resource provider with uuid %s found",
+                      uuid, uuid);
     }
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "reading a resource provider");
+    }
+    return 0;
+}
+
+int pl_api_rp_get(pl_req_t *req)
+{
+    pl_provider_t *prov;
+    int st;
+
+    if ((st = pl_policy_check(req, "placement:resource_providers:show",
+                              NULL))
+        || (st = pl_api_provider_of_path(req, NULL, &prov))) {
+        return st;
     }
     touch_provider(req, prov);
     return pl_reply_json(req, HTTP_OK, provider_json(req, prov));
@@ -352,20 +361,11 @@ int pl_api_rp_update(pl_req_t *req)
 
     if ((st = pl_require_json(req))
         || (st = pl_policy_check(req, "placement:resource_providers:update",
-                                 NULL))) {
+                                 NULL))
+        || (st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
-    if ((db = pl_req_db(req)) == NULL) {
-        return req->err_status;
-    }
-    rv = pl_store_provider_get(db, req->pool, uuid, &prov);
-    if (rv == APR_ENOENT) {
-        return pl_err(req, HTTP_NOT_FOUND, NULL,
-                      "No resource provider with uuid %s found", uuid);
-    }
-    if (rv != APR_SUCCESS) {
-        return pl_err_store(req, rv, "reading a resource provider");
-    }
+    db = pl_req_db(req);
     schema = pl_schema(req, req->mv >= PL_MV(1, 14) ? PUT_SCHEMA_1_14
                                                     : PUT_SCHEMA);
     if (schema == NULL) {

@@ -103,29 +103,6 @@ static int find_trait(pl_req_t *req, pl_db_t *db, const char *name,
     return 0;
 }
 
-/* The provider in the URL. Upstream words the 404 of GET differently
- * (with_cause: "...found: <the same again>") from the others. */
-static int find_provider(pl_req_t *req, pl_db_t *db, int with_cause,
-                         pl_provider_t **pprov)
-{
-    const char *uuid = req->params[0];
-    apr_status_t rv = pl_store_provider_get(db, req->pool, uuid, pprov);
-
-    if (rv == APR_ENOENT && with_cause) {
-        return pl_err(req, HTTP_NOT_FOUND, NULL,
-                      "No resource provider with uuid %s found: "
-                      "No resource provider with uuid %s found", uuid, uuid);
-    }
-    if (rv == APR_ENOENT) {
-        return pl_err(req, HTTP_NOT_FOUND, NULL,
-                      "No resource provider with uuid %s found", uuid);
-    }
-    if (rv != APR_SUCCESS) {
-        return pl_err_store(req, rv, "reading a resource provider");
-    }
-    return 0;
-}
-
 int pl_api_trait_list(pl_req_t *req)
 {
     pl_trait_filter_t f = { NULL, NULL, -1 };
@@ -309,7 +286,10 @@ int pl_api_trait_provider_list(pl_req_t *req)
     if (!(db = pl_req_db(req))) {
         return req->err_status;
     }
-    if ((st = find_provider(req, db, 1, &prov))) {
+    /* GET words its 404 differently from the others */
+    if ((st = pl_api_provider_of_path(req, "No resource provider with uuid "
+                                      "%s found: No resource provider "
+                                      "with uuid %s found", &prov))) {
         return st;
     }
     rv = pl_store_trait_provider_list(db, req->pool, prov, &traits);
@@ -390,7 +370,7 @@ int pl_api_trait_provider_set(pl_req_t *req)
     if (!(db = pl_req_db(req))) {
         return req->err_status;
     }
-    if ((st = find_provider(req, db, 0, &prov))) {
+    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     json_object_object_get_ex(doc, "traits", &names);
@@ -429,7 +409,7 @@ int pl_api_trait_provider_delete(pl_req_t *req)
     if (!(db = pl_req_db(req))) {
         return req->err_status;
     }
-    if ((st = find_provider(req, db, 0, &prov))) {
+    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     none = apr_array_make(req->pool, 0, sizeof(pl_trait_t *));

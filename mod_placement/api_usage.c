@@ -38,7 +38,6 @@ static const char QS_SCHEMA_V1_38[] =
 
 int pl_api_usage_provider(pl_req_t *req)
 {
-    const char *uuid = req->params[0];
     apr_array_header_t *usages;
     json_object *root, *all;
     pl_provider_t *prov;
@@ -50,18 +49,13 @@ int pl_api_usage_provider(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    if ((db = pl_req_db(req)) == NULL) {
-        return req->err_status;
+    if ((st = pl_api_provider_of_path(req, "No resource provider with uuid "
+                                      "%s found: No resource provider "
+                                      "with uuid %s found", &prov))) {
+        return st;
     }
-    rv = pl_store_provider_get(db, req->pool, uuid, &prov);
-    if (rv == APR_ENOENT) {
-        return pl_err(req, HTTP_NOT_FOUND, NULL,
-                      "No resource provider with uuid %s found: No "
-                      "resource provider with uuid %s found", uuid, uuid);
-    }
-    if (rv == APR_SUCCESS) {
-        rv = pl_store_usage_provider(db, req->pool, prov->id, &usages);
-    }
+    db = pl_req_db(req);
+    rv = pl_store_usage_provider(db, req->pool, prov->id, &usages);
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "reading provider usages");
     }

@@ -27,6 +27,22 @@
 /* listing                                                             */
 /* ------------------------------------------------------------------ */
 
+/* A new zeroed element of out from row i of a listing whose columns 2-5
+ * are rc.name, a.used, a.created_at, a.updated_at; the caller fills in
+ * what its columns 0-1 are. */
+static pl_alloc_row_t *push_alloc_row(apr_array_header_t *out,
+                                      const pl_rows_t *rows, int i)
+{
+    pl_alloc_row_t *r = apr_array_push(out);
+
+    memset(r, 0, sizeof(*r));
+    r->rc = PL_CELL(rows, i, 2);
+    r->used = apr_atoi64(PL_CELL(rows, i, 3));
+    r->created_at = PL_CELL(rows, i, 4);
+    r->updated_at = PL_CELL(rows, i, 5);
+    return r;
+}
+
 apr_status_t pl_store_allocation_by_consumer(pl_db_t *db, apr_pool_t *p,
                                              const char *uuid,
                                              apr_array_header_t **prows,
@@ -52,16 +68,11 @@ apr_status_t pl_store_allocation_by_consumer(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     for (i = 0; i < rows->nrows; i++) {
-        pl_alloc_row_t *r = apr_array_push(*prows);
+        pl_alloc_row_t *r = push_alloc_row(*prows, rows, i);
 
-        memset(r, 0, sizeof(*r));
         r->provider_uuid = PL_CELL(rows, i, 0);
         r->provider_generation = apr_atoi64(PL_CELL(rows, i, 1));
         r->consumer_uuid = uuid;
-        r->rc = PL_CELL(rows, i, 2);
-        r->used = apr_atoi64(PL_CELL(rows, i, 3));
-        r->created_at = PL_CELL(rows, i, 4);
-        r->updated_at = PL_CELL(rows, i, 5);
     }
     if (rows->nrows == 0) {
         return APR_SUCCESS;
@@ -99,15 +110,10 @@ apr_status_t pl_store_allocation_by_provider(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     for (i = 0; i < rows->nrows; i++) {
-        pl_alloc_row_t *r = apr_array_push(*prows);
+        pl_alloc_row_t *r = push_alloc_row(*prows, rows, i);
 
-        memset(r, 0, sizeof(*r));
         r->consumer_uuid = PL_CELL(rows, i, 0);
         r->consumer_generation = apr_atoi64(PL_CELL(rows, i, 1));
-        r->rc = PL_CELL(rows, i, 2);
-        r->used = apr_atoi64(PL_CELL(rows, i, 3));
-        r->created_at = PL_CELL(rows, i, 4);
-        r->updated_at = PL_CELL(rows, i, 5);
     }
     return APR_SUCCESS;
 }

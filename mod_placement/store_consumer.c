@@ -162,25 +162,7 @@ apr_status_t pl_store_consumer_update(pl_db_t *db, const pl_consumer_t *c)
 
 apr_status_t pl_store_consumer_bump(pl_db_t *db, pl_consumer_t *c)
 {
-    char id[32], gen[32], now[32];
-    int changed = 0;
-    apr_status_t rv;
-
-    apr_snprintf(id, sizeof(id), "%" APR_INT64_T_FMT, c->id);
-    apr_snprintf(gen, sizeof(gen), "%" APR_INT64_T_FMT, c->generation);
-    pl_db_now_buf(now, sizeof(now));
-    rv = pl_db_exec(db, &changed, "UPDATE consumers SET generation = "
-                    "generation + 1, updated_at = %s "
-                    "WHERE id = %s AND generation = %s",
-                    PL_ARGS(now, id, gen));
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    if (changed != 1) {
-        return PL_ECONFLICT;
-    }
-    c->generation++;
-    return APR_SUCCESS;
+    return pl_store_bump_generation(db, "consumers", c->id, &c->generation);
 }
 
 apr_status_t pl_store_consumer_delete(pl_db_t *db, const pl_consumer_t *c)

@@ -228,6 +228,31 @@ const char *pl_store_provider_capacity_sql(apr_pool_t *p, apr_int64_t rc_id,
         " AND ", n, " % inv.step_size = 0)", NULL);
 }
 
+/* The conditions of sub (on rp, ANDed; none: no constraint) join conds
+ * when some provider meets them all; else *pnone is set, as the whole
+ * filter then matches nothing. */
+static apr_status_t push_if_any(pl_db_t *db, apr_pool_t *p,
+                                apr_array_header_t *conds,
+                                const apr_array_header_t *sub, int *pnone)
+{
+    apr_status_t rv;
+    int found;
+
+    *pnone = 0;
+    if (sub->nelts == 0) {
+        return APR_SUCCESS;
+    }
+    if ((rv = any_provider(db, p, sub, &found)) != APR_SUCCESS) {
+        return rv;
+    }
+    if (!found) {
+        *pnone = 1;
+        return APR_SUCCESS;
+    }
+    push_cond(conds, p, apr_array_pstrcat(p, sub, 0));
+    return APR_SUCCESS;
+}
+
 apr_status_t pl_store_provider_filter_sql(pl_db_t *db, apr_pool_t *p,
                                           const pl_provider_filter_t *f,
                                           const char **pwhere,
@@ -236,7 +261,7 @@ apr_status_t pl_store_provider_filter_sql(pl_db_t *db, apr_pool_t *p,
     apr_array_header_t *conds = apr_array_make(p, 8, sizeof(const char *));
     apr_array_header_t *sub, *ids;
     apr_status_t rv;
-    int found, none, i;
+    int none, i;
 
     *pwhere = NULL;
     punknown->trait = punknown->resource_class = NULL;
@@ -267,15 +292,10 @@ apr_status_t pl_store_provider_filter_sql(pl_db_t *db, apr_pool_t *p,
         if (rv != APR_SUCCESS) {
             return rv;
         }
-        if (sub->nelts) {
-            /* upstream looks at the traits alone first */
-            if ((rv = any_provider(db, p, sub, &found)) != APR_SUCCESS) {
-                return rv;
-            }
-            if (!found) {
-                return APR_SUCCESS;
-            }
-            push_cond(conds, p, apr_array_pstrcat(p, sub, 0));
+        /* upstream looks at the traits alone first */
+        if ((rv = push_if_any(db, p, conds, sub, &none)) != APR_SUCCESS
+            || none) {
+            return rv;
         }
         if (f->traits->forbidden && f->traits->forbidden->nelts) {
             ids = apr_array_make(p, 4, sizeof(apr_int64_t));
@@ -292,17 +312,10 @@ apr_status_t pl_store_provider_filter_sql(pl_db_t *db, apr_pool_t *p,
         if (rv != APR_SUCCESS) {
             return rv;
         }
-        if (none) {
-            return APR_SUCCESS;
-        }
-        if (sub->nelts) {
-            if ((rv = any_provider(db, p, sub, &found)) != APR_SUCCESS) {
-                return rv;
-            }
-            if (!found) {
-                return APR_SUCCESS;
-            }
-            push_cond(conds, p, apr_array_pstrcat(p, sub, 0));
+        if (none
+            || (rv = push_if_any(db, p, conds, sub, &none)) != APR_SUCCESS
+            || none) {
+            return rv;
         }
         if (f->member_of->forbidden && f->member_of->forbidden->nelts) {
             rv = aggregate_ids(db, p, f->member_of->forbidden, &ids);

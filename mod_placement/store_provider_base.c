@@ -52,25 +52,33 @@ apr_status_t pl_store_provider_get(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
-apr_status_t pl_store_provider_bump(pl_db_t *db, pl_provider_t *prov)
+apr_status_t pl_store_bump_generation(pl_db_t *db, const char *table,
+                                      apr_int64_t id, apr_int64_t *pgen)
 {
-    char gen[32], id[32], now[32];
+    char sql[160], sid[32], gen[32], now[32];
     int changed = 0;
     apr_status_t rv;
 
-    apr_snprintf(gen, sizeof(gen), "%" APR_INT64_T_FMT, prov->generation);
-    apr_snprintf(id, sizeof(id), "%" APR_INT64_T_FMT, prov->id);
+    /* table is always a literal of the caller, never request data */
+    apr_snprintf(sql, sizeof(sql), "UPDATE %s SET generation = "
+                 "generation + 1, updated_at = %%s "
+                 "WHERE id = %%s AND generation = %%s", table);
+    apr_snprintf(sid, sizeof(sid), "%" APR_INT64_T_FMT, id);
+    apr_snprintf(gen, sizeof(gen), "%" APR_INT64_T_FMT, *pgen);
     pl_db_now_buf(now, sizeof(now));
-    rv = pl_db_exec(db, &changed, "UPDATE resource_providers SET "
-                    "generation = generation + 1, updated_at = %s "
-                    "WHERE id = %s AND generation = %s",
-                    PL_ARGS(now, id, gen));
+    rv = pl_db_exec(db, &changed, sql, PL_ARGS(now, sid, gen));
     if (rv != APR_SUCCESS) {
         return rv;
     }
     if (changed != 1) {
         return PL_ECONFLICT;
     }
-    prov->generation++;
+    (*pgen)++;
     return APR_SUCCESS;
+}
+
+apr_status_t pl_store_provider_bump(pl_db_t *db, pl_provider_t *prov)
+{
+    return pl_store_bump_generation(db, "resource_providers", prov->id,
+                                    &prov->generation);
 }
