@@ -89,6 +89,9 @@ const char *pl_db_errstr(const pl_db_t *db);
 apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j,
                          apr_int64_t *pval);
 
+/** An integer as the text argument SQL statements take, from p. */
+const char *pl_db_i64(apr_pool_t *p, apr_int64_t v);
+
 /** Current time as the SQL text every dialect stores in DATETIME columns. */
 const char *pl_db_now(apr_pool_t *p);
 /** The same into a caller's buffer (at least 20 bytes). */

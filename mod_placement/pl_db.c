@@ -317,6 +317,11 @@ apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j,
     return APR_SUCCESS;
 }
 
+const char *pl_db_i64(apr_pool_t *p, apr_int64_t v)
+{
+    return apr_psprintf(p, "%" APR_INT64_T_FMT, v);
+}
+
 void pl_db_now_buf(char *buf, apr_size_t size)
 {
     apr_time_exp_t t;

@@ -11,11 +11,6 @@
 
 #include "pl_store_aggregate.h"
 
-static const char *i64str(apr_pool_t *p, apr_int64_t v)
-{
-    return apr_psprintf(p, "%" APR_INT64_T_FMT, v);
-}
-
 static int has_uuid(const apr_array_header_t *uuids, const char *uuid)
 {
     int i;
@@ -41,7 +36,7 @@ apr_status_t pl_store_aggregate_list(pl_db_t *db, apr_pool_t *p,
                       "JOIN resource_provider_aggregates rpa "
                       "ON rpa.aggregate_id = pa.id "
                       "WHERE rpa.resource_provider_id = %s ORDER BY pa.id",
-                      PL_ARGS(i64str(p, prov_id)));
+                      PL_ARGS(pl_db_i64(p, prov_id)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -89,7 +84,7 @@ static apr_status_t set_once(pl_db_t *db, apr_pool_t *p,
                              pl_provider_t *prov,
                              const apr_array_header_t *uuids, int bump)
 {
-    const char *prov_id = i64str(p, prov->id);
+    const char *prov_id = pl_db_i64(p, prov->id);
     const char *now = pl_db_now(p);
     apr_array_header_t *seen = apr_array_make(p, 4, sizeof(const char *));
     pl_rows_t *rows;

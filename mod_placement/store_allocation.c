@@ -13,7 +13,6 @@
 #include "pl_store_allocation.h"
 #include "pl_store_rc.h"
 
-#define I64(p, v) apr_psprintf((p), "%" APR_INT64_T_FMT, (apr_int64_t)(v))
 
 /* Internal: a provider generation conflict the caller may retry. */
 #define RP_CONFLICT (PL_ESTART + 100)
@@ -105,7 +104,7 @@ apr_status_t pl_store_allocation_by_provider(pl_db_t *db, apr_pool_t *p,
                       "JOIN users u ON u.id = c.user_id "
                       "JOIN resource_classes rc ON rc.id = a.resource_class_id "
                       "WHERE a.resource_provider_id = %s ORDER BY a.id",
-                      PL_ARGS(I64(p, prov_id)));
+                      PL_ARGS(pl_db_i64(p, prov_id)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -437,7 +436,7 @@ static apr_status_t set_inventory(pl_db_t *db, apr_pool_t *p,
     apr_array_header_t *existing;
     apr_int64_t *ids = apr_pcalloc(p, sizeof(apr_int64_t)
                                       * (invs->nelts + 1));
-    const char *rpid = I64(p, prov->id), *now = pl_db_now(p);
+    const char *rpid = pl_db_i64(p, prov->id), *now = pl_db_now(p);
     apr_status_t rv;
     int i, j;
 
@@ -513,21 +512,21 @@ static apr_status_t set_inventory(pl_db_t *db, apr_pool_t *p,
                         "step_size = %s, allocation_ratio = %s, "
                         "updated_at = %s WHERE resource_provider_id = %s "
                         "AND resource_class_id = %s",
-                        PL_ARGS(I64(p, inv->total), I64(p, inv->reserved),
-                                I64(p, inv->min_unit), I64(p, inv->max_unit),
-                                I64(p, inv->step_size), ratio, now, rpid,
-                                I64(p, ids[j])));
+                        PL_ARGS(pl_db_i64(p, inv->total), pl_db_i64(p, inv->reserved),
+                                pl_db_i64(p, inv->min_unit), pl_db_i64(p, inv->max_unit),
+                                pl_db_i64(p, inv->step_size), ratio, now, rpid,
+                                pl_db_i64(p, ids[j])));
         if (rv == APR_SUCCESS && !known) {
             rv = pl_db_exec(db, NULL, "INSERT INTO inventories "
                             "(resource_provider_id, resource_class_id, "
                             "total, reserved, min_unit, max_unit, "
                             "step_size, allocation_ratio, created_at) "
                             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                            PL_ARGS(rpid, I64(p, ids[j]),
-                                    I64(p, inv->total), I64(p, inv->reserved),
-                                    I64(p, inv->min_unit),
-                                    I64(p, inv->max_unit),
-                                    I64(p, inv->step_size), ratio, now));
+                            PL_ARGS(rpid, pl_db_i64(p, ids[j]),
+                                    pl_db_i64(p, inv->total), pl_db_i64(p, inv->reserved),
+                                    pl_db_i64(p, inv->min_unit),
+                                    pl_db_i64(p, inv->max_unit),
+                                    pl_db_i64(p, inv->step_size), ratio, now));
         }
         if (rv != APR_SUCCESS) {
             return rv;
@@ -558,7 +557,7 @@ static apr_status_t interim_inventory(pl_db_t *db, apr_pool_t *p,
                       "i.allocation_ratio FROM inventories i "
                       "JOIN resource_classes rc ON rc.id = i.resource_class_id "
                       "WHERE i.resource_provider_id = %s",
-                      PL_ARGS(I64(p, set->prov->id)));
+                      PL_ARGS(pl_db_i64(p, set->prov->id)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -710,8 +709,8 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
                         "(resource_provider_id, consumer_id, "
                         "resource_class_id, used, created_at) "
                         "VALUES (%s, %s, %s, %s, %s)",
-                        PL_ARGS(I64(p, wk->prov->id), wk->ac->consumer->uuid,
-                                I64(p, wk->rc_id), I64(p, wk->used),
+                        PL_ARGS(pl_db_i64(p, wk->prov->id), wk->ac->consumer->uuid,
+                                pl_db_i64(p, wk->rc_id), pl_db_i64(p, wk->used),
                                 pl_db_now(p)));
         if (rv != APR_SUCCESS) {
             return rv;

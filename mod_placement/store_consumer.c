@@ -8,7 +8,6 @@
 
 #include "pl_store_consumer.h"
 
-#define I64(p, v) apr_psprintf((p), "%" APR_INT64_T_FMT, (apr_int64_t)(v))
 
 /* Read the id of the row of table whose column key equals value; insert
  * it when missing. The three "external id" tables share this shape. */
@@ -121,8 +120,8 @@ apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
     rv = pl_db_exec(db, NULL, "INSERT INTO consumers (uuid, project_id, "
                     "user_id, generation, consumer_type_id, created_at) "
                     "VALUES (%s, %s, %s, 0, %s, %s)",
-                    PL_ARGS(uuid, I64(p, project_id), I64(p, user_id),
-                            type_id ? I64(p, type_id) : NULL,
+                    PL_ARGS(uuid, pl_db_i64(p, project_id), pl_db_i64(p, user_id),
+                            type_id ? pl_db_i64(p, type_id) : NULL,
                             pl_db_now(p)));
     if (rv == APR_SUCCESS) {
         *pcreated = 1;
@@ -152,10 +151,10 @@ apr_status_t pl_store_consumer_update(pl_db_t *db, const pl_consumer_t *c)
     rv = pl_db_exec(db, NULL, "UPDATE consumers SET project_id = %s, "
                     "user_id = %s, consumer_type_id = %s, updated_at = %s "
                     "WHERE id = %s AND generation = %s",
-                    PL_ARGS(I64(p, c->project_id), I64(p, c->user_id),
-                            c->type_id ? I64(p, c->type_id) : NULL,
-                            pl_db_now(p), I64(p, c->id),
-                            I64(p, c->generation)));
+                    PL_ARGS(pl_db_i64(p, c->project_id), pl_db_i64(p, c->user_id),
+                            c->type_id ? pl_db_i64(p, c->type_id) : NULL,
+                            pl_db_now(p), pl_db_i64(p, c->id),
+                            pl_db_i64(p, c->generation)));
     apr_pool_destroy(p);
     return rv;
 }

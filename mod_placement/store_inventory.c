@@ -21,11 +21,6 @@
 #define INVENTORY_FROM \
     "inventories i JOIN resource_classes rc ON rc.id = i.resource_class_id"
 
-static const char *i64str(apr_pool_t *p, apr_int64_t v)
-{
-    return apr_psprintf(p, "%" APR_INT64_T_FMT, v);
-}
-
 /* A double as SQL text that reads back as the same value everywhere. */
 static const char *ratio_str(apr_pool_t *p, double d)
 {
@@ -78,7 +73,7 @@ apr_status_t pl_store_inventory_list(pl_db_t *db, apr_pool_t *p,
                       " FROM " INVENTORY_FROM
                       " WHERE i.resource_provider_id = %s"
                       " ORDER BY i.resource_class_id",
-                      PL_ARGS(i64str(p, prov_id)));
+                      PL_ARGS(pl_db_i64(p, prov_id)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -100,7 +95,7 @@ apr_status_t pl_store_inventory_get(pl_db_t *db, apr_pool_t *p,
     rv = pl_db_select(db, p, &rows, "SELECT " INVENTORY_COLUMNS
                       " FROM " INVENTORY_FROM
                       " WHERE i.resource_provider_id = %s AND rc.name = %s",
-                      PL_ARGS(i64str(p, prov_id), rc_name));
+                      PL_ARGS(pl_db_i64(p, prov_id), rc_name));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -121,12 +116,12 @@ static apr_status_t insert_one(pl_db_t *db, apr_pool_t *p,
                       "reserved, min_unit, max_unit, step_size, "
                       "allocation_ratio, created_at) "
                       "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                      PL_ARGS(i64str(p, prov->id), i64str(p, inv->rc_id),
-                              i64str(p, inv->total),
-                              i64str(p, inv->reserved),
-                              i64str(p, inv->min_unit),
-                              i64str(p, inv->max_unit),
-                              i64str(p, inv->step_size),
+                      PL_ARGS(pl_db_i64(p, prov->id), pl_db_i64(p, inv->rc_id),
+                              pl_db_i64(p, inv->total),
+                              pl_db_i64(p, inv->reserved),
+                              pl_db_i64(p, inv->min_unit),
+                              pl_db_i64(p, inv->max_unit),
+                              pl_db_i64(p, inv->step_size),
                               ratio_str(p, inv->allocation_ratio), now));
 }
 
@@ -138,8 +133,8 @@ static apr_status_t update_one(pl_db_t *db, apr_pool_t *p,
                                const pl_inventory_t *inv, const char *now,
                                int *pexceeded)
 {
-    const char *prov_id = i64str(p, prov->id);
-    const char *rc_id = i64str(p, inv->rc_id);
+    const char *prov_id = pl_db_i64(p, prov->id);
+    const char *rc_id = pl_db_i64(p, inv->rc_id);
     pl_rows_t *rows;
     apr_int64_t used;
     apr_status_t rv;
@@ -162,11 +157,11 @@ static apr_status_t update_one(pl_db_t *db, apr_pool_t *p,
                       "reserved = %s, min_unit = %s, max_unit = %s, "
                       "step_size = %s, allocation_ratio = %s, "
                       "updated_at = %s WHERE id = %s",
-                      PL_ARGS(i64str(p, inv->total),
-                              i64str(p, inv->reserved),
-                              i64str(p, inv->min_unit),
-                              i64str(p, inv->max_unit),
-                              i64str(p, inv->step_size),
+                      PL_ARGS(pl_db_i64(p, inv->total),
+                              pl_db_i64(p, inv->reserved),
+                              pl_db_i64(p, inv->min_unit),
+                              pl_db_i64(p, inv->max_unit),
+                              pl_db_i64(p, inv->step_size),
                               ratio_str(p, inv->allocation_ratio), now,
                               PL_CELL(rows, 0, 0)));
 }
@@ -179,7 +174,7 @@ static const char *id_list(apr_pool_t *p, const apr_array_header_t *ids)
 
     for (i = 0; i < ids->nelts; i++) {
         s = apr_pstrcat(p, s, i ? ", " : "",
-                        i64str(p, APR_ARRAY_IDX(ids, i, apr_int64_t)),
+                        pl_db_i64(p, APR_ARRAY_IDX(ids, i, apr_int64_t)),
                         NULL);
     }
     return s;
@@ -194,7 +189,7 @@ static apr_status_t delete_classes(pl_db_t *db, apr_pool_t *p,
                                    const char **pinuse, int *pdeleted)
 {
     const char *in = id_list(p, ids);
-    const char *prov_id = i64str(p, prov->id);
+    const char *prov_id = pl_db_i64(p, prov->id);
     pl_rows_t *rows;
     apr_status_t rv;
     int i;
@@ -325,7 +320,7 @@ static apr_status_t set_all(pl_db_t *db, apr_pool_t *p, pl_provider_t *prov,
 
     rv = pl_db_select(db, p, &rows, "SELECT resource_class_id "
                       "FROM inventories WHERE resource_provider_id = %s",
-                      PL_ARGS(i64str(p, prov->id)));
+                      PL_ARGS(pl_db_i64(p, prov->id)));
     if (rv != APR_SUCCESS) {
         return rv;
     }

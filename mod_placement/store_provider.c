@@ -13,11 +13,6 @@
 #include "pl_store_rc.h"
 #include "pl_store_trait.h"
 
-static const char *i64(apr_pool_t *p, apr_int64_t v)
-{
-    return apr_psprintf(p, "%" APR_INT64_T_FMT, v);
-}
-
 /* "a, b, c" of the int64 ids in ids */
 static const char *id_list(apr_pool_t *p, const apr_array_header_t *ids)
 {
@@ -26,7 +21,7 @@ static const char *id_list(apr_pool_t *p, const apr_array_header_t *ids)
 
     for (i = 0; i < ids->nelts; i++) {
         out = apr_pstrcat(p, out, i ? ", " : "",
-                          i64(p, APR_ARRAY_IDX(ids, i, apr_int64_t)), NULL);
+                          pl_db_i64(p, APR_ARRAY_IDX(ids, i, apr_int64_t)), NULL);
     }
     return out;
 }
@@ -211,7 +206,7 @@ static apr_status_t member_of_conds(pl_db_t *db, apr_pool_t *p,
 const char *pl_store_provider_capacity_sql(apr_pool_t *p, apr_int64_t rc_id,
                                            apr_int64_t amount)
 {
-    const char *rc = i64(p, rc_id), *n = i64(p, amount);
+    const char *rc = pl_db_i64(p, rc_id), *n = pl_db_i64(p, amount);
 
     /* written as capacity - amount >= used so that a huge amount cannot
      * overflow an integer column sum */
@@ -284,7 +279,7 @@ apr_status_t pl_store_provider_filter_sql(pl_db_t *db, apr_pool_t *p,
             return rv;
         }
         push_cond(conds, p, apr_pstrcat(p, "rp.root_provider_id = ",
-                                        i64(p, tree->root_id), NULL));
+                                        pl_db_i64(p, tree->root_id), NULL));
     }
     if (f->traits) {
         sub = apr_array_make(p, 4, sizeof(const char *));
@@ -394,8 +389,8 @@ static apr_status_t insert_provider(pl_db_t *db, apr_pool_t *p,
         if (rv != APR_SUCCESS) {
             return rv;
         }
-        parent_id = i64(p, parent->id);
-        root_id = i64(p, parent->root_id);
+        parent_id = pl_db_i64(p, parent->id);
+        root_id = pl_db_i64(p, parent->root_id);
     }
     rv = pl_db_exec(db, NULL, "INSERT INTO resource_providers "
                     "(created_at, uuid, name, generation, root_provider_id, "
@@ -468,7 +463,7 @@ static apr_status_t descendants(pl_db_t *db, apr_pool_t *p,
     *pids = ids;
     rv = pl_db_select(db, p, &rows, "SELECT id, parent_provider_id "
                       "FROM resource_providers WHERE root_provider_id = %s",
-                      PL_ARGS(i64(p, prov->root_id)));
+                      PL_ARGS(pl_db_i64(p, prov->root_id)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -564,8 +559,8 @@ static apr_status_t update_provider(pl_db_t *db, apr_pool_t *p,
         rv = pl_db_exec(db, NULL, "UPDATE resource_providers SET name = %s, "
                         "parent_provider_id = %s, root_provider_id = %s, "
                         "updated_at = %s WHERE id = %s",
-                        PL_ARGS(name, parent_id ? i64(p, parent_id) : NULL,
-                                i64(p, root_id), now, i64(p, prov->id)));
+                        PL_ARGS(name, parent_id ? pl_db_i64(p, parent_id) : NULL,
+                                pl_db_i64(p, root_id), now, pl_db_i64(p, prov->id)));
         if (rv != APR_SUCCESS) {
             return rv;
         }
@@ -576,8 +571,8 @@ static apr_status_t update_provider(pl_db_t *db, apr_pool_t *p,
         rv = pl_db_exec(db, NULL, "UPDATE resource_providers SET "
                         "root_provider_id = %s, updated_at = %s "
                         "WHERE id = %s",
-                        PL_ARGS(i64(p, root_id), now,
-                                i64(p, APR_ARRAY_IDX(subtree, i,
+                        PL_ARGS(pl_db_i64(p, root_id), now,
+                                pl_db_i64(p, APR_ARRAY_IDX(subtree, i,
                                                      apr_int64_t))));
         if (rv != APR_SUCCESS) {
             return rv;
@@ -672,6 +667,6 @@ apr_status_t pl_store_provider_delete(pl_db_t *db, apr_pool_t *p,
     if ((rv = pl_db_begin(db)) != APR_SUCCESS) {
         return rv;
     }
-    rv = delete_provider(db, p, i64(p, prov->id));
+    rv = delete_provider(db, p, pl_db_i64(p, prov->id));
     return pl_db_end(db, rv);
 }
