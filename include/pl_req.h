@@ -48,6 +48,8 @@ typedef struct pl_req_t {
 
     /* the answer */
     json_object *body;
+    const char *body_text;              /* or a body already written */
+    apr_size_t body_len;
     apr_time_t last_modified;           /* 0: none */
     const char *location;               /* path below the mount point */
     int err_status;
@@ -109,6 +111,9 @@ pl_db_t *pl_req_db(pl_req_t *req);
 
 /** Answer with a JSON body (the request pool owns obj). */
 int pl_reply_json(pl_req_t *req, int status, json_object *obj);
+/** Answer with JSON text the handler wrote itself (big answers). */
+int pl_reply_text(pl_req_t *req, int status, const char *text,
+                  apr_size_t len);
 /** Answer without a body (204, or 201 with Location). */
 int pl_reply_empty(pl_req_t *req, int status);
 

@@ -13,6 +13,8 @@
 #include <http_request.h>
 #include <util_script.h>
 
+#include <json-c/printbuf.h>
+
 #include "pl_private.h"
 #include "pl_api.h"
 #include "pl_uuid.h"
@@ -100,11 +102,57 @@ static void send_body(request_rec *r, const char *body, const char *ctype)
     }
 }
 
+/* JSON as Python's json.dumps writes it: ", " between items and ": "
+ * after keys, so bodies are byte for byte upstream's. Scalars are
+ * json-c's own text (floats keep the text they were made with). */
+static void write_json(struct printbuf *pb, json_object *o)
+{
+    const char *sep = "";
+    size_t i, n;
+
+    switch (json_object_get_type(o)) {
+    case json_type_object:
+        printbuf_strappend(pb, "{");
+        json_object_object_foreach(o, key, val) {
+            json_object *k = json_object_new_string(key);
+
+            printbuf_memappend(pb, sep, (int)strlen(sep));
+            write_json(pb, k);
+            json_object_put(k);
+            printbuf_strappend(pb, ": ");
+            write_json(pb, val);
+            sep = ", ";
+        }
+        printbuf_strappend(pb, "}");
+        break;
+    case json_type_array:
+        printbuf_strappend(pb, "[");
+        n = json_object_array_length(o);
+        for (i = 0; i < n; i++) {
+            printbuf_memappend(pb, sep, (int)strlen(sep));
+            write_json(pb, json_object_array_get_idx(o, i));
+            sep = ", ";
+        }
+        printbuf_strappend(pb, "]");
+        break;
+    default: {
+        const char *text = json_object_to_json_string_ext(o,
+            JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+        printbuf_memappend(pb, text, (int)strlen(text));
+        break;
+    }
+    }
+}
+
 static void send_json(request_rec *r, json_object *obj)
 {
-    send_body(r, json_object_to_json_string_ext(obj,
-                  JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+    struct printbuf *pb = printbuf_new();
+
+    write_json(pb, obj);
+    send_body(r, apr_pstrmemdup(r->pool, pb->buf, pb->bpos),
               "application/json");
+    printbuf_free(pb);
 }
 
 /* The q a media range list gives to one offer: the most specific
@@ -492,6 +540,13 @@ int pl_handler(request_rec *r)
     }
     else if (req->body) {
         send_json(r, req->body);
+    }
+    else if (req->body_text) {
+        ap_set_content_type(r, "application/json");
+        ap_set_content_length(r, req->body_len);
+        if (!r->header_only) {
+            ap_rwrite(req->body_text, (int)req->body_len, r);
+        }
     }
     else if (status != HTTP_NO_CONTENT) {
         /* 201 + Location and no body: upstream sends no content type */

@@ -317,6 +317,15 @@ int pl_reply_json(pl_req_t *req, int status, json_object *obj)
     return status;
 }
 
+int pl_reply_text(pl_req_t *req, int status, const char *text,
+                  apr_size_t len)
+{
+    req->body = NULL;
+    req->body_text = text;
+    req->body_len = len;
+    return status;
+}
+
 int pl_reply_empty(pl_req_t *req, int status)
 {
     req->body = NULL;

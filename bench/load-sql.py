@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Print SQL (PostgreSQL) that loads the benchmark's provider layout straight
+into a Placement database, for sizes the API would take too long to load.
+
+    bench/load-sql.py N [--seed 42] [--nested-trees T] | psql -v ON_ERROR_STOP=1 ...
+
+The layout is the one placement_bench.py's load phase creates through the API
+(its flat_plan() and nested_tree_spec() are imported from
+/work/shared/bench/placement_bench.py, not copied): N flat providers with
+VCPU / MEMORY_MB / DISK_GB inventory, the static aggregate plus 0-2 others,
+HW_CPU_X86_SSE42 + one CUSTOM_BENCH_RACK_* trait, HW_CPU_X86_AVX2 on about
+half; then T (default N/10) nested trees of 7 providers (root, 2 NUMA, 2 PF
+under each). Generations are set as the API would leave them.
+
+The standard resource classes and traits must already be in the database
+(mod_placement inserts them on its first request), custom traits are added.
+Rows go through temporary staging tables (COPY) and are joined by uuid/name,
+so the script can be run on a database that already holds providers.
+"""
+import argparse
+import random
+import sys
+import uuid
+
+sys.path.insert(0, '/work/shared/bench')
+import placement_bench as pb  # noqa: E402
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument('providers', type=int)
+    p.add_argument('--seed', type=int, default=42)
+    p.add_argument('--nested-trees', type=int, default=None)
+    a = p.parse_args()
+    trees = a.nested_trees if a.nested_trees is not None else max(10, a.providers // 10)
+    rng = random.Random(a.seed)
+    plans = pb.flat_plan(a.providers, rng)
+
+    rps, invs, aggs, traits = [], [], [], []
+    for pl in plans:
+        u = pl['uuid']
+        # POST + PUT inventories + PUT aggregates + PUT traits: generation 3
+        rps.append((u, 'bench-cn-%s' % u, '', u, 3))
+        for rc, inv in sorted(pl['inv'].items()):
+            invs.append((u, rc, inv))
+        for ag in pl['aggs']:
+            aggs.append((u, ag))
+        for t in pl['traits']:
+            traits.append((u, t))
+
+    spec = pb.nested_tree_spec()
+
+    def node(u, name, parent, root, d):
+        gen = 1 + (1 if d.get('traits') else 0)
+        rps.append((u, name, parent, root, gen))
+        for rc, inv in sorted(d['inv'].items()):
+            invs.append((u, rc, inv))
+        for t in d.get('traits', []):
+            traits.append((u, t))
+
+    for _ in range(trees):
+        root = str(uuid.uuid4())
+        node(root, 'bench-nested-cn-%s' % root, '', root, spec['root'])
+        for i, numa in enumerate(spec['numa']):
+            nu = str(uuid.uuid4())
+            node(nu, 'bench-nested-numa%d-%s' % (i, nu), root, root, numa)
+            for j, pf in enumerate(spec['pf']):
+                pu = str(uuid.uuid4())
+                node(pu, 'bench-nested-pf%d_%d-%s' % (i, j, pu), nu, root, pf)
+
+    w = sys.stdout.write
+    w('BEGIN;\n')
+    w('CREATE TEMP TABLE s_rp (ord serial, uuid text, name text, parent text, '
+      'root text, gen int) ON COMMIT DROP;\n')
+    w('CREATE TEMP TABLE s_inv (uuid text, rc text, total int, reserved int, '
+      'min_unit int, max_unit int, step_size int, ratio float8) ON COMMIT DROP;\n')
+    w('CREATE TEMP TABLE s_agg (uuid text, agg text) ON COMMIT DROP;\n')
+    w('CREATE TEMP TABLE s_trait (uuid text, trait text) ON COMMIT DROP;\n')
+    w('COPY s_rp (uuid, name, parent, root, gen) FROM STDIN;\n')
+    for r in rps:
+        w('%s\t%s\t%s\t%s\t%d\n' % (r[0], r[1], r[2] or '\\N', r[3], r[4]))
+    w('\\.\n')
+    w('COPY s_inv FROM STDIN;\n')
+    for u, rc, inv in invs:
+        total = inv['total']
+        w('%s\t%s\t%d\t%d\t%d\t%d\t%d\t%r\n' % (
+            u, rc, total, inv.get('reserved', 0), inv.get('min_unit', 1),
+            inv.get('max_unit', total), inv.get('step_size', 1),
+            float(inv.get('allocation_ratio', 1.0))))
+    w('\\.\n')
+    w('COPY s_agg FROM STDIN;\n')
+    for u, ag in aggs:
+        w('%s\t%s\n' % (u, ag))
+    w('\\.\n')
+    w('COPY s_trait FROM STDIN;\n')
+    for u, t in traits:
+        w('%s\t%s\n' % (u, t))
+    w('\\.\n')
+    w("""
+INSERT INTO resource_providers (created_at, uuid, name, generation)
+  SELECT now() AT TIME ZONE 'UTC', uuid, name, gen FROM s_rp ORDER BY ord;
+UPDATE resource_providers r SET root_provider_id = root.id, parent_provider_id = par.id
+  FROM s_rp s JOIN resource_providers root ON root.uuid = s.root
+  LEFT JOIN resource_providers par ON par.uuid = s.parent
+  WHERE r.uuid = s.uuid;
+INSERT INTO inventories (created_at, resource_provider_id, resource_class_id, total,
+                         reserved, min_unit, max_unit, step_size, allocation_ratio)
+  SELECT now() AT TIME ZONE 'UTC', rp.id, rc.id, s.total, s.reserved, s.min_unit,
+         s.max_unit, s.step_size, s.ratio
+  FROM s_inv s JOIN resource_providers rp ON rp.uuid = s.uuid
+  JOIN resource_classes rc ON rc.name = s.rc;
+INSERT INTO placement_aggregates (created_at, uuid)
+  SELECT DISTINCT now() AT TIME ZONE 'UTC', agg FROM s_agg ON CONFLICT (uuid) DO NOTHING;
+INSERT INTO resource_provider_aggregates (created_at, resource_provider_id, aggregate_id)
+  SELECT now() AT TIME ZONE 'UTC', rp.id, a.id FROM s_agg s
+  JOIN resource_providers rp ON rp.uuid = s.uuid JOIN placement_aggregates a ON a.uuid = s.agg;
+INSERT INTO traits (created_at, name)
+  SELECT DISTINCT now() AT TIME ZONE 'UTC', trait FROM s_trait WHERE trait LIKE 'CUSTOM\\_%'
+  ON CONFLICT (name) DO NOTHING;
+INSERT INTO resource_provider_traits (created_at, trait_id, resource_provider_id)
+  SELECT now() AT TIME ZONE 'UTC', t.id, rp.id FROM s_trait s
+  JOIN resource_providers rp ON rp.uuid = s.uuid JOIN traits t ON t.name = s.trait;
+DO $$
+BEGIN
+  IF (SELECT count(*) FROM s_inv s LEFT JOIN resource_classes rc ON rc.name = s.rc
+      WHERE rc.id IS NULL) > 0 THEN
+    RAISE EXCEPTION 'unknown resource class in the staging data (standard classes not synced?)';
+  END IF;
+  IF (SELECT count(*) FROM s_trait s LEFT JOIN traits t ON t.name = s.trait
+      WHERE t.id IS NULL) > 0 THEN
+    RAISE EXCEPTION 'unknown trait in the staging data (standard traits not synced?)';
+  END IF;
+END $$;
+COMMIT;
+ANALYZE;
+""")
+    sys.stderr.write('load-sql: %d providers (%d flat, %d trees), %d inventories, '
+                     '%d aggregate links, %d trait links\n'
+                     % (len(rps), len(plans), trees, len(invs), len(aggs), len(traits)))
+
+
+if __name__ == '__main__':
+    main()
