@@ -197,6 +197,19 @@ static void warn_over_capacity(pl_req_t *req, const pl_provider_t *prov,
                   prov->uuid, rc_name);
 }
 
+/* Policy, then the provider of the path, with the 404 text the
+ * inventory reads give (upstream repeats the message). */
+static int read_provider(pl_req_t *req, const char *rule,
+                         pl_provider_t **pprov)
+{
+    int st = pl_policy_check(req, rule, NULL);
+
+    return st ? st : pl_api_provider_of_path(req, "No resource provider "
+                                             "with uuid %s found : No "
+                                             "resource provider with uuid "
+                                             "%s found", pprov);
+}
+
 int pl_api_inventory_list(pl_req_t *req)
 {
     apr_array_header_t *invs;
@@ -205,15 +218,7 @@ int pl_api_inventory_list(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = pl_policy_check(req,
-                              "placement:resource_providers:inventories:list",
-                              NULL))) {
-        return st;
-    }
-    if ((st = pl_api_provider_of_path(req, "No resource provider with "
-                                      "uuid %s found : No resource "
-                                      "provider with uuid %s found",
-                                      &prov))) {
+    if ((st = read_provider(req, "placement:resource_providers:inventories:list", &prov))) {
         return st;
     }
     rv = pl_store_inventory_list(req->db, req->pool, prov->id, &invs);
@@ -244,15 +249,7 @@ int pl_api_inventory_get(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req,
-                              "placement:resource_providers:inventories:show",
-                              NULL))) {
-        return st;
-    }
-    if ((st = pl_api_provider_of_path(req, "No resource provider with "
-                                      "uuid %s found : No resource "
-                                      "provider with uuid %s found",
-                                      &prov))) {
+    if ((st = read_provider(req, "placement:resource_providers:inventories:show", &prov))) {
         return st;
     }
     rv = pl_store_inventory_get(req->db, req->pool, prov->id, rc_name,

@@ -181,20 +181,28 @@ int pl_api_rc_create(pl_req_t *req)
     return pl_reply_empty(req, HTTP_CREATED);
 }
 
+/* Policy, the database, then the class named in the path (404). */
+static int rc_of_path(pl_req_t *req, const char *rule, pl_db_t **pdb,
+                      pl_rc_t **prc)
+{
+    int st = pl_policy_check(req, rule, NULL);
+
+    if (st) {
+        return st;
+    }
+    if (!(*pdb = pl_req_db(req))) {
+        return req->err_status;
+    }
+    return find_rc(req, *pdb, req->params[0], prc);
+}
+
 int pl_api_rc_get(pl_req_t *req)
 {
     pl_rc_t *rc;
     pl_db_t *db;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_classes:show",
-                              NULL))) {
-        return st;
-    }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
-    }
-    if ((st = find_rc(req, db, req->params[0], &rc))) {
+    if ((st = rc_of_path(req, "placement:resource_classes:show", &db, &rc))) {
         return st;
     }
     touch_rc(req, rc);
@@ -287,14 +295,7 @@ int pl_api_rc_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_classes:delete",
-                              NULL))) {
-        return st;
-    }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
-    }
-    if ((st = find_rc(req, db, req->params[0], &rc))) {
+    if ((st = rc_of_path(req, "placement:resource_classes:delete", &db, &rc))) {
         return st;
     }
     rv = pl_store_rc_delete(db, req->pool, rc);
