@@ -117,6 +117,14 @@ typedef struct pl_ac_link_t {
     apr_int64_t other_id;
 } pl_ac_link_t;
 
+/** A provider of a tree the world holds whole. */
+typedef struct pl_ac_prov_t {
+    apr_int64_t id;
+    apr_int64_t parent_id;          /**< 0: a root */
+    apr_int64_t root_id;
+    const char *uuid;
+} pl_ac_prov_t;
+
 typedef struct pl_ac_world_t {
     apr_array_header_t *rcs;        /**< pl_ac_name_t: known classes */
     apr_array_header_t *traits;     /**< pl_ac_name_t: known traits */
@@ -125,15 +133,25 @@ typedef struct pl_ac_world_t {
     int has_trees;                  /**< some provider has a parent */
     /** pl_ac_link_t (other_id unused): MISC_SHARES_VIA_AGGREGATE */
     apr_array_header_t *sharing;
-    apr_array_header_t *invs;       /**< pl_ac_inv_t of requested classes */
+    /** pl_ac_inv_t: the inventories, with usage, of the providers below
+     *  (by provider id, then class id); the engine uses the requested
+     *  classes' */
+    apr_array_header_t *invs;
     apr_array_header_t *rp_traits;  /**< pl_ac_link_t: requested traits */
     apr_array_header_t *rp_aggs;    /**< pl_ac_link_t: requested aggs */
     /** pl_ac_link_t: sharing provider -> root of a tree in one of its
      *  aggregates (its own included) */
     apr_array_header_t *anchors;
-    /** pl_ac_link_t: provider -> parent, for every provider that has one
-     *  (only read when same_subtree is asked for) */
+    /** pl_ac_link_t: provider -> parent, for every provider that has one */
     apr_array_header_t *parents;
+    /* For the provider summaries: the trees read whole. */
+    apr_array_header_t *provs;      /**< pl_ac_prov_t, by id */
+    struct apr_hash_t *prov_by_id;  /**< apr_int64_t id -> pl_ac_prov_t */
+    /** pl_ac_link_t: every trait of those providers (by provider id,
+     *  then trait id) */
+    apr_array_header_t *all_traits;
+    apr_array_header_t *rc_names;   /**< pl_ac_name_t: id -> class name */
+    apr_array_header_t *trait_names;/**< pl_ac_name_t: id -> trait name */
 } pl_ac_world_t;
 
 /** An empty world from p. */
@@ -207,18 +225,6 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
                          const pl_ac_world_t *world,
                          const pl_ac_opts_t *opts, pl_ac_result_t **pres);
 
-/* ------------------------------------------------------------------ */
-/* store_ac.c: the database side                                       */
-/* ------------------------------------------------------------------ */
-
-/**
- * Read the world req can touch.
- * @return APR_SUCCESS and *pworld; database errors.
- */
-apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
-                               const pl_ac_request_t *req,
-                               pl_ac_world_t **pworld);
-
 /** One provider of a summary, with its inventories and traits. */
 typedef struct pl_ac_summary_res_t {
     const char *rc_name;
@@ -236,16 +242,53 @@ typedef struct pl_ac_summary_t {
     apr_array_header_t *traits;     /**< const char * */
 } pl_ac_summary_t;
 
+/* ------------------------------------------------------------------ */
+/* ac_summary.c: the provider summaries, from the world                */
+/* ------------------------------------------------------------------ */
+
+/**
+ * The class ids and (when want_traits) trait ids the summaries of res
+ * show, each once, for the store to name (into w->rc_names and
+ * w->trait_names).
+ */
+void pl_ac_summary_ids(apr_pool_t *p, const pl_ac_world_t *w,
+                       const pl_ac_result_t *res, int want_traits,
+                       apr_array_header_t **prc_ids,
+                       apr_array_header_t **ptrait_ids);
+
 /**
  * The summaries of every provider in the trees of res (or only of
- * res->only_rps), by provider id; traits only when want_traits.
- * @return APR_SUCCESS, *psums (pl_ac_summary_t *) and *pby_id (an
- *         apr_hash_t keyed by the apr_int64_t id); database errors.
+ * res->only_rps), by provider id; traits only when want_traits. *pby_id
+ * (keyed by the apr_int64_t id) also holds the other providers the world
+ * read, whose uuids the answer may name.
+ */
+void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
+                     const pl_ac_result_t *res, int want_traits,
+                     apr_array_header_t **psums,
+                     struct apr_hash_t **pby_id);
+
+/**
+ * pl_ac_summaries after reading the names they show.
+ * @return APR_SUCCESS, *psums, *pby_id; database errors.
  */
 apr_status_t pl_store_ac_summaries(pl_db_t *db, apr_pool_t *p,
+                                   pl_ac_world_t *w,
                                    const pl_ac_result_t *res,
                                    int want_traits,
                                    apr_array_header_t **psums,
                                    struct apr_hash_t **pby_id);
+
+
+/* ------------------------------------------------------------------ */
+/* store_ac.c: the database side                                       */
+/* ------------------------------------------------------------------ */
+
+/**
+ * Read the world req can touch.
+ * @return APR_SUCCESS and *pworld; database errors.
+ */
+apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
+                               const pl_ac_request_t *req,
+                               pl_ac_world_t **pworld);
 
 #endif /* PL_AC_H */

@@ -16,6 +16,7 @@
 
 #include <apr_pools.h>
 #include <apr_hash.h>
+#include <apr_tables.h>
 #include <apr_dbd.h>
 #include "pl_status.h"
 
@@ -91,6 +92,21 @@ apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j,
 
 /** An integer as the text argument SQL statements take, from p. */
 const char *pl_db_i64(apr_pool_t *p, apr_int64_t v);
+
+/** "1,2,3": n integers for an IN list in SQL text, from p ("" for none). */
+const char *pl_db_id_list(apr_pool_t *p, const apr_int64_t *ids, int n);
+
+/** The same from an apr_array_header_t of apr_int64_t. */
+const char *pl_db_id_array(apr_pool_t *p, const apr_array_header_t *ids);
+
+/**
+ * "col is one of ids" for SQL text: "col IN (1,2,3)", or for PostgreSQL
+ * "col = ANY('{1,2,3}'::int[])", one constant that it parses and plans
+ * in a fraction of the time hundreds of constants take. "1 = 0" when n
+ * is 0. From p.
+ */
+const char *pl_db_in_ids(const pl_db_t *db, apr_pool_t *p, const char *col,
+                         const apr_int64_t *ids, int n);
 
 /** Current time as the SQL text every dialect stores in DATETIME columns. */
 const char *pl_db_now(apr_pool_t *p);

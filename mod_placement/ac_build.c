@@ -1226,6 +1226,11 @@ pl_ac_world_t *pl_ac_world_make(apr_pool_t *p)
     w->rp_aggs = apr_array_make(p, 16, sizeof(pl_ac_link_t));
     w->anchors = apr_array_make(p, 4, sizeof(pl_ac_link_t));
     w->parents = apr_array_make(p, 4, sizeof(pl_ac_link_t));
+    w->provs = apr_array_make(p, 64, sizeof(pl_ac_prov_t));
+    w->prov_by_id = apr_hash_make(p);
+    w->all_traits = apr_array_make(p, 64, sizeof(pl_ac_link_t));
+    w->rc_names = apr_array_make(p, 8, sizeof(pl_ac_name_t));
+    w->trait_names = apr_array_make(p, 16, sizeof(pl_ac_name_t));
     return w;
 }
 

@@ -322,6 +322,38 @@ const char *pl_db_i64(apr_pool_t *p, apr_int64_t v)
     return apr_psprintf(p, "%" APR_INT64_T_FMT, v);
 }
 
+const char *pl_db_id_list(apr_pool_t *p, const apr_int64_t *ids, int n)
+{
+    char *buf = apr_palloc(p, (apr_size_t)n * 21 + 1), *s = buf;
+    int i;
+
+    *s = '\0';
+    for (i = 0; i < n; i++) {
+        s += apr_snprintf(s, 22, i ? ",%" APR_INT64_T_FMT
+                                   : "%" APR_INT64_T_FMT, ids[i]);
+    }
+    return buf;
+}
+
+const char *pl_db_id_array(apr_pool_t *p, const apr_array_header_t *ids)
+{
+    return pl_db_id_list(p, (const apr_int64_t *)ids->elts, ids->nelts);
+}
+
+const char *pl_db_in_ids(const pl_db_t *db, apr_pool_t *p, const char *col,
+                         const apr_int64_t *ids, int n)
+{
+    const char *list = pl_db_id_list(p, ids, n);
+
+    if (n == 0) {
+        return "1 = 0";
+    }
+    if (db->dialect == PL_DB_PGSQL) {
+        return apr_pstrcat(p, col, " = ANY('{", list, "}'::int[])", NULL);
+    }
+    return apr_pstrcat(p, col, " IN (", list, ")", NULL);
+}
+
 void pl_db_now_buf(char *buf, apr_size_t size)
 {
     apr_time_exp_t t;

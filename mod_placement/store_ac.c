@@ -44,51 +44,126 @@ static const char *quoted_list(pl_db_t *db, apr_pool_t *p,
                              ',');
 }
 
-/* 1,2,3 */
-static const char *id_list(apr_pool_t *p, const apr_int64_t *ids, int n)
+/* One branch of the lookup below: (kind, id, NULL, name) of the rows of
+ * table whose col is one of names. */
+static const char *lookup_branch(pl_db_t *db, apr_pool_t *p,
+                                 const char *kind, const char *id,
+                                 const char *table, const char *col,
+                                 const apr_array_header_t *names)
 {
-    char *buf = apr_palloc(p, (apr_size_t)n * 21 + 1), *s = buf;
-    int i;
-
-    *s = '\0';
-    for (i = 0; i < n; i++) {
-        s += apr_snprintf(s, 22, i ? ",%" APR_INT64_T_FMT
-                                   : "%" APR_INT64_T_FMT, ids[i]);
+    if (names->nelts == 0) {
+        return "";
     }
-    return buf;
+    return apr_psprintf(p, " UNION ALL SELECT '%s', %s, NULL, %s FROM %s "
+                        "WHERE %s IN (%s)", kind, id, col, table, col,
+                        quoted_list(db, p, names));
 }
 
-/* (id, name) rows whose name is exactly one asked for (some collations
- * compare without case) */
-static apr_status_t names_to_ids(pl_db_t *db, apr_pool_t *p,
-                                 const char *table, const char *col,
-                                 const apr_array_header_t *names,
-                                 apr_array_header_t *out)
+/* The name among names that row's name is exactly (some collations
+ * compare without case), or NULL. */
+static const char *exact_name(const apr_array_header_t *names,
+                              const char *name)
 {
+    int j;
+
+    for (j = 0; j < names->nelts; j++) {
+        const char *n = APR_ARRAY_IDX(names, j, const char *);
+
+        if (!strcmp(n, name)) {
+            return n;
+        }
+    }
+    return NULL;
+}
+
+static void push_name(apr_array_header_t *out, apr_int64_t id,
+                      const char *name)
+{
+    pl_ac_name_t *n = apr_array_push(out);
+
+    n->id = id;
+    n->name = name;
+}
+
+/*
+ * Everything small the request needs first, in one statement: the ids of
+ * its classes, traits and aggregates, the roots of its in_tree providers,
+ * whether any provider has a parent, and the sharing providers. The
+ * sharing branch comes first so that the id columns are typed integer
+ * for every dialect.
+ */
+static apr_status_t read_lookups(pl_db_t *db, apr_pool_t *p,
+                                 const pl_ac_request_t *req,
+                                 pl_ac_world_t *w)
+{
+    apr_array_header_t *rcs, *traits, *aggs, *trees;
     pl_rows_t *rows;
     apr_status_t rv;
-    int i, j;
+    int i;
 
-    if (names->nelts == 0) {
-        return APR_SUCCESS;
-    }
-    rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
-        "SELECT id, %s FROM %s WHERE %s IN (%s)", col, table, col,
-        quoted_list(db, p, names)));
+    pl_ac_request_names(p, req, &rcs, &traits, &aggs, &trees);
+    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
+        "SELECT 's', t.resource_provider_id, rp.root_provider_id, NULL "
+        "FROM resource_provider_traits t "
+        "JOIN traits tr ON tr.id = t.trait_id "
+        "JOIN resource_providers rp ON rp.id = t.resource_provider_id "
+        "WHERE tr.name = '" SHARING_TRAIT "' "
+        "UNION ALL SELECT 'n', id, NULL, NULL FROM (SELECT id FROM "
+        "resource_providers WHERE parent_provider_id IS NOT NULL "
+        "LIMIT 1) nested",
+        lookup_branch(db, p, "c", "id", "resource_classes", "name", rcs),
+        lookup_branch(db, p, "t", "id", "traits", "name", traits),
+        lookup_branch(db, p, "a", "id", "placement_aggregates", "uuid", aggs),
+        lookup_branch(db, p, "p", "root_provider_id", "resource_providers",
+                      "uuid", trees), NULL));
     if (rv != APR_SUCCESS) {
         return rv;
     }
     for (i = 0; i < rows->nrows; i++) {
-        const char *name = PL_CELL(rows, i, 1);
+        const char *kind = PL_CELL(rows, i, 0), *name = PL_CELL(rows, i, 3);
+        apr_int64_t id = i64(PL_CELL(rows, i, 1));
 
-        for (j = 0; j < names->nelts; j++) {
-            if (!strcmp(APR_ARRAY_IDX(names, j, const char *), name)) {
-                pl_ac_name_t *n = apr_array_push(out);
+        switch (*kind) {
+        case 's': {
+            pl_ac_link_t *l = apr_array_push(w->sharing);
 
-                n->id = i64(PL_CELL(rows, i, 0));
-                n->name = name;
-                break;
+            l->rp_id = id;
+            l->root_id = i64(PL_CELL(rows, i, 2));
+            l->other_id = 0;
+            break;
+        }
+        case 'n':
+            w->has_trees = 1;
+            break;
+        case 'c':
+            if ((name = exact_name(rcs, name)) != NULL) {
+                push_name(w->rcs, id, name);
             }
+            break;
+        case 't':
+            if ((name = exact_name(traits, name)) != NULL) {
+                push_name(w->traits, id, name);
+            }
+            break;
+        case 'a':
+            if ((name = exact_name(aggs, name)) != NULL) {
+                push_name(w->aggs, id, name);
+            }
+            break;
+        case 'p': {
+            /* compared as the client wrote it, as upstream's SQL does;
+             * one row may stand for several spellings */
+            int j;
+
+            for (j = 0; j < trees->nelts; j++) {
+                const char *u = APR_ARRAY_IDX(trees, j, const char *);
+
+                if (!strcasecmp(u, name)) {
+                    push_name(w->trees, id, u);
+                }
+            }
+            break;
+        }
         }
     }
     return APR_SUCCESS;
@@ -122,7 +197,19 @@ static const char *ids_of_names(apr_pool_t *p, const apr_array_header_t *a)
     for (i = 0; i < a->nelts; i++) {
         ids[i] = APR_ARRAY_IDX(a, i, pl_ac_name_t).id;
     }
-    return id_list(p, ids, a->nelts);
+    return pl_db_id_list(p, ids, a->nelts);
+}
+
+static int known_id_of(const apr_array_header_t *names, apr_int64_t id)
+{
+    int i;
+
+    for (i = 0; i < names->nelts; i++) {
+        if (APR_ARRAY_IDX(names, i, pl_ac_name_t).id == id) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static apr_int64_t known_id(const apr_array_header_t *names,
@@ -154,7 +241,7 @@ static const char *known_ids(apr_pool_t *p, const apr_array_header_t *names,
             ids[n++] = id;
         }
     }
-    return n ? id_list(p, ids, n) : NULL;
+    return n ? pl_db_id_list(p, ids, n) : NULL;
 }
 
 /*
@@ -274,27 +361,93 @@ static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
     return where;
 }
 
-static apr_status_t read_invs(pl_db_t *db, apr_pool_t *p,
-                              const pl_ac_request_t *req, pl_ac_world_t *w)
+/* The roots of the trees that have a provider of some requested class
+ * which could pass its groups' conditions. */
+static apr_status_t read_candidate_roots(pl_db_t *db, apr_pool_t *p,
+                                         const pl_ac_request_t *req,
+                                         const pl_ac_world_t *w,
+                                         apr_array_header_t *roots)
 {
-    const char *rcs = ids_of_names(p, w->rcs);
     pl_rows_t *rows;
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
-        "SELECT i.resource_provider_id, rp.root_provider_id, "
-        "i.resource_class_id, i.total, i.reserved, i.min_unit, i.max_unit, "
-        "i.step_size, i.allocation_ratio, u.used "
-        "FROM inventories i "
+    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
+        "SELECT DISTINCT rp.root_provider_id FROM inventories i "
         "JOIN resource_providers rp ON rp.id = i.resource_provider_id "
+        "WHERE ", inv_filter(p, w, req), NULL));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < rows->nrows; i++) {
+        APR_ARRAY_PUSH(roots, apr_int64_t) = i64(PL_CELL(rows, i, 0));
+    }
+    return APR_SUCCESS;
+}
+
+/* Every provider of the trees of roots, by id. */
+static apr_status_t read_tree_providers(pl_db_t *db, apr_pool_t *p,
+                                        const apr_array_header_t *roots,
+                                        pl_ac_world_t *w)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i;
+
+    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
+        "SELECT id, uuid, parent_provider_id, root_provider_id "
+        "FROM resource_providers WHERE ",
+        pl_db_in_ids(db, p, "root_provider_id",
+                     (const apr_int64_t *)roots->elts, roots->nelts),
+        " ORDER BY id", NULL));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < rows->nrows; i++) {
+        pl_ac_prov_t *pv = apr_array_push(w->provs);
+
+        pv->id = i64(PL_CELL(rows, i, 0));
+        pv->uuid = PL_CELL(rows, i, 1);
+        pv->parent_id = i64(PL_CELL(rows, i, 2));
+        pv->root_id = i64(PL_CELL(rows, i, 3));
+        apr_hash_set(w->prov_by_id, &pv->id, sizeof(pv->id), pv);
+        if (pv->parent_id) {
+            pl_ac_link_t *l = apr_array_push(w->parents);
+
+            l->rp_id = pv->id;
+            l->root_id = pv->root_id;
+            l->other_id = pv->parent_id;
+        }
+    }
+    return APR_SUCCESS;
+}
+
+static apr_int64_t root_of(const pl_ac_world_t *w, apr_int64_t id)
+{
+    const pl_ac_prov_t *pv = apr_hash_get(w->prov_by_id, &id, sizeof(id));
+
+    return pv ? pv->root_id : id;
+}
+
+/* Every inventory of those providers, with its usage. */
+static apr_status_t read_tree_inventories(pl_db_t *db, apr_pool_t *p,
+                                          const char *rps, const char *arps,
+                                          pl_ac_world_t *w)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i;
+
+    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
+        "SELECT i.resource_provider_id, i.resource_class_id, i.total, "
+        "i.reserved, i.min_unit, i.max_unit, i.step_size, "
+        "i.allocation_ratio, u.used FROM inventories i "
         "LEFT JOIN (SELECT resource_provider_id, resource_class_id, "
-        "SUM(used) AS used FROM allocations "
-        "WHERE resource_class_id IN (%s) "
-        "GROUP BY resource_provider_id, resource_class_id) u "
+        "SUM(used) AS used FROM allocations WHERE ", arps,
+        " GROUP BY resource_provider_id, resource_class_id) u "
         "ON u.resource_provider_id = i.resource_provider_id "
-        "AND u.resource_class_id = i.resource_class_id "
-        "WHERE %s", rcs, inv_filter(p, w, req)));
+        "AND u.resource_class_id = i.resource_class_id WHERE ", rps,
+        " ORDER BY i.resource_provider_id, i.resource_class_id", NULL));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -302,18 +455,116 @@ static apr_status_t read_invs(pl_db_t *db, apr_pool_t *p,
         pl_ac_inv_t *inv = apr_array_push(w->invs);
 
         inv->rp_id = i64(PL_CELL(rows, i, 0));
-        inv->root_id = i64(PL_CELL(rows, i, 1));
-        inv->rc_id = i64(PL_CELL(rows, i, 2));
-        inv->total = i64(PL_CELL(rows, i, 3));
-        inv->reserved = i64(PL_CELL(rows, i, 4));
-        inv->min_unit = i64(PL_CELL(rows, i, 5));
-        inv->max_unit = i64(PL_CELL(rows, i, 6));
-        inv->step_size = i64(PL_CELL(rows, i, 7));
-        inv->allocation_ratio = PL_CELL(rows, i, 8)
-                                ? strtod(PL_CELL(rows, i, 8), NULL) : 1.0;
-        inv->used = i64(PL_CELL(rows, i, 9));
+        inv->root_id = root_of(w, inv->rp_id);
+        inv->rc_id = i64(PL_CELL(rows, i, 1));
+        inv->total = i64(PL_CELL(rows, i, 2));
+        inv->reserved = i64(PL_CELL(rows, i, 3));
+        inv->min_unit = i64(PL_CELL(rows, i, 4));
+        inv->max_unit = i64(PL_CELL(rows, i, 5));
+        inv->step_size = i64(PL_CELL(rows, i, 6));
+        inv->allocation_ratio = PL_CELL(rows, i, 7)
+                                ? strtod(PL_CELL(rows, i, 7), NULL) : 1.0;
+        inv->used = i64(PL_CELL(rows, i, 8));
     }
     return APR_SUCCESS;
+}
+
+/* (provider, root, other) rows of sql into out; with only set, just the
+ * rows whose other id is one of only's names. */
+static apr_status_t tree_links(pl_db_t *db, apr_pool_t *p, const char *sql,
+                               const apr_array_header_t *only,
+                               pl_ac_world_t *w, apr_array_header_t *out)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i, j;
+
+    if ((rv = pl_db_select_text(db, p, &rows, sql)) != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < rows->nrows; i++) {
+        apr_int64_t other = i64(PL_CELL(rows, i, 1));
+        pl_ac_link_t *l;
+
+        for (j = 0; only && j < only->nelts; j++) {
+            if (APR_ARRAY_IDX(only, j, pl_ac_name_t).id == other) {
+                break;
+            }
+        }
+        if (only && j == only->nelts) {
+            continue;
+        }
+        l = apr_array_push(out);
+        l->rp_id = i64(PL_CELL(rows, i, 0));
+        l->root_id = root_of(w, l->rp_id);
+        l->other_id = other;
+    }
+    return APR_SUCCESS;
+}
+
+/*
+ * Load whole trees: their providers, every inventory with its usage,
+ * every trait (the requested ones also as rp_traits) and their
+ * memberships of the requested aggregates. The engine and the provider
+ * summaries both read from these, so nothing is read twice.
+ */
+static apr_status_t read_trees(pl_db_t *db, apr_pool_t *p,
+                               const apr_array_header_t *roots,
+                               pl_ac_world_t *w)
+{
+    apr_int64_t *ids;
+    const char *arps;
+    apr_status_t rv;
+    int i, n;
+
+    if (roots->nelts == 0) {
+        return APR_SUCCESS;
+    }
+    if ((rv = read_tree_providers(db, p, roots, w)) != APR_SUCCESS) {
+        return rv;
+    }
+    n = w->provs->nelts;
+    ids = apr_palloc(p, (n + 1) * sizeof(*ids));
+    for (i = 0; i < n; i++) {
+        ids[i] = APR_ARRAY_IDX(w->provs, i, pl_ac_prov_t).id;
+    }
+    arps = pl_db_in_ids(db, p, "resource_provider_id", ids, n);
+    rv = read_tree_inventories(db, p, pl_db_in_ids(db, p,
+                               "i.resource_provider_id", ids, n), arps, w);
+    if (rv == APR_SUCCESS) {
+        rv = tree_links(db, p, apr_pstrcat(p,
+                "SELECT resource_provider_id, trait_id "
+                "FROM resource_provider_traits WHERE ", arps,
+                " ORDER BY resource_provider_id, trait_id", NULL),
+                NULL, w, w->all_traits);
+    }
+    for (i = 0; rv == APR_SUCCESS && i < w->all_traits->nelts; i++) {
+        const pl_ac_link_t *l = &APR_ARRAY_IDX(w->all_traits, i,
+                                               pl_ac_link_t);
+
+        if (known_id_of(w->traits, l->other_id)) {
+            *(pl_ac_link_t *)apr_array_push(w->rp_traits) = *l;
+        }
+    }
+    if (rv == APR_SUCCESS && w->aggs->nelts) {
+        rv = tree_links(db, p, apr_pstrcat(p,
+                "SELECT resource_provider_id, aggregate_id "
+                "FROM resource_provider_aggregates WHERE ", arps,
+                " AND aggregate_id IN (", ids_of_names(p, w->aggs), ")",
+                NULL), w->aggs, w, w->rp_aggs);
+    }
+    return rv;
+}
+
+static void add_root(apr_array_header_t *roots, apr_hash_t *seen,
+                     apr_int64_t root)
+{
+    if (!apr_hash_get(seen, &root, sizeof(root))) {
+        apr_int64_t *v = apr_array_push(roots);
+
+        *v = root;
+        apr_hash_set(seen, v, sizeof(*v), v);
+    }
 }
 
 apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
@@ -321,257 +572,106 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
                                pl_ac_world_t **pworld)
 {
     pl_ac_world_t *w = pl_ac_world_make(p);
-    apr_array_header_t *rc_names, *trait_names, *agg_uuids, *tree_uuids;
-    apr_array_header_t *all, *traits;
-    apr_int64_t sharing_id = 0;
-    pl_rows_t *rows;
+    apr_array_header_t *roots = apr_array_make(p, 64, sizeof(apr_int64_t));
+    apr_array_header_t *found = apr_array_make(p, 64, sizeof(apr_int64_t));
+    apr_hash_t *seen = apr_hash_make(p);
     apr_status_t rv;
     int i;
 
-    pl_ac_request_names(p, req, &rc_names, &trait_names, &agg_uuids,
-                        &tree_uuids);
-    /* the client's traits and the sharing trait, in one query */
-    all = apr_array_copy(p, trait_names);
-    APR_ARRAY_PUSH(all, const char *) = SHARING_TRAIT;
-    traits = apr_array_make(p, all->nelts, sizeof(pl_ac_name_t));
-    if ((rv = names_to_ids(db, p, "resource_classes", "name", rc_names,
-                           w->rcs)) != APR_SUCCESS
-        || (rv = names_to_ids(db, p, "traits", "name", all, traits))
-           != APR_SUCCESS
-        || (rv = names_to_ids(db, p, "placement_aggregates", "uuid",
-                              agg_uuids, w->aggs)) != APR_SUCCESS) {
-        return rv;
-    }
-    for (i = 0; i < traits->nelts; i++) {
-        pl_ac_name_t *t = &APR_ARRAY_IDX(traits, i, pl_ac_name_t);
-        int j;
-
-        if (!strcmp(t->name, SHARING_TRAIT)) {
-            sharing_id = t->id;
-        }
-        for (j = 0; j < trait_names->nelts; j++) {
-            if (!strcmp(t->name, APR_ARRAY_IDX(trait_names, j, char *))) {
-                *(pl_ac_name_t *)apr_array_push(w->traits) = *t;
-                break;
-            }
-        }
-    }
-    if (tree_uuids->nelts) {
-        rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
-            "SELECT root_provider_id, uuid FROM resource_providers "
-            "WHERE uuid IN (%s)", quoted_list(db, p, tree_uuids)));
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-        for (i = 0; i < rows->nrows; i++) {
-            int j;
-
-            /* compared as the client wrote it, as upstream's SQL does */
-            for (j = 0; j < tree_uuids->nelts; j++) {
-                const char *u = APR_ARRAY_IDX(tree_uuids, j, const char *);
-
-                if (!strcasecmp(u, PL_CELL(rows, i, 1))) {
-                    pl_ac_name_t *n = apr_array_push(w->trees);
-
-                    n->id = i64(PL_CELL(rows, i, 0));
-                    n->name = u;
-                }
-            }
-        }
-    }
-    rv = pl_db_select_text(db, p, &rows, "SELECT id FROM resource_providers "
-                           "WHERE parent_provider_id IS NOT NULL LIMIT 1");
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    w->has_trees = rows->nrows > 0;
-    if (sharing_id
-        && (rv = links(db, p, apr_psprintf(p,
-                "SELECT t.resource_provider_id, rp.root_provider_id "
-                "FROM resource_provider_traits t "
-                "JOIN resource_providers rp ON rp.id = t.resource_provider_id "
-                "WHERE t.trait_id = %" APR_INT64_T_FMT, sharing_id),
-                w->sharing)) != APR_SUCCESS) {
-        return rv;
-    }
-    if (w->rcs->nelts && (rv = read_invs(db, p, req, w)) != APR_SUCCESS) {
-        return rv;
-    }
-    if (w->traits->nelts
-        && (rv = links(db, p, apr_psprintf(p,
-                "SELECT t.resource_provider_id, rp.root_provider_id, "
-                "t.trait_id FROM resource_provider_traits t "
-                "JOIN resource_providers rp ON rp.id = t.resource_provider_id "
-                "WHERE t.trait_id IN (%s)", ids_of_names(p, w->traits)),
-                w->rp_traits)) != APR_SUCCESS) {
-        return rv;
-    }
-    if (w->aggs->nelts
-        && (rv = links(db, p, apr_psprintf(p,
-                "SELECT a.resource_provider_id, rp.root_provider_id, "
-                "a.aggregate_id FROM resource_provider_aggregates a "
-                "JOIN resource_providers rp ON rp.id = a.resource_provider_id "
-                "WHERE a.aggregate_id IN (%s)", ids_of_names(p, w->aggs)),
-                w->rp_aggs)) != APR_SUCCESS) {
+    if ((rv = read_lookups(db, p, req, w)) != APR_SUCCESS) {
         return rv;
     }
     /* every root of a tree in an aggregate of a sharing provider */
-    if (w->sharing->nelts
-        && (rv = links(db, p, apr_psprintf(p,
+    if (w->sharing->nelts) {
+        apr_int64_t *ids = apr_palloc(p, w->sharing->nelts * sizeof(*ids));
+        int i;
+
+        for (i = 0; i < w->sharing->nelts; i++) {
+            ids[i] = APR_ARRAY_IDX(w->sharing, i, pl_ac_link_t).rp_id;
+        }
+        rv = links(db, p, apr_pstrcat(p,
                 "SELECT DISTINCT s.resource_provider_id, sp.root_provider_id, "
                 "rp.root_provider_id FROM resource_provider_aggregates s "
                 "JOIN resource_provider_aggregates o "
                 "ON o.aggregate_id = s.aggregate_id "
                 "JOIN resource_providers rp ON rp.id = o.resource_provider_id "
                 "JOIN resource_providers sp ON sp.id = s.resource_provider_id "
-                "JOIN resource_provider_traits t "
-                "ON t.resource_provider_id = s.resource_provider_id "
-                "WHERE t.trait_id = %" APR_INT64_T_FMT, sharing_id),
-                w->anchors)) != APR_SUCCESS) {
+                "WHERE ", pl_db_in_ids(db, p, "s.resource_provider_id", ids,
+                                       w->sharing->nelts), NULL),
+                w->anchors);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    if (w->rcs->nelts
+        && (rv = read_candidate_roots(db, p, req, w, found)) != APR_SUCCESS) {
         return rv;
     }
-    if (req->same_subtrees->nelts && w->has_trees
-        && (rv = links(db, p, "SELECT id, root_provider_id, "
-                       "parent_provider_id FROM resource_providers "
-                       "WHERE parent_provider_id IS NOT NULL", w->parents))
-           != APR_SUCCESS) {
+    /* the candidate trees, the sharing providers' own, and the trees
+     * they serve when the traits of those roots matter */
+    for (i = 0; i < found->nelts; i++) {
+        add_root(roots, seen, APR_ARRAY_IDX(found, i, apr_int64_t));
+    }
+    for (i = 0; i < w->sharing->nelts; i++) {
+        add_root(roots, seen, APR_ARRAY_IDX(w->sharing, i,
+                                            pl_ac_link_t).root_id);
+    }
+    for (i = 0; req->root_required && i < w->anchors->nelts; i++) {
+        add_root(roots, seen, APR_ARRAY_IDX(w->anchors, i,
+                                            pl_ac_link_t).other_id);
+    }
+    if ((rv = read_trees(db, p, roots, w)) != APR_SUCCESS) {
         return rv;
     }
     *pworld = w;
     return APR_SUCCESS;
 }
 
-static int is_extra(const pl_ac_result_t *res, apr_int64_t id)
+/* The names of the classes and traits the summaries show, in one
+ * statement. */
+static apr_status_t read_names(pl_db_t *db, apr_pool_t *p,
+                               const apr_array_header_t *rc_ids,
+                               const apr_array_header_t *trait_ids,
+                               pl_ac_world_t *w)
 {
+    pl_rows_t *rows;
+    apr_status_t rv;
     int i;
 
-    for (i = 0; res->extra_rps && i < res->extra_rps->nelts; i++) {
-        if (APR_ARRAY_IDX(res->extra_rps, i, apr_int64_t) == id) {
-            return 1;
-        }
+    if (rc_ids->nelts == 0 && trait_ids->nelts == 0) {
+        return APR_SUCCESS;
     }
-    return 0;
+    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
+        "SELECT 'c', id, name FROM resource_classes WHERE ",
+        pl_db_in_ids(db, p, "id", (const apr_int64_t *)rc_ids->elts,
+                     rc_ids->nelts),
+        " UNION ALL SELECT 't', id, name FROM traits WHERE ",
+        pl_db_in_ids(db, p, "id", (const apr_int64_t *)trait_ids->elts,
+                     trait_ids->nelts), NULL));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < rows->nrows; i++) {
+        push_name(*PL_CELL(rows, i, 0) == 'c' ? w->rc_names : w->trait_names,
+                  i64(PL_CELL(rows, i, 1)), PL_CELL(rows, i, 2));
+    }
+    return APR_SUCCESS;
 }
 
 apr_status_t pl_store_ac_summaries(pl_db_t *db, apr_pool_t *p,
+                                   pl_ac_world_t *w,
                                    const pl_ac_result_t *res,
                                    int want_traits,
                                    apr_array_header_t **psums,
                                    apr_hash_t **pby_id)
 {
-    apr_array_header_t *sums = apr_array_make(p, res->roots->nelts * 2 + 1,
-                                              sizeof(pl_ac_summary_t *));
-    apr_hash_t *by_id = apr_hash_make(p);
-    const char *where, *uwhere, *pwhere;
-    pl_rows_t *rows;
+    apr_array_header_t *rc_ids, *trait_ids;
     apr_status_t rv;
-    int i;
 
-    *psums = sums;
-    *pby_id = by_id;
-    if (res->roots->nelts == 0) {
-        return APR_SUCCESS;
-    }
-    if (res->only_rps) {
-        const char *ids = id_list(p, (apr_int64_t *)res->only_rps->elts,
-                                  res->only_rps->nelts);
-
-        where = apr_pstrcat(p, "rp.id IN (", ids, ")", NULL);
-        uwhere = apr_pstrcat(p, "a.resource_provider_id IN (", ids, ")",
-                             NULL);
-    }
-    else {
-        const char *ids = id_list(p, (apr_int64_t *)res->roots->elts,
-                                  res->roots->nelts);
-
-        where = apr_pstrcat(p, "rp.root_provider_id IN (", ids, ")", NULL);
-        uwhere = apr_pstrcat(p, "r2.root_provider_id IN (", ids, ")", NULL);
-    }
-    /* providers whose uuid alone is wanted come with the first query */
-    pwhere = where;
-    if (res->extra_rps && res->extra_rps->nelts) {
-        pwhere = apr_pstrcat(p, where, " OR rp.id IN (",
-                             id_list(p, (apr_int64_t *)res->extra_rps->elts,
-                                     res->extra_rps->nelts), ")", NULL);
-    }
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-        "SELECT rp.id, rp.uuid, pp.uuid, rr.uuid FROM resource_providers rp "
-        "LEFT JOIN resource_providers pp ON pp.id = rp.parent_provider_id "
-        "LEFT JOIN resource_providers rr ON rr.id = rp.root_provider_id "
-        "WHERE ", pwhere, " ORDER BY rp.id", NULL));
-    if (rv != APR_SUCCESS) {
+    pl_ac_summary_ids(p, w, res, want_traits, &rc_ids, &trait_ids);
+    if ((rv = read_names(db, p, rc_ids, trait_ids, w)) != APR_SUCCESS) {
         return rv;
     }
-    for (i = 0; i < rows->nrows; i++) {
-        pl_ac_summary_t *s = apr_pcalloc(p, sizeof(*s));
-
-        s->id = i64(PL_CELL(rows, i, 0));
-        s->uuid = PL_CELL(rows, i, 1);
-        s->parent_uuid = PL_CELL(rows, i, 2);
-        s->root_uuid = PL_CELL(rows, i, 3);
-        s->res = apr_array_make(p, 3, sizeof(pl_ac_summary_res_t));
-        s->traits = apr_array_make(p, 2, sizeof(const char *));
-        if (!is_extra(res, s->id)) {
-            APR_ARRAY_PUSH(sums, pl_ac_summary_t *) = s;
-        }
-        apr_hash_set(by_id, &s->id, sizeof(s->id), s);
-    }
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-        "SELECT i.resource_provider_id, i.resource_class_id, rc.name, "
-        "i.total, i.reserved, i.allocation_ratio, u.used "
-        "FROM inventories i "
-        "JOIN resource_providers rp ON rp.id = i.resource_provider_id "
-        "JOIN resource_classes rc ON rc.id = i.resource_class_id "
-        "LEFT JOIN (SELECT a.resource_provider_id, a.resource_class_id, "
-        "SUM(a.used) AS used FROM allocations a "
-        "JOIN resource_providers r2 ON r2.id = a.resource_provider_id "
-        "WHERE ", uwhere, " GROUP BY a.resource_provider_id, "
-        "a.resource_class_id) u "
-        "ON u.resource_provider_id = i.resource_provider_id "
-        "AND u.resource_class_id = i.resource_class_id "
-        "WHERE ", where, " ORDER BY i.resource_provider_id, "
-        "i.resource_class_id", NULL));
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    for (i = 0; i < rows->nrows; i++) {
-        apr_int64_t id = i64(PL_CELL(rows, i, 0));
-        pl_ac_summary_t *s = apr_hash_get(by_id, &id, sizeof(id));
-        pl_ac_summary_res_t *r;
-        double ratio;
-
-        if (s == NULL) {
-            continue;
-        }
-        ratio = PL_CELL(rows, i, 5) ? strtod(PL_CELL(rows, i, 5), NULL)
-                                    : 1.0;
-        r = apr_array_push(s->res);
-        r->rc_id = i64(PL_CELL(rows, i, 1));
-        r->rc_name = PL_CELL(rows, i, 2);
-        r->capacity = (apr_int64_t)((double)(i64(PL_CELL(rows, i, 3))
-                                             - i64(PL_CELL(rows, i, 4)))
-                                    * ratio);
-        r->used = i64(PL_CELL(rows, i, 6));
-    }
-    if (!want_traits) {
-        return APR_SUCCESS;
-    }
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-        "SELECT t.resource_provider_id, tr.name "
-        "FROM resource_provider_traits t "
-        "JOIN traits tr ON tr.id = t.trait_id "
-        "JOIN resource_providers rp ON rp.id = t.resource_provider_id "
-        "WHERE ", where, " ORDER BY t.resource_provider_id, t.trait_id", NULL));
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    for (i = 0; i < rows->nrows; i++) {
-        apr_int64_t id = i64(PL_CELL(rows, i, 0));
-        pl_ac_summary_t *s = apr_hash_get(by_id, &id, sizeof(id));
-
-        if (s) {
-            APR_ARRAY_PUSH(s->traits, const char *) = PL_CELL(rows, i, 1);
-        }
-    }
+    pl_ac_summaries(p, w, res, want_traits, psums, pby_id);
     return APR_SUCCESS;
 }

@@ -161,18 +161,6 @@ static apr_status_t rc_id(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
     return rv;
 }
 
-static const char *id_list(apr_pool_t *p, const apr_array_header_t *ids)
-{
-    const char *s = "";
-    int i;
-
-    for (i = 0; i < ids->nelts; i++) {
-        s = apr_psprintf(p, "%s%s%" APR_INT64_T_FMT, s, i ? ", " : "",
-                         APR_ARRAY_IDX(ids, i, apr_int64_t));
-    }
-    return s;
-}
-
 static void push_unique(apr_array_header_t *ids, apr_int64_t id)
 {
     int i;
@@ -247,7 +235,7 @@ static apr_status_t refresh_generations(pl_db_t *db, apr_pool_t *p,
 
     rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
                            "SELECT id, generation FROM resource_providers "
-                           "WHERE id IN (%s)", id_list(p, rp_ids)));
+                           "WHERE id IN (%s)", pl_db_id_array(p, rp_ids)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -282,7 +270,7 @@ static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
         "AND a.resource_class_id = i.resource_class_id) "
         "FROM inventories i WHERE i.resource_provider_id IN (%s) "
         "AND i.resource_class_id IN (%s)",
-        id_list(p, rp_ids), id_list(p, rc_ids)));
+        pl_db_id_array(p, rp_ids), pl_db_id_array(p, rc_ids)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -468,7 +456,7 @@ static apr_status_t set_inventory(pl_db_t *db, apr_pool_t *p,
         }
     }
     if (del->nelts) {
-        const char *list = id_list(p, del), *names = NULL;
+        const char *list = pl_db_id_array(p, del), *names = NULL;
 
         rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
             "SELECT rc.name FROM allocations a JOIN resource_classes rc "

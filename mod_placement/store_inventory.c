@@ -166,20 +166,6 @@ static apr_status_t update_one(pl_db_t *db, apr_pool_t *p,
                               PL_CELL(rows, 0, 0)));
 }
 
-/* "1, 2, 3" from an array of apr_int64_t, for an IN list. */
-static const char *id_list(apr_pool_t *p, const apr_array_header_t *ids)
-{
-    const char *s = "";
-    int i;
-
-    for (i = 0; i < ids->nelts; i++) {
-        s = apr_pstrcat(p, s, i ? ", " : "",
-                        pl_db_i64(p, APR_ARRAY_IDX(ids, i, apr_int64_t)),
-                        NULL);
-    }
-    return s;
-}
-
 /* Remove the inventories of classes ids (apr_int64_t, not empty) from
  * prov unless allocations use one of them (PL_EINUSE, *pinuse = their
  * names). *pdeleted: rows removed. */
@@ -188,7 +174,7 @@ static apr_status_t delete_classes(pl_db_t *db, apr_pool_t *p,
                                    const apr_array_header_t *ids,
                                    const char **pinuse, int *pdeleted)
 {
-    const char *in = id_list(p, ids);
+    const char *in = pl_db_id_array(p, ids);
     const char *prov_id = pl_db_i64(p, prov->id);
     pl_rows_t *rows;
     apr_status_t rv;

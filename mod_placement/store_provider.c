@@ -13,19 +13,6 @@
 #include "pl_store_rc.h"
 #include "pl_store_trait.h"
 
-/* "a, b, c" of the int64 ids in ids */
-static const char *id_list(apr_pool_t *p, const apr_array_header_t *ids)
-{
-    char *out = "";
-    int i;
-
-    for (i = 0; i < ids->nelts; i++) {
-        out = apr_pstrcat(p, out, i ? ", " : "",
-                          pl_db_i64(p, APR_ARRAY_IDX(ids, i, apr_int64_t)), NULL);
-    }
-    return out;
-}
-
 /* ------------------------------------------------------------------ */
 /* Filters                                                             */
 /* ------------------------------------------------------------------ */
@@ -61,7 +48,7 @@ static const char *having_trait_sql(apr_pool_t *p, const char *op,
 {
     return apr_pstrcat(p, "rp.id ", op, " (SELECT resource_provider_id "
                        "FROM resource_provider_traits WHERE trait_id IN (",
-                       id_list(p, ids), "))", NULL);
+                       pl_db_id_array(p, ids), "))", NULL);
 }
 
 static const char *in_aggregate_sql(apr_pool_t *p, const char *op,
@@ -69,7 +56,7 @@ static const char *in_aggregate_sql(apr_pool_t *p, const char *op,
 {
     return apr_pstrcat(p, "rp.id ", op, " (SELECT resource_provider_id "
                        "FROM resource_provider_aggregates WHERE "
-                       "aggregate_id IN (", id_list(p, ids), "))", NULL);
+                       "aggregate_id IN (", pl_db_id_array(p, ids), "))", NULL);
 }
 
 /* The ids of the aggregates with these uuids that exist (compared as
