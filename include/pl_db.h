@@ -75,6 +75,15 @@ apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
                                const char *sql);
 apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql);
 
+/**
+ * Run SQL text without arguments whose text repeats (a query shaped by
+ * the request, with its values written in): prepared once per
+ * connection, so that the database keeps its plan, for at most a few
+ * dozen texts per connection; any other runs as pl_db_select_text does.
+ */
+apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p,
+                                 pl_rows_t **prows, const char *sql);
+
 /** 'value' quoted and escaped for this connection, allocated from p. */
 const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value);
 

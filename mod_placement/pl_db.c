@@ -20,12 +20,22 @@ struct pl_db_t {
     const apr_dbd_driver_t *driver;
     apr_dbd_t *handle;
     apr_hash_t *prepared;               /* sql text -> apr_dbd_prepared_t */
+    int *ncached;                       /* of them by pl_db_select_cached */
     apr_dbd_transaction_t *txn;
     pl_db_dialect_e dialect;
     const char *errstr;
 };
 
 #define PREPARED_KEY "pl_db_prepared"
+
+/* pl_db_select_cached: how many texts one connection keeps prepared */
+#define CACHED_MAX 64
+
+/* What lives with the connection. */
+typedef struct conn_state_t {
+    apr_hash_t *prepared;
+    int ncached;
+} conn_state_t;
 
 /* Once per new connection: what each dialect needs to behave like
  * upstream's sessions. MySQL: TRADITIONAL as oslo.db sets it, plus
@@ -78,12 +88,17 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
     /* The statement cache belongs to the connection, not to the request:
      * a prepared statement is only valid on the handle that prepared it. */
     apr_pool_userdata_get(&cache, PREPARED_KEY, conn_pool);
-    db->prepared = cache;
     if (cache == NULL) {
-        db->prepared = apr_hash_make(conn_pool);
-        apr_pool_userdata_set(db->prepared, PREPARED_KEY, NULL, conn_pool);
+        conn_state_t *cs = apr_pcalloc(conn_pool, sizeof(*cs));
+
+        cs->prepared = apr_hash_make(conn_pool);
+        apr_pool_userdata_set(cs, PREPARED_KEY, NULL, conn_pool);
+        cache = cs;
+        db->prepared = cs->prepared;
         session_setup(db);
     }
+    db->prepared = ((conn_state_t *)cache)->prepared;
+    db->ncached = &((conn_state_t *)cache)->ncached;
     return db;
 }
 
@@ -121,8 +136,12 @@ static apr_status_t classify(pl_db_t *db, int ret)
     return PL_EDB;
 }
 
-static apr_status_t prepare(pl_db_t *db, const char *sql,
-                            apr_dbd_prepared_t **pstmt)
+/* label: NULL, or a name unique on the connection, which apr_dbd_pgsql
+ * needs to prepare on the server (it runs unnamed statements as one-off
+ * queries); it then types every argument varchar, so only statements
+ * without arguments get one. */
+static apr_status_t prepare_as(pl_db_t *db, const char *sql,
+                               const char *label, apr_dbd_prepared_t **pstmt)
 {
     apr_dbd_prepared_t *stmt = apr_hash_get(db->prepared, sql,
                                             APR_HASH_KEY_STRING);
@@ -132,7 +151,7 @@ static apr_status_t prepare(pl_db_t *db, const char *sql,
         const char *key = apr_pstrdup(db->conn_pool, sql);
 
         ret = apr_dbd_prepare(db->driver, db->conn_pool, db->handle, key,
-                              NULL, &stmt);
+                              label, &stmt);
         if (ret != 0) {
             return classify(db, ret);
         }
@@ -140,6 +159,12 @@ static apr_status_t prepare(pl_db_t *db, const char *sql,
     }
     *pstmt = stmt;
     return APR_SUCCESS;
+}
+
+static apr_status_t prepare(pl_db_t *db, const char *sql,
+                            apr_dbd_prepared_t **pstmt)
+{
+    return prepare_as(db, sql, NULL, pstmt);
 }
 
 static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
@@ -241,6 +266,35 @@ apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
     int ret = apr_dbd_select(db->driver, p, db->handle, &res, sql,
                              random_access(db));
 
+    if (ret != 0) {
+        return classify(db, ret);
+    }
+    return read_rows(db, p, res, prows);
+}
+
+apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p,
+                                 pl_rows_t **prows, const char *sql)
+{
+    apr_dbd_prepared_t *stmt = apr_hash_get(db->prepared, sql,
+                                            APR_HASH_KEY_STRING);
+    apr_dbd_results_t *res = NULL;
+    apr_status_t rv;
+    int ret;
+
+    /* '%' would read as an argument; past the bound, texts are one-offs */
+    if (stmt == NULL) {
+        if (strchr(sql, '%') || *db->ncached >= CACHED_MAX) {
+            return pl_db_select_text(db, p, prows, sql);
+        }
+        rv = prepare_as(db, sql, apr_psprintf(p, "pl_cached_%d",
+                                              *db->ncached), &stmt);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        ++*db->ncached;
+    }
+    ret = apr_dbd_pselect(db->driver, p, db->handle, &res, stmt,
+                          random_access(db), 0, NULL);
     if (ret != 0) {
         return classify(db, ret);
     }

@@ -102,7 +102,7 @@ static apr_status_t read_lookups(pl_db_t *db, apr_pool_t *p,
     int i;
 
     pl_ac_request_names(p, req, &rcs, &traits, &aggs, &trees);
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
+    rv = pl_db_select_cached(db, p, &rows, apr_pstrcat(p,
         "SELECT 's', t.resource_provider_id, rp.root_provider_id, NULL "
         "FROM resource_provider_traits t "
         "JOIN traits tr ON tr.id = t.trait_id "
@@ -305,9 +305,11 @@ static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
 
 /* For each requested class, the groups that ask for it, OR-ed; one
  * condition for all classes when they share it (the common case: one
- * group), which keeps the query simple for the planner. */
+ * group), which keeps the query simple for the planner. *pcommon: that
+ * shared condition on "rp", NULL if there is none. */
 static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
-                              const pl_ac_request_t *req)
+                              const pl_ac_request_t *req,
+                              const char **pcommon)
 {
     const char **conds = apr_pcalloc(p, (w->rcs->nelts + 1) * sizeof(char *));
     const char *where = NULL;
@@ -344,6 +346,7 @@ static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
         conds[k] = open || !any ? "" : any;
         same &= !strcmp(conds[k], conds[0]);
     }
+    *pcommon = same && *conds[0] ? conds[0] : NULL;
     if (same) {
         return apr_psprintf(p, "i.resource_class_id IN (%s)%s%s%s",
                             ids_of_names(p, w->rcs),
@@ -361,65 +364,160 @@ static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
     return where;
 }
 
-/* The roots of the trees that have a provider of some requested class
- * which could pass its groups' conditions. */
-static apr_status_t read_candidate_roots(pl_db_t *db, apr_pool_t *p,
-                                         const pl_ac_request_t *req,
-                                         const pl_ac_world_t *w,
-                                         apr_array_header_t *roots)
+/* "1,2,3" of the ids (other_id or root_id) of links, NULL if none. */
+static const char *link_ids(apr_pool_t *p, const apr_array_header_t *links,
+                            int other)
 {
-    pl_rows_t *rows;
-    apr_status_t rv;
+    apr_int64_t *ids = apr_palloc(p, (links->nelts + 1) * sizeof(*ids));
     int i;
 
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-        "SELECT DISTINCT rp.root_provider_id FROM inventories i "
-        "JOIN resource_providers rp ON rp.id = i.resource_provider_id "
-        "WHERE ", inv_filter(p, w, req), NULL));
-    if (rv != APR_SUCCESS) {
-        return rv;
+    for (i = 0; i < links->nelts; i++) {
+        const pl_ac_link_t *l = &APR_ARRAY_IDX(links, i, pl_ac_link_t);
+
+        ids[i] = other ? l->other_id : l->root_id;
     }
-    for (i = 0; i < rows->nrows; i++) {
-        APR_ARRAY_PUSH(roots, apr_int64_t) = i64(PL_CELL(rows, i, 0));
-    }
-    return APR_SUCCESS;
+    return links->nelts ? pl_db_id_list(p, ids, links->nelts) : NULL;
 }
 
-/* Every provider of the trees of roots, by id. */
-static apr_status_t read_tree_providers(pl_db_t *db, apr_pool_t *p,
-                                        const apr_array_header_t *roots,
-                                        pl_ac_world_t *w)
+/*
+ * The roots of the trees to read whole: those with a provider of some
+ * requested class that could pass its groups' conditions, the sharing
+ * providers' own, and the trees they serve when the traits of those
+ * roots matter (root_required). NULL: none.
+ */
+static const char *roots_sql(apr_pool_t *p, const pl_ac_request_t *req,
+                             const pl_ac_world_t *w)
 {
-    pl_rows_t *rows;
-    apr_status_t rv;
+    const char *sql = NULL, *ids, *common, *filter;
+
+    /* a condition every class shares finds the trees without reading
+     * their inventories: the engine looks at those anyway */
+    if (w->rcs->nelts) {
+        filter = inv_filter(p, w, req, &common);
+        sql = common
+              ? apr_pstrcat(p, "SELECT rp.root_provider_id AS id "
+                            "FROM resource_providers rp WHERE ", common,
+                            NULL)
+              : apr_pstrcat(p, "SELECT rp.root_provider_id AS id "
+                            "FROM inventories i JOIN resource_providers rp "
+                            "ON rp.id = i.resource_provider_id WHERE ",
+                            filter, NULL);
+    }
+    if ((ids = link_ids(p, w->sharing, 0)) != NULL) {
+        sql = apr_pstrcat(p, sql ? sql : "", sql ? " UNION " : "",
+                          "SELECT id FROM resource_providers WHERE id IN (",
+                          ids, ")", NULL);
+    }
+    if (req->root_required && (ids = link_ids(p, w->anchors, 1)) != NULL) {
+        sql = apr_pstrcat(p, sql ? sql : "", sql ? " UNION " : "",
+                          "SELECT id FROM resource_providers WHERE id IN (",
+                          ids, ")", NULL);
+    }
+    return sql;
+}
+
+/*
+ * One statement reads the trees whole, so the engine and the provider
+ * summaries share one trip and one plan: every inventory with its usage
+ * (kind 1), their providers (2), every trait (3) and the memberships of
+ * the requested aggregates (4). The inventory branch comes first so that
+ * every dialect types the columns from it. Its text only depends on the
+ * ids the request names, so the database keeps its plan. Unordered:
+ * sorting here costs the database more than it costs us.
+ */
+static const char *trees_sql(apr_pool_t *p, const pl_ac_world_t *w,
+                             const char *roots)
+{
+    return apr_pstrcat(p,
+        "WITH roots AS (", roots, "), "
+        "provs AS (SELECT id, uuid, parent_provider_id, root_provider_id "
+        "FROM resource_providers WHERE root_provider_id IN "
+        "(SELECT id FROM roots)) "
+        "SELECT 1, i.resource_provider_id, i.resource_class_id, i.total, "
+        "i.reserved, i.min_unit, i.max_unit, i.step_size, "
+        "i.allocation_ratio, u.used, NULL "
+        "FROM inventories i JOIN provs ON provs.id = i.resource_provider_id "
+        "LEFT JOIN (SELECT a.resource_provider_id, a.resource_class_id, "
+        "SUM(a.used) AS used FROM allocations a "
+        "JOIN provs ON provs.id = a.resource_provider_id "
+        "GROUP BY a.resource_provider_id, a.resource_class_id) u "
+        "ON u.resource_provider_id = i.resource_provider_id "
+        "AND u.resource_class_id = i.resource_class_id "
+        "UNION ALL SELECT 2, id, parent_provider_id, root_provider_id, "
+        "NULL, NULL, NULL, NULL, NULL, NULL, uuid FROM provs "
+        "UNION ALL SELECT 3, t.resource_provider_id, t.trait_id, NULL, "
+        "NULL, NULL, NULL, NULL, NULL, NULL, NULL "
+        "FROM resource_provider_traits t "
+        "JOIN provs ON provs.id = t.resource_provider_id",
+        w->aggs->nelts ? apr_pstrcat(p, " UNION ALL SELECT 4, "
+            "g.resource_provider_id, g.aggregate_id, NULL, NULL, NULL, "
+            "NULL, NULL, NULL, NULL, NULL "
+            "FROM resource_provider_aggregates g "
+            "JOIN provs ON provs.id = g.resource_provider_id "
+            "WHERE g.aggregate_id IN (", ids_of_names(p, w->aggs), ")",
+            NULL) : "", NULL);
+}
+
+/* The kinds of rows of trees_sql. */
+enum { ROW_INVENTORY = 1, ROW_PROVIDER, ROW_TRAIT, ROW_AGGREGATE };
+
+static int cmp_i64(apr_int64_t a, apr_int64_t b)
+{
+    return a < b ? -1 : a > b;
+}
+
+static int by_prov(const void *a, const void *b)
+{
+    return cmp_i64(((const pl_ac_prov_t *)a)->id,
+                   ((const pl_ac_prov_t *)b)->id);
+}
+
+static int by_inv(const void *a, const void *b)
+{
+    const pl_ac_inv_t *x = a, *y = b;
+
+    return x->rp_id != y->rp_id ? cmp_i64(x->rp_id, y->rp_id)
+                                : cmp_i64(x->rc_id, y->rc_id);
+}
+
+static int by_link(const void *a, const void *b)
+{
+    const pl_ac_link_t *x = a, *y = b;
+
+    return x->rp_id != y->rp_id ? cmp_i64(x->rp_id, y->rp_id)
+                                : cmp_i64(x->other_id, y->other_id);
+}
+
+static void sort_array(apr_array_header_t *a,
+                       int (*cmp)(const void *, const void *))
+{
+    if (a->nelts > 1) {
+        qsort(a->elts, (size_t)a->nelts, (size_t)a->elt_size, cmp);
+    }
+}
+
+/* The providers in the order of ids, indexed once they stopped moving. */
+static void index_provs(pl_ac_world_t *w)
+{
     int i;
 
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-        "SELECT id, uuid, parent_provider_id, root_provider_id "
-        "FROM resource_providers WHERE ",
-        pl_db_in_ids(db, p, "root_provider_id",
-                     (const apr_int64_t *)roots->elts, roots->nelts),
-        " ORDER BY id", NULL));
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    for (i = 0; i < rows->nrows; i++) {
-        pl_ac_prov_t *pv = apr_array_push(w->provs);
+    sort_array(w->provs, by_prov);
+    for (i = 0; i < w->provs->nelts; i++) {
+        pl_ac_prov_t *pv = &APR_ARRAY_IDX(w->provs, i, pl_ac_prov_t);
 
-        pv->id = i64(PL_CELL(rows, i, 0));
-        pv->uuid = PL_CELL(rows, i, 1);
-        pv->parent_id = i64(PL_CELL(rows, i, 2));
-        pv->root_id = i64(PL_CELL(rows, i, 3));
         apr_hash_set(w->prov_by_id, &pv->id, sizeof(pv->id), pv);
-        if (pv->parent_id) {
-            pl_ac_link_t *l = apr_array_push(w->parents);
-
-            l->rp_id = pv->id;
-            l->root_id = pv->root_id;
-            l->other_id = pv->parent_id;
-        }
     }
-    return APR_SUCCESS;
+}
+
+/* The rest in the order of ids too, as the engine and the summaries
+ * want them. */
+static void sort_world(pl_ac_world_t *w)
+{
+    sort_array(w->invs, by_inv);
+    sort_array(w->all_traits, by_link);
+    sort_array(w->rp_traits, by_link);
+    sort_array(w->rp_aggs, by_link);
+    sort_array(w->parents, by_link);
 }
 
 static apr_int64_t root_of(const pl_ac_world_t *w, apr_int64_t id)
@@ -429,142 +527,84 @@ static apr_int64_t root_of(const pl_ac_world_t *w, apr_int64_t id)
     return pv ? pv->root_id : id;
 }
 
-/* Every inventory of those providers, with its usage. */
-static apr_status_t read_tree_inventories(pl_db_t *db, apr_pool_t *p,
-                                          const char *rps, const char *arps,
-                                          pl_ac_world_t *w)
+static void push_link(apr_array_header_t *out, const pl_ac_world_t *w,
+                      apr_int64_t rp_id, apr_int64_t other)
+{
+    pl_ac_link_t *l = apr_array_push(out);
+
+    l->rp_id = rp_id;
+    l->root_id = root_of(w, rp_id);
+    l->other_id = other;
+}
+
+static void add_inventory(pl_ac_world_t *w, const pl_rows_t *rows, int i)
+{
+    pl_ac_inv_t *inv = apr_array_push(w->invs);
+
+    inv->rp_id = i64(PL_CELL(rows, i, 1));
+    inv->root_id = root_of(w, inv->rp_id);
+    inv->rc_id = i64(PL_CELL(rows, i, 2));
+    inv->total = i64(PL_CELL(rows, i, 3));
+    inv->reserved = i64(PL_CELL(rows, i, 4));
+    inv->min_unit = i64(PL_CELL(rows, i, 5));
+    inv->max_unit = i64(PL_CELL(rows, i, 6));
+    inv->step_size = i64(PL_CELL(rows, i, 7));
+    inv->allocation_ratio = PL_CELL(rows, i, 8)
+                            ? strtod(PL_CELL(rows, i, 8), NULL) : 1.0;
+    inv->used = i64(PL_CELL(rows, i, 9));
+}
+
+static apr_status_t read_trees(pl_db_t *db, apr_pool_t *p, const char *roots,
+                               pl_ac_world_t *w)
 {
     pl_rows_t *rows;
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-        "SELECT i.resource_provider_id, i.resource_class_id, i.total, "
-        "i.reserved, i.min_unit, i.max_unit, i.step_size, "
-        "i.allocation_ratio, u.used FROM inventories i "
-        "LEFT JOIN (SELECT resource_provider_id, resource_class_id, "
-        "SUM(used) AS used FROM allocations WHERE ", arps,
-        " GROUP BY resource_provider_id, resource_class_id) u "
-        "ON u.resource_provider_id = i.resource_provider_id "
-        "AND u.resource_class_id = i.resource_class_id WHERE ", rps,
-        " ORDER BY i.resource_provider_id, i.resource_class_id", NULL));
+    rv = pl_db_select_cached(db, p, &rows, trees_sql(p, w, roots));
     if (rv != APR_SUCCESS) {
         return rv;
     }
+    /* the providers first: the other rows want their roots */
     for (i = 0; i < rows->nrows; i++) {
-        pl_ac_inv_t *inv = apr_array_push(w->invs);
+        pl_ac_prov_t *pv;
 
-        inv->rp_id = i64(PL_CELL(rows, i, 0));
-        inv->root_id = root_of(w, inv->rp_id);
-        inv->rc_id = i64(PL_CELL(rows, i, 1));
-        inv->total = i64(PL_CELL(rows, i, 2));
-        inv->reserved = i64(PL_CELL(rows, i, 3));
-        inv->min_unit = i64(PL_CELL(rows, i, 4));
-        inv->max_unit = i64(PL_CELL(rows, i, 5));
-        inv->step_size = i64(PL_CELL(rows, i, 6));
-        inv->allocation_ratio = PL_CELL(rows, i, 7)
-                                ? strtod(PL_CELL(rows, i, 7), NULL) : 1.0;
-        inv->used = i64(PL_CELL(rows, i, 8));
-    }
-    return APR_SUCCESS;
-}
-
-/* (provider, root, other) rows of sql into out; with only set, just the
- * rows whose other id is one of only's names. */
-static apr_status_t tree_links(pl_db_t *db, apr_pool_t *p, const char *sql,
-                               const apr_array_header_t *only,
-                               pl_ac_world_t *w, apr_array_header_t *out)
-{
-    pl_rows_t *rows;
-    apr_status_t rv;
-    int i, j;
-
-    if ((rv = pl_db_select_text(db, p, &rows, sql)) != APR_SUCCESS) {
-        return rv;
-    }
-    for (i = 0; i < rows->nrows; i++) {
-        apr_int64_t other = i64(PL_CELL(rows, i, 1));
-        pl_ac_link_t *l;
-
-        for (j = 0; only && j < only->nelts; j++) {
-            if (APR_ARRAY_IDX(only, j, pl_ac_name_t).id == other) {
-                break;
-            }
-        }
-        if (only && j == only->nelts) {
+        if (i64(PL_CELL(rows, i, 0)) != ROW_PROVIDER) {
             continue;
         }
-        l = apr_array_push(out);
-        l->rp_id = i64(PL_CELL(rows, i, 0));
-        l->root_id = root_of(w, l->rp_id);
-        l->other_id = other;
+        pv = apr_array_push(w->provs);
+        pv->id = i64(PL_CELL(rows, i, 1));
+        pv->parent_id = i64(PL_CELL(rows, i, 2));
+        pv->root_id = i64(PL_CELL(rows, i, 3));
+        pv->uuid = PL_CELL(rows, i, 10);
     }
-    return APR_SUCCESS;
-}
+    index_provs(w);
+    for (i = 0; i < rows->nrows; i++) {
+        apr_int64_t rp_id = i64(PL_CELL(rows, i, 1));
+        apr_int64_t other = i64(PL_CELL(rows, i, 2));
 
-/*
- * Load whole trees: their providers, every inventory with its usage,
- * every trait (the requested ones also as rp_traits) and their
- * memberships of the requested aggregates. The engine and the provider
- * summaries both read from these, so nothing is read twice.
- */
-static apr_status_t read_trees(pl_db_t *db, apr_pool_t *p,
-                               const apr_array_header_t *roots,
-                               pl_ac_world_t *w)
-{
-    apr_int64_t *ids;
-    const char *arps;
-    apr_status_t rv;
-    int i, n;
-
-    if (roots->nelts == 0) {
-        return APR_SUCCESS;
-    }
-    if ((rv = read_tree_providers(db, p, roots, w)) != APR_SUCCESS) {
-        return rv;
-    }
-    n = w->provs->nelts;
-    ids = apr_palloc(p, (n + 1) * sizeof(*ids));
-    for (i = 0; i < n; i++) {
-        ids[i] = APR_ARRAY_IDX(w->provs, i, pl_ac_prov_t).id;
-    }
-    arps = pl_db_in_ids(db, p, "resource_provider_id", ids, n);
-    rv = read_tree_inventories(db, p, pl_db_in_ids(db, p,
-                               "i.resource_provider_id", ids, n), arps, w);
-    if (rv == APR_SUCCESS) {
-        rv = tree_links(db, p, apr_pstrcat(p,
-                "SELECT resource_provider_id, trait_id "
-                "FROM resource_provider_traits WHERE ", arps,
-                " ORDER BY resource_provider_id, trait_id", NULL),
-                NULL, w, w->all_traits);
-    }
-    for (i = 0; rv == APR_SUCCESS && i < w->all_traits->nelts; i++) {
-        const pl_ac_link_t *l = &APR_ARRAY_IDX(w->all_traits, i,
-                                               pl_ac_link_t);
-
-        if (known_id_of(w->traits, l->other_id)) {
-            *(pl_ac_link_t *)apr_array_push(w->rp_traits) = *l;
+        switch (i64(PL_CELL(rows, i, 0))) {
+        case ROW_INVENTORY:
+            add_inventory(w, rows, i);
+            break;
+        case ROW_PROVIDER:
+            if (other) {
+                push_link(w->parents, w, rp_id, other);
+            }
+            break;
+        case ROW_TRAIT:
+            push_link(w->all_traits, w, rp_id, other);
+            if (known_id_of(w->traits, other)) {
+                push_link(w->rp_traits, w, rp_id, other);
+            }
+            break;
+        case ROW_AGGREGATE:
+            push_link(w->rp_aggs, w, rp_id, other);
+            break;
         }
     }
-    if (rv == APR_SUCCESS && w->aggs->nelts) {
-        rv = tree_links(db, p, apr_pstrcat(p,
-                "SELECT resource_provider_id, aggregate_id "
-                "FROM resource_provider_aggregates WHERE ", arps,
-                " AND aggregate_id IN (", ids_of_names(p, w->aggs), ")",
-                NULL), w->aggs, w, w->rp_aggs);
-    }
-    return rv;
-}
-
-static void add_root(apr_array_header_t *roots, apr_hash_t *seen,
-                     apr_int64_t root)
-{
-    if (!apr_hash_get(seen, &root, sizeof(root))) {
-        apr_int64_t *v = apr_array_push(roots);
-
-        *v = root;
-        apr_hash_set(seen, v, sizeof(*v), v);
-    }
+    sort_world(w);
+    return APR_SUCCESS;
 }
 
 apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
@@ -572,11 +612,8 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
                                pl_ac_world_t **pworld)
 {
     pl_ac_world_t *w = pl_ac_world_make(p);
-    apr_array_header_t *roots = apr_array_make(p, 64, sizeof(apr_int64_t));
-    apr_array_header_t *found = apr_array_make(p, 64, sizeof(apr_int64_t));
-    apr_hash_t *seen = apr_hash_make(p);
+    const char *roots;
     apr_status_t rv;
-    int i;
 
     if ((rv = read_lookups(db, p, req, w)) != APR_SUCCESS) {
         return rv;
@@ -603,24 +640,8 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
             return rv;
         }
     }
-    if (w->rcs->nelts
-        && (rv = read_candidate_roots(db, p, req, w, found)) != APR_SUCCESS) {
-        return rv;
-    }
-    /* the candidate trees, the sharing providers' own, and the trees
-     * they serve when the traits of those roots matter */
-    for (i = 0; i < found->nelts; i++) {
-        add_root(roots, seen, APR_ARRAY_IDX(found, i, apr_int64_t));
-    }
-    for (i = 0; i < w->sharing->nelts; i++) {
-        add_root(roots, seen, APR_ARRAY_IDX(w->sharing, i,
-                                            pl_ac_link_t).root_id);
-    }
-    for (i = 0; req->root_required && i < w->anchors->nelts; i++) {
-        add_root(roots, seen, APR_ARRAY_IDX(w->anchors, i,
-                                            pl_ac_link_t).other_id);
-    }
-    if ((rv = read_trees(db, p, roots, w)) != APR_SUCCESS) {
+    roots = roots_sql(p, req, w);
+    if (roots && (rv = read_trees(db, p, roots, w)) != APR_SUCCESS) {
         return rv;
     }
     *pworld = w;
