@@ -247,16 +247,6 @@ typedef struct pl_ac_summary_t {
 /* ------------------------------------------------------------------ */
 
 /**
- * The class ids and (when want_traits) trait ids the summaries of res
- * show, each once, for the store to name (into w->rc_names and
- * w->trait_names).
- */
-void pl_ac_summary_ids(apr_pool_t *p, const pl_ac_world_t *w,
-                       const pl_ac_result_t *res, int want_traits,
-                       apr_array_header_t **prc_ids,
-                       apr_array_header_t **ptrait_ids);
-
-/**
  * The summaries of every provider in the trees of res (or only of
  * res->only_rps), by provider id; traits only when want_traits. *pby_id
  * (keyed by the apr_int64_t id) also holds the other providers the world
@@ -266,18 +256,6 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
                      const pl_ac_result_t *res, int want_traits,
                      apr_array_header_t **psums,
                      struct apr_hash_t **pby_id);
-
-/**
- * pl_ac_summaries after reading the names they show.
- * @return APR_SUCCESS, *psums, *pby_id; database errors.
- */
-apr_status_t pl_store_ac_summaries(pl_db_t *db, apr_pool_t *p,
-                                   pl_ac_world_t *w,
-                                   const pl_ac_result_t *res,
-                                   int want_traits,
-                                   apr_array_header_t **psums,
-                                   struct apr_hash_t **pby_id);
-
 
 /* ------------------------------------------------------------------ */
 /* store_ac.c: the database side                                       */

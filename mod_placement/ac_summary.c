@@ -2,8 +2,8 @@
  *
  * ac_summary.c: the provider_summaries of GET /allocation_candidates,
  * assembled from the trees the world read whole (store_ac.c): no second
- * trip to the database for what the engine already had, only the names
- * of the classes and traits shown. Pure: no database, no httpd headers.
+ * trip to the database for what the engine already had. Pure: no
+ * database, no httpd headers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,54 +38,6 @@ static apr_hash_t *id_set(apr_pool_t *p, const apr_array_header_t *ids)
 static apr_hash_t *wanted_set(apr_pool_t *p, const pl_ac_result_t *res)
 {
     return id_set(p, res->only_rps ? res->only_rps : res->roots);
-}
-
-static void add_once(apr_array_header_t *ids, apr_hash_t *seen,
-                     apr_int64_t id)
-{
-    if (!apr_hash_get(seen, &id, sizeof(id))) {
-        apr_int64_t *v = apr_array_push(ids);
-
-        *v = id;
-        apr_hash_set(seen, v, sizeof(*v), v);
-    }
-}
-
-/* Does provider id belong to a summarized provider? */
-static int shown(const pl_ac_world_t *w, const pl_ac_result_t *res,
-                 apr_hash_t *wanted, apr_int64_t id)
-{
-    const pl_ac_prov_t *pv = apr_hash_get(w->prov_by_id, &id, sizeof(id));
-
-    return pv && summarized(res, wanted, pv);
-}
-
-void pl_ac_summary_ids(apr_pool_t *p, const pl_ac_world_t *w,
-                       const pl_ac_result_t *res, int want_traits,
-                       apr_array_header_t **prc_ids,
-                       apr_array_header_t **ptrait_ids)
-{
-    apr_hash_t *wanted = wanted_set(p, res), *seen = apr_hash_make(p);
-    apr_hash_t *tseen = apr_hash_make(p);
-    int i;
-
-    *prc_ids = apr_array_make(p, 8, sizeof(apr_int64_t));
-    *ptrait_ids = apr_array_make(p, 16, sizeof(apr_int64_t));
-    for (i = 0; i < w->invs->nelts; i++) {
-        const pl_ac_inv_t *inv = &APR_ARRAY_IDX(w->invs, i, pl_ac_inv_t);
-
-        if (shown(w, res, wanted, inv->rp_id)) {
-            add_once(*prc_ids, seen, inv->rc_id);
-        }
-    }
-    for (i = 0; want_traits && i < w->all_traits->nelts; i++) {
-        const pl_ac_link_t *l = &APR_ARRAY_IDX(w->all_traits, i,
-                                               pl_ac_link_t);
-
-        if (shown(w, res, wanted, l->rp_id)) {
-            add_once(*ptrait_ids, tseen, l->other_id);
-        }
-    }
 }
 
 static const char *name_of(const apr_array_header_t *names, apr_int64_t id)

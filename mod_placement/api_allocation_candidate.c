@@ -351,11 +351,8 @@ int pl_api_ac_list(pl_req_t *req)
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "No such trait(s): %s.",
                       res->unknown);
     }
-    rv = pl_store_ac_summaries(db, req->pool, world, res, req->mv >= PL_MV(1, 17),
-                               &sums, &by_id);
-    if (rv != APR_SUCCESS) {
-        return pl_err_store(req, rv, "reading provider summaries");
-    }
+    pl_ac_summaries(req->pool, world, res, req->mv >= PL_MV(1, 17), &sums,
+                    &by_id);
     text = apr_pcalloc(req->pool, sizeof(*text));
     text->p = req->pool;
     jb_grow(text, 512 + (apr_size_t)res->cands->nelts * 300

@@ -167,6 +167,15 @@ static apr_status_t prepare(pl_db_t *db, const char *sql,
     return prepare_as(db, sql, NULL, pstmt);
 }
 
+/* PostgreSQL: random access (the whole result at once, PQexec), because
+ * apr_dbd_pgsql's sequential mode sleeps 100 ms on every empty result.
+ * The others: sequential (apr_dbd_mysql's random mode wants row numbers,
+ * and read_rows asks for "the next one"). */
+static int random_access(const pl_db_t *db)
+{
+    return db->dialect == PL_DB_PGSQL;
+}
+
 static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
                               apr_dbd_results_t *res, pl_rows_t **prows)
 {
@@ -197,6 +206,8 @@ static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
                 v = NULL;
             }
 
+            /* copied: drivers reuse their row buffers, and apr_dbd_pgsql
+             * clears a whole result once its last row is read */
             APR_ARRAY_PUSH(cells, const char *) = v ? apr_pstrdup(p, v)
                                                     : NULL;
         }
@@ -205,15 +216,6 @@ static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
     rows->cells = (const char **)cells->elts;
     *prows = rows;
     return ret == -1 ? APR_SUCCESS : classify(db, ret);
-}
-
-/* PostgreSQL: random access (the whole result at once, PQexec), because
- * apr_dbd_pgsql's sequential mode sleeps 100 ms on every empty result.
- * The others: sequential (apr_dbd_mysql's random mode wants row numbers,
- * and read_rows asks for "the next one"). */
-static int random_access(const pl_db_t *db)
-{
-    return db->dialect == PL_DB_PGSQL;
 }
 
 apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,

@@ -419,8 +419,8 @@ static const char *roots_sql(apr_pool_t *p, const pl_ac_request_t *req,
 /*
  * One statement reads the trees whole, so the engine and the provider
  * summaries share one trip and one plan: every inventory with its usage
- * (kind 1), their providers (2), every trait (3) and the memberships of
- * the requested aggregates (4). The inventory branch comes first so that
+ * and class name (kind 1), their providers (2), every trait with its
+ * name (3) and the memberships of the requested aggregates (4). The inventory branch comes first so that
  * every dialect types the columns from it. Its text only depends on the
  * ids the request names, so the database keeps its plan. Unordered:
  * sorting here costs the database more than it costs us.
@@ -435,8 +435,9 @@ static const char *trees_sql(apr_pool_t *p, const pl_ac_world_t *w,
         "(SELECT id FROM roots)) "
         "SELECT 1, i.resource_provider_id, i.resource_class_id, i.total, "
         "i.reserved, i.min_unit, i.max_unit, i.step_size, "
-        "i.allocation_ratio, u.used, NULL "
+        "i.allocation_ratio, u.used, rc.name "
         "FROM inventories i JOIN provs ON provs.id = i.resource_provider_id "
+        "JOIN resource_classes rc ON rc.id = i.resource_class_id "
         "LEFT JOIN (SELECT a.resource_provider_id, a.resource_class_id, "
         "SUM(a.used) AS used FROM allocations a "
         "JOIN provs ON provs.id = a.resource_provider_id "
@@ -446,9 +447,10 @@ static const char *trees_sql(apr_pool_t *p, const pl_ac_world_t *w,
         "UNION ALL SELECT 2, id, parent_provider_id, root_provider_id, "
         "NULL, NULL, NULL, NULL, NULL, NULL, uuid FROM provs "
         "UNION ALL SELECT 3, t.resource_provider_id, t.trait_id, NULL, "
-        "NULL, NULL, NULL, NULL, NULL, NULL, NULL "
+        "NULL, NULL, NULL, NULL, NULL, NULL, tr.name "
         "FROM resource_provider_traits t "
-        "JOIN provs ON provs.id = t.resource_provider_id",
+        "JOIN provs ON provs.id = t.resource_provider_id "
+        "JOIN traits tr ON tr.id = t.trait_id",
         w->aggs->nelts ? apr_pstrcat(p, " UNION ALL SELECT 4, "
             "g.resource_provider_id, g.aggregate_id, NULL, NULL, NULL, "
             "NULL, NULL, NULL, NULL, NULL "
@@ -537,6 +539,15 @@ static void push_link(apr_array_header_t *out, const pl_ac_world_t *w,
     l->other_id = other;
 }
 
+/* names: a few classes or traits, each once */
+static void add_name(apr_array_header_t *names, apr_int64_t id,
+                     const char *name)
+{
+    if (!known_id_of(names, id)) {
+        push_name(names, id, name);
+    }
+}
+
 static void add_inventory(pl_ac_world_t *w, const pl_rows_t *rows, int i)
 {
     pl_ac_inv_t *inv = apr_array_push(w->invs);
@@ -586,6 +597,7 @@ static apr_status_t read_trees(pl_db_t *db, apr_pool_t *p, const char *roots,
         switch (i64(PL_CELL(rows, i, 0))) {
         case ROW_INVENTORY:
             add_inventory(w, rows, i);
+            add_name(w->rc_names, other, PL_CELL(rows, i, 10));
             break;
         case ROW_PROVIDER:
             if (other) {
@@ -594,6 +606,7 @@ static apr_status_t read_trees(pl_db_t *db, apr_pool_t *p, const char *roots,
             break;
         case ROW_TRAIT:
             push_link(w->all_traits, w, rp_id, other);
+            add_name(w->trait_names, other, PL_CELL(rows, i, 10));
             if (known_id_of(w->traits, other)) {
                 push_link(w->rp_traits, w, rp_id, other);
             }
@@ -645,54 +658,5 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     *pworld = w;
-    return APR_SUCCESS;
-}
-
-/* The names of the classes and traits the summaries show, in one
- * statement. */
-static apr_status_t read_names(pl_db_t *db, apr_pool_t *p,
-                               const apr_array_header_t *rc_ids,
-                               const apr_array_header_t *trait_ids,
-                               pl_ac_world_t *w)
-{
-    pl_rows_t *rows;
-    apr_status_t rv;
-    int i;
-
-    if (rc_ids->nelts == 0 && trait_ids->nelts == 0) {
-        return APR_SUCCESS;
-    }
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-        "SELECT 'c', id, name FROM resource_classes WHERE ",
-        pl_db_in_ids(db, p, "id", (const apr_int64_t *)rc_ids->elts,
-                     rc_ids->nelts),
-        " UNION ALL SELECT 't', id, name FROM traits WHERE ",
-        pl_db_in_ids(db, p, "id", (const apr_int64_t *)trait_ids->elts,
-                     trait_ids->nelts), NULL));
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    for (i = 0; i < rows->nrows; i++) {
-        push_name(*PL_CELL(rows, i, 0) == 'c' ? w->rc_names : w->trait_names,
-                  i64(PL_CELL(rows, i, 1)), PL_CELL(rows, i, 2));
-    }
-    return APR_SUCCESS;
-}
-
-apr_status_t pl_store_ac_summaries(pl_db_t *db, apr_pool_t *p,
-                                   pl_ac_world_t *w,
-                                   const pl_ac_result_t *res,
-                                   int want_traits,
-                                   apr_array_header_t **psums,
-                                   apr_hash_t **pby_id)
-{
-    apr_array_header_t *rc_ids, *trait_ids;
-    apr_status_t rv;
-
-    pl_ac_summary_ids(p, w, res, want_traits, &rc_ids, &trait_ids);
-    if ((rv = read_names(db, p, rc_ids, trait_ids, w)) != APR_SUCCESS) {
-        return rv;
-    }
-    pl_ac_summaries(p, w, res, want_traits, psums, pby_id);
     return APR_SUCCESS;
 }
