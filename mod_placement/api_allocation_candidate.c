@@ -79,7 +79,7 @@ static const char *query_schema(int mv)
 /* The answer is written as JSON text directly: an answer can hold tens */
 /* of thousands of values, and a json-c object for each costs more than */
 /* finding the candidates. The glue sends the text as it is            */
-/* (pl_reply_text); it is compact JSON, unlike the other answers.       */
+/* (pl_reply_text), spaced as Python's json.dumps spaces the others.   */
 /* ------------------------------------------------------------------ */
 
 typedef struct jbuf_t {
@@ -169,31 +169,31 @@ static void request_json(jbuf_t *b, int mv, const pl_ac_cand_t *cand,
     apr_int64_t cur = -1;
     int i, j;
 
-    JB_LIT(b, "{\"allocations\":");
+    JB_LIT(b, "{\"allocations\": ");
     jb_raw(b, dict ? "{" : "[", 1);
     for (i = 0; i < cand->nallocs; i++) {
         const pl_ac_alloc_t *a = &cand->allocs[i];
 
         if (a->rp_id != cur) {
             if (cur != -1) {
-                JB_LIT(b, "}},");
+                JB_LIT(b, "}}, ");
             }
             if (dict) {
                 jb_str(b, uuid_of(by_id, a->rp_id));
-                JB_LIT(b, ":{\"resources\":{");
+                JB_LIT(b, ": {\"resources\": {");
             }
             else {
-                JB_LIT(b, "{\"resource_provider\":{\"uuid\":");
+                JB_LIT(b, "{\"resource_provider\": {\"uuid\": ");
                 jb_str(b, uuid_of(by_id, a->rp_id));
-                JB_LIT(b, "},\"resources\":{");
+                JB_LIT(b, "}, \"resources\": {");
             }
             cur = a->rp_id;
         }
         else {
-            JB_LIT(b, ",");
+            JB_LIT(b, ", ");
         }
         jb_str(b, a->rc_name);
-        JB_LIT(b, ":");
+        JB_LIT(b, ": ");
         jb_int(b, a->amount);
     }
     if (cur != -1) {
@@ -202,16 +202,16 @@ static void request_json(jbuf_t *b, int mv, const pl_ac_cand_t *cand,
     jb_raw(b, dict ? "}" : "]", 1);
     /* 1.34+: which providers each group got */
     if (mv >= PL_MV(1, 34)) {
-        JB_LIT(b, ",\"mappings\":{");
+        JB_LIT(b, ", \"mappings\": {");
         for (i = 0; i < cand->nmaps; i++) {
             if (i) {
-                JB_LIT(b, ",");
+                JB_LIT(b, ", ");
             }
             jb_str(b, cand->maps[i].suffix);
-            JB_LIT(b, ":[");
+            JB_LIT(b, ": [");
             for (j = 0; j < cand->maps[i].nrps; j++) {
                 if (j) {
-                    JB_LIT(b, ",");
+                    JB_LIT(b, ", ");
                 }
                 jb_str(b, uuid_of(by_id, cand->maps[i].rp_ids[j]));
             }
@@ -246,7 +246,7 @@ static void summary_json(jbuf_t *b, int mv, const pl_ac_request_t *acr,
     int j, n = 0;
 
     jb_str(b, s->uuid);
-    JB_LIT(b, ":{\"resources\":{");
+    JB_LIT(b, ": {\"resources\": {");
     for (j = 0; j < s->res->nelts; j++) {
         const pl_ac_summary_res_t *r =
             &APR_ARRAY_IDX(s->res, j, pl_ac_summary_res_t);
@@ -256,22 +256,22 @@ static void summary_json(jbuf_t *b, int mv, const pl_ac_request_t *acr,
             continue;
         }
         if (n++) {
-            JB_LIT(b, ",");
+            JB_LIT(b, ", ");
         }
         jb_str(b, r->rc_name);
-        JB_LIT(b, ":{\"capacity\":");
+        JB_LIT(b, ": {\"capacity\": ");
         jb_int(b, r->capacity);
-        JB_LIT(b, ",\"used\":");
+        JB_LIT(b, ", \"used\": ");
         jb_int(b, r->used);
         JB_LIT(b, "}");
     }
     JB_LIT(b, "}");
     /* 1.17+: traits */
     if (mv >= PL_MV(1, 17)) {
-        JB_LIT(b, ",\"traits\":[");
+        JB_LIT(b, ", \"traits\": [");
         for (j = 0; j < s->traits->nelts; j++) {
             if (j) {
-                JB_LIT(b, ",");
+                JB_LIT(b, ", ");
             }
             jb_str(b, APR_ARRAY_IDX(s->traits, j, const char *));
         }
@@ -279,14 +279,14 @@ static void summary_json(jbuf_t *b, int mv, const pl_ac_request_t *acr,
     }
     /* 1.29+: where it sits in its tree */
     if (mv >= PL_MV(1, 29)) {
-        JB_LIT(b, ",\"parent_provider_uuid\":");
+        JB_LIT(b, ", \"parent_provider_uuid\": ");
         if (s->parent_uuid) {
             jb_str(b, s->parent_uuid);
         }
         else {
             JB_LIT(b, "null");
         }
-        JB_LIT(b, ",\"root_provider_uuid\":");
+        JB_LIT(b, ", \"root_provider_uuid\": ");
         jb_str(b, s->root_uuid);
     }
     JB_LIT(b, "}");
@@ -357,18 +357,18 @@ int pl_api_ac_list(pl_req_t *req)
     text->p = req->pool;
     jb_grow(text, 512 + (apr_size_t)res->cands->nelts * 300
                   + (apr_size_t)sums->nelts * 300);
-    JB_LIT(text, "{\"allocation_requests\":[");
+    JB_LIT(text, "{\"allocation_requests\": [");
     for (i = 0; i < res->cands->nelts; i++) {
         if (i) {
-            JB_LIT(text, ",");
+            JB_LIT(text, ", ");
         }
         request_json(text, req->mv, APR_ARRAY_IDX(res->cands, i,
                                                   pl_ac_cand_t *), by_id);
     }
-    JB_LIT(text, "],\"provider_summaries\":{");
+    JB_LIT(text, "], \"provider_summaries\": {");
     for (i = 0; i < sums->nelts; i++) {
         if (i) {
-            JB_LIT(text, ",");
+            JB_LIT(text, ", ");
         }
         summary_json(text, req->mv, acr,
                      APR_ARRAY_IDX(sums, i, pl_ac_summary_t *));
