@@ -152,6 +152,7 @@ typedef struct pl_ac_world_t {
     apr_array_header_t *all_traits;
     apr_array_header_t *rc_names;   /**< pl_ac_name_t: id -> class name */
     apr_array_header_t *trait_names;/**< pl_ac_name_t: id -> trait name */
+    int truncated;                  /**< more candidate trees than read */
 } pl_ac_world_t;
 
 /** An empty world from p. */
@@ -262,11 +263,14 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
 /* ------------------------------------------------------------------ */
 
 /**
- * Read the world req can touch.
+ * Read the world req can touch. max_trees > 0: at most that many of the
+ * candidate trees, those of the lowest root ids (the engine's order),
+ * when no sharing provider can join trees; w->truncated then tells
+ * whether more were left.
  * @return APR_SUCCESS and *pworld; database errors.
  */
 apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
-                               const pl_ac_request_t *req,
+                               const pl_ac_request_t *req, int max_trees,
                                pl_ac_world_t **pworld);
 
 #endif /* PL_AC_H */

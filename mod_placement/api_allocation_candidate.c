@@ -6,6 +6,7 @@
  * candidates built by ac_build.c; here they become JSON in the format of
  * the asked microversion.
  */
+#include <limits.h>
 #include <string.h>
 #include <apr_hash.h>
 #include <apr_strings.h>
@@ -292,6 +293,23 @@ static void summary_json(jbuf_t *b, int mv, const pl_ac_request_t *acr,
     JB_LIT(b, "}");
 }
 
+/* How many candidate trees to read first: enough for the bound (limit
+ * or the configured maximum) with room for trees that give nothing; 0
+ * (all) without a bound, or when the bound is a random sample of all. */
+static int first_trees(const pl_ac_opts_t *opts)
+{
+    int bound = opts->limit > 0 ? opts->limit : 0;
+
+    if (opts->max_candidates >= 0
+        && (bound == 0 || opts->max_candidates < bound)) {
+        bound = opts->max_candidates;
+    }
+    if (opts->randomize || bound <= 0 || bound > INT_MAX / 4) {
+        return 0;
+    }
+    return bound * 2 + 16;
+}
+
 int pl_api_ac_list(pl_req_t *req)
 {
     const pl_jsonschema_t *schema;
@@ -305,7 +323,7 @@ int pl_api_ac_list(pl_req_t *req)
     jbuf_t *text;
     apr_status_t rv;
     pl_db_t *db;
-    int st, i;
+    int st, i, max_trees;
 
     if ((st = pl_policy_check(req, "placement:allocation_candidates:list",
                               NULL))) {
@@ -333,15 +351,26 @@ int pl_api_ac_list(pl_req_t *req)
     if ((db = pl_req_db(req)) == NULL) {
         return req->err_status;
     }
-    if ((rv = pl_store_ac_world(db, req->pool, acr, &world)) != APR_SUCCESS) {
-        return pl_err_store(req, rv, "reading allocation candidates");
-    }
     memset(&opts, 0, sizeof(opts));
     opts.mv = req->mv;
     opts.limit = acr->limit;
     opts.max_candidates = pl_config_max_candidates(req->conf);
     opts.randomize = pl_config_randomize(req->conf);
-    pl_ac_build(req->pool, acr, world, &opts, &res);
+    /* With a bound, read the first trees only, and eight times as many
+     * while those did not give enough candidates */
+    max_trees = first_trees(&opts);
+    for (;;) {
+        rv = pl_store_ac_world(db, req->pool, acr, max_trees, &world);
+        if (rv != APR_SUCCESS) {
+            return pl_err_store(req, rv, "reading allocation candidates");
+        }
+        pl_ac_build(req->pool, acr, world, &opts, &res);
+        if (!world->truncated || res->truncated
+            || res->outcome != PL_AC_OK) {
+            break;
+        }
+        max_trees = max_trees > INT_MAX / 8 ? 0 : max_trees * 8;
+    }
     if (res->outcome == PL_AC_UNKNOWN_RC) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "Invalid resource class "
                       "in resources parameter: No such resource class %s.",

@@ -386,7 +386,7 @@ static const char *link_ids(apr_pool_t *p, const apr_array_header_t *links,
  * roots matter (root_required). NULL: none.
  */
 static const char *roots_sql(apr_pool_t *p, const pl_ac_request_t *req,
-                             const pl_ac_world_t *w)
+                             const pl_ac_world_t *w, int max_trees)
 {
     const char *sql = NULL, *ids, *common, *filter;
 
@@ -402,6 +402,10 @@ static const char *roots_sql(apr_pool_t *p, const pl_ac_request_t *req,
                             "FROM inventories i JOIN resource_providers rp "
                             "ON rp.id = i.resource_provider_id WHERE ",
                             filter, NULL);
+        if (max_trees > 0 && w->sharing->nelts == 0) {
+            return apr_psprintf(p, "SELECT DISTINCT id FROM (%s) c "
+                                "ORDER BY id LIMIT %d", sql, max_trees);
+        }
     }
     if ((ids = link_ids(p, w->sharing, 0)) != NULL) {
         sql = apr_pstrcat(p, sql ? sql : "", sql ? " UNION " : "",
@@ -522,6 +526,18 @@ static void sort_world(pl_ac_world_t *w)
     sort_array(w->parents, by_link);
 }
 
+static int count_roots(const pl_ac_world_t *w)
+{
+    int i, n = 0;
+
+    for (i = 0; i < w->provs->nelts; i++) {
+        const pl_ac_prov_t *pv = &APR_ARRAY_IDX(w->provs, i, pl_ac_prov_t);
+
+        n += pv->id == pv->root_id;
+    }
+    return n;
+}
+
 static apr_int64_t root_of(const pl_ac_world_t *w, apr_int64_t id)
 {
     const pl_ac_prov_t *pv = apr_hash_get(w->prov_by_id, &id, sizeof(id));
@@ -621,7 +637,7 @@ static apr_status_t read_trees(pl_db_t *db, apr_pool_t *p, const char *roots,
 }
 
 apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
-                               const pl_ac_request_t *req,
+                               const pl_ac_request_t *req, int max_trees,
                                pl_ac_world_t **pworld)
 {
     pl_ac_world_t *w = pl_ac_world_make(p);
@@ -653,9 +669,12 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
             return rv;
         }
     }
-    roots = roots_sql(p, req, w);
+    roots = roots_sql(p, req, w, max_trees);
     if (roots && (rv = read_trees(db, p, roots, w)) != APR_SUCCESS) {
         return rv;
+    }
+    if (max_trees > 0 && w->sharing->nelts == 0) {
+        w->truncated = count_roots(w) >= max_trees;
     }
     *pworld = w;
     return APR_SUCCESS;
