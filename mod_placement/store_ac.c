@@ -379,6 +379,40 @@ static const char *link_ids(apr_pool_t *p, const apr_array_header_t *links,
     return links->nelts ? pl_db_id_list(p, ids, links->nelts) : NULL;
 }
 
+/* The candidate roots of sql that also have root_required's traits and
+ * none of its forbidden ones (unknown names are left to the engine). */
+static const char *root_filter(apr_pool_t *p, const pl_ac_request_t *req,
+                               const pl_ac_world_t *w, const char *sql)
+{
+    const pl_qs_traits_t *rr = req->root_required;
+    const char *where = NULL, *ids;
+    int i;
+
+    if (rr == NULL) {
+        return sql;
+    }
+    for (i = 0; i < rr->required->nelts; i++) {
+        apr_int64_t id = known_id(w->traits, APR_ARRAY_IDX(rr->required, i,
+                                                          const char *));
+
+        if (id >= 0) {
+            where = apr_psprintf(p, "%s%sid IN (SELECT resource_provider_id "
+                                 "FROM resource_provider_traits WHERE "
+                                 "trait_id = %" APR_INT64_T_FMT ")",
+                                 where ? where : "", where ? " AND " : "",
+                                 id);
+        }
+    }
+    if ((ids = known_ids(p, w->traits, rr->forbidden)) != NULL) {
+        where = apr_psprintf(p, "%s%sid NOT IN (SELECT resource_provider_id "
+                             "FROM resource_provider_traits WHERE trait_id "
+                             "IN (%s))", where ? where : "",
+                             where ? " AND " : "", ids);
+    }
+    return where ? apr_psprintf(p, "SELECT id FROM (%s) r WHERE %s", sql,
+                                where) : sql;
+}
+
 /*
  * The roots of the trees to read whole: those with a provider of some
  * requested class that could pass its groups' conditions, the sharing
@@ -402,6 +436,7 @@ static const char *roots_sql(apr_pool_t *p, const pl_ac_request_t *req,
                             "FROM inventories i JOIN resource_providers rp "
                             "ON rp.id = i.resource_provider_id WHERE ",
                             filter, NULL);
+        sql = root_filter(p, req, w, sql);
         if (max_trees > 0 && w->sharing->nelts == 0) {
             return apr_psprintf(p, "SELECT DISTINCT id FROM (%s) c "
                                 "ORDER BY id LIMIT %d", sql, max_trees);
@@ -424,8 +459,9 @@ static const char *roots_sql(apr_pool_t *p, const pl_ac_request_t *req,
  * One statement reads the trees whole, so the engine and the provider
  * summaries share one trip and one plan: every inventory with its usage
  * and class name (kind 1), their providers (2), every trait with its
- * name (3) and the memberships of the requested aggregates (4). The inventory branch comes first so that
- * every dialect types the columns from it. Its text only depends on the
+ * name (3) and the memberships of the requested aggregates (4). The
+ * inventory branch comes first so that every dialect types the columns
+ * from it. Its text only depends on the
  * ids the request names, so the database keeps its plan. Unordered:
  * sorting here costs the database more than it costs us.
  */
