@@ -66,6 +66,8 @@ MaxRequestWorkers 16
 MinSpareThreads 8
 MaxSpareThreads 16
 MaxConnectionsPerChild 0
+# as conf/placement.conf suggests: freed request memory kept per thread
+MaxMemFree 1024
 KeepAlive On
 KeepAliveTimeout 5
 Timeout 120
