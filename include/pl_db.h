@@ -108,15 +108,6 @@ const char *pl_db_id_list(apr_pool_t *p, const apr_int64_t *ids, int n);
 /** The same from an apr_array_header_t of apr_int64_t. */
 const char *pl_db_id_array(apr_pool_t *p, const apr_array_header_t *ids);
 
-/**
- * "col is one of ids" for SQL text: "col IN (1,2,3)", or for PostgreSQL
- * "col = ANY('{1,2,3}'::int[])", one constant that it parses and plans
- * in a fraction of the time hundreds of constants take. "1 = 0" when n
- * is 0. From p.
- */
-const char *pl_db_in_ids(const pl_db_t *db, apr_pool_t *p, const char *col,
-                         const apr_int64_t *ids, int n);
-
 /** Current time as the SQL text every dialect stores in DATETIME columns. */
 const char *pl_db_now(apr_pool_t *p);
 /** The same into a caller's buffer (at least 20 bytes). */

@@ -396,20 +396,6 @@ const char *pl_db_id_array(apr_pool_t *p, const apr_array_header_t *ids)
     return pl_db_id_list(p, (const apr_int64_t *)ids->elts, ids->nelts);
 }
 
-const char *pl_db_in_ids(const pl_db_t *db, apr_pool_t *p, const char *col,
-                         const apr_int64_t *ids, int n)
-{
-    const char *list = pl_db_id_list(p, ids, n);
-
-    if (n == 0) {
-        return "1 = 0";
-    }
-    if (db->dialect == PL_DB_PGSQL) {
-        return apr_pstrcat(p, col, " = ANY('{", list, "}'::int[])", NULL);
-    }
-    return apr_pstrcat(p, col, " IN (", list, ")", NULL);
-}
-
 void pl_db_now_buf(char *buf, apr_size_t size)
 {
     apr_time_exp_t t;

@@ -379,6 +379,17 @@ static const char *link_ids(apr_pool_t *p, const apr_array_header_t *links,
     return links->nelts ? pl_db_id_list(p, ids, links->nelts) : NULL;
 }
 
+/* sql (may be NULL) UNION the providers of ids (may be NULL). */
+static const char *union_ids(apr_pool_t *p, const char *sql, const char *ids)
+{
+    if (ids == NULL) {
+        return sql;
+    }
+    return apr_pstrcat(p, sql ? sql : "", sql ? " UNION " : "",
+                       "SELECT id FROM resource_providers WHERE id IN (",
+                       ids, ")", NULL);
+}
+
 /* The candidate roots of sql that also have root_required's traits and
  * none of its forbidden ones (unknown names are left to the engine). */
 static const char *root_filter(apr_pool_t *p, const pl_ac_request_t *req,
@@ -422,7 +433,7 @@ static const char *root_filter(apr_pool_t *p, const pl_ac_request_t *req,
 static const char *roots_sql(apr_pool_t *p, const pl_ac_request_t *req,
                              const pl_ac_world_t *w, int max_trees)
 {
-    const char *sql = NULL, *ids, *common, *filter;
+    const char *sql = NULL, *common, *filter;
 
     /* a condition every class shares finds the trees without reading
      * their inventories: the engine looks at those anyway */
@@ -442,15 +453,9 @@ static const char *roots_sql(apr_pool_t *p, const pl_ac_request_t *req,
                                 "ORDER BY id LIMIT %d", sql, max_trees);
         }
     }
-    if ((ids = link_ids(p, w->sharing, 0)) != NULL) {
-        sql = apr_pstrcat(p, sql ? sql : "", sql ? " UNION " : "",
-                          "SELECT id FROM resource_providers WHERE id IN (",
-                          ids, ")", NULL);
-    }
-    if (req->root_required && (ids = link_ids(p, w->anchors, 1)) != NULL) {
-        sql = apr_pstrcat(p, sql ? sql : "", sql ? " UNION " : "",
-                          "SELECT id FROM resource_providers WHERE id IN (",
-                          ids, ")", NULL);
+    sql = union_ids(p, sql, link_ids(p, w->sharing, 0));
+    if (req->root_required) {
+        sql = union_ids(p, sql, link_ids(p, w->anchors, 1));
     }
     return sql;
 }
@@ -698,8 +703,8 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
                 "ON o.aggregate_id = s.aggregate_id "
                 "JOIN resource_providers rp ON rp.id = o.resource_provider_id "
                 "JOIN resource_providers sp ON sp.id = s.resource_provider_id "
-                "WHERE ", pl_db_in_ids(db, p, "s.resource_provider_id", ids,
-                                       w->sharing->nelts), NULL),
+                "WHERE s.resource_provider_id IN (",
+                pl_db_id_list(p, ids, w->sharing->nelts), ")", NULL),
                 w->anchors);
         if (rv != APR_SUCCESS) {
             return rv;
