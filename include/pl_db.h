@@ -84,6 +84,20 @@ apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql);
 apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p,
                                  pl_rows_t **prows, const char *sql);
 
+/** A row of pl_db_select_each: cells[0 .. ncols - 1], NULL for SQL NULL,
+ *  valid during the call only (copy what you keep). Anything but
+ *  APR_SUCCESS stops the calls and becomes pl_db_select_each's result. */
+typedef apr_status_t pl_db_row_fn(void *baton, int ncols,
+                                  const char *const *cells);
+
+/**
+ * pl_db_select_cached, row by row: nothing is copied, and the driver's
+ * result is freed before this returns, so a large result costs its
+ * reader only what it keeps.
+ */
+apr_status_t pl_db_select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
+                               pl_db_row_fn *fn, void *baton);
+
 /** 'value' quoted and escaped for this connection, allocated from p. */
 const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value);
 

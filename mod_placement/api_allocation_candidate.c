@@ -92,7 +92,9 @@ typedef struct jbuf_t {
 static void jb_grow(jbuf_t *b, apr_size_t n)
 {
     if (b->len + n + 1 > b->cap) {
-        apr_size_t cap = (b->cap ? b->cap : 4096) * 2;
+        /* the first size asked for is the estimate of the whole answer:
+         * taken as it is; beyond it, doubled */
+        apr_size_t cap = b->cap ? b->cap * 2 : n + 1;
         char *ns;
 
         while (cap < b->len + n + 1) {

@@ -176,26 +176,29 @@ static int random_access(const pl_db_t *db)
     return db->dialect == PL_DB_PGSQL;
 }
 
-static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
-                              apr_dbd_results_t *res, pl_rows_t **prows)
+/* Call fn for every row of res, its cells NULL for SQL NULL. Reads to
+ * the end (-1) even once fn failed: drivers only release a result once
+ * it has been read through. */
+static apr_status_t each_row(pl_db_t *db, apr_pool_t *p,
+                             apr_dbd_results_t *res, pl_db_row_fn *fn,
+                             void *baton)
 {
-    pl_rows_t *rows = apr_pcalloc(p, sizeof(*rows));
-    apr_array_header_t *cells;
     apr_dbd_row_t *row = NULL;
-    int j, ret;
+    const char **cells = NULL;
+    apr_status_t rv = APR_SUCCESS;
+    int ncols = 0, j, ret;
 
-    rows->ncols = apr_dbd_num_cols(db->driver, res);
-    cells = apr_array_make(p, 16 * (rows->ncols ? rows->ncols : 1),
-                           sizeof(const char *));
-    /* Read to the end (-1) even after a problem: drivers only release
-     * the result once it has been read through. */
     while ((ret = apr_dbd_get_row(db->driver, p, res, &row, -1)) == 0) {
-        if (rows->nrows == 0) {
+        if (cells == NULL) {
             /* pgsql sequential results know their columns only once
              * the first row is fetched */
-            rows->ncols = apr_dbd_num_cols(db->driver, res);
+            ncols = apr_dbd_num_cols(db->driver, res);
+            cells = apr_palloc(p, (ncols + 1) * sizeof(*cells));
         }
-        for (j = 0; j < rows->ncols; j++) {
+        if (rv != APR_SUCCESS) {
+            continue;
+        }
+        for (j = 0; j < ncols; j++) {
             const char *v = apr_dbd_get_entry(db->driver, row, j);
             char *s = NULL;
 
@@ -205,17 +208,50 @@ static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
                                      APR_DBD_TYPE_STRING, &s) == APR_ENOENT) {
                 v = NULL;
             }
-
-            /* copied: drivers reuse their row buffers, and apr_dbd_pgsql
-             * clears a whole result once its last row is read */
-            APR_ARRAY_PUSH(cells, const char *) = v ? apr_pstrdup(p, v)
-                                                    : NULL;
+            cells[j] = v;
         }
-        rows->nrows++;
+        rv = fn(baton, ncols, cells);
     }
-    rows->cells = (const char **)cells->elts;
-    *prows = rows;
-    return ret == -1 ? APR_SUCCESS : classify(db, ret);
+    return ret == -1 ? rv : classify(db, ret);
+}
+
+typedef struct copy_rows_t {
+    apr_pool_t *p;
+    pl_rows_t *rows;
+    apr_array_header_t *cells;
+} copy_rows_t;
+
+/* Every cell copied: drivers reuse their row buffers, and apr_dbd_pgsql
+ * clears a whole result once its last row is read. */
+static apr_status_t copy_row(void *baton, int ncols, const char *const *cells)
+{
+    copy_rows_t *c = baton;
+    int j;
+
+    c->rows->ncols = ncols;
+    for (j = 0; j < ncols; j++) {
+        APR_ARRAY_PUSH(c->cells, const char *) =
+            cells[j] ? apr_pstrdup(c->p, cells[j]) : NULL;
+    }
+    c->rows->nrows++;
+    return APR_SUCCESS;
+}
+
+static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
+                              apr_dbd_results_t *res, pl_rows_t **prows)
+{
+    copy_rows_t c;
+    apr_status_t rv;
+
+    c.p = p;
+    c.rows = apr_pcalloc(p, sizeof(*c.rows));
+    c.rows->ncols = apr_dbd_num_cols(db->driver, res);
+    c.cells = apr_array_make(p, 16 * (c.rows->ncols ? c.rows->ncols : 1),
+                             sizeof(const char *));
+    rv = each_row(db, p, res, copy_row, &c);
+    c.rows->cells = (const char **)c.cells->elts;
+    *prows = c.rows;
+    return rv;
 }
 
 apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
@@ -274,19 +310,22 @@ apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
     return read_rows(db, p, res, prows);
 }
 
-apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p,
-                                 pl_rows_t **prows, const char *sql)
+/* Run sql as pl_db_select_cached does, the result from p. */
+static apr_status_t run_cached(pl_db_t *db, apr_pool_t *p, const char *sql,
+                               apr_dbd_results_t **pres)
 {
     apr_dbd_prepared_t *stmt = apr_hash_get(db->prepared, sql,
                                             APR_HASH_KEY_STRING);
-    apr_dbd_results_t *res = NULL;
     apr_status_t rv;
     int ret;
 
+    *pres = NULL;
     /* '%' would read as an argument; past the bound, texts are one-offs */
     if (stmt == NULL) {
         if (strchr(sql, '%') || *db->ncached >= CACHED_MAX) {
-            return pl_db_select_text(db, p, prows, sql);
+            ret = apr_dbd_select(db->driver, p, db->handle, pres, sql,
+                                 random_access(db));
+            return ret ? classify(db, ret) : APR_SUCCESS;
         }
         rv = prepare_as(db, sql, apr_psprintf(p, "pl_cached_%d",
                                               *db->ncached), &stmt);
@@ -295,12 +334,35 @@ apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p,
         }
         ++*db->ncached;
     }
-    ret = apr_dbd_pselect(db->driver, p, db->handle, &res, stmt,
+    ret = apr_dbd_pselect(db->driver, p, db->handle, pres, stmt,
                           random_access(db), 0, NULL);
-    if (ret != 0) {
-        return classify(db, ret);
+    return ret ? classify(db, ret) : APR_SUCCESS;
+}
+
+apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p,
+                                 pl_rows_t **prows, const char *sql)
+{
+    apr_dbd_results_t *res;
+    apr_status_t rv = run_cached(db, p, sql, &res);
+
+    return rv != APR_SUCCESS ? rv : read_rows(db, p, res, prows);
+}
+
+apr_status_t pl_db_select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
+                               pl_db_row_fn *fn, void *baton)
+{
+    apr_dbd_results_t *res;
+    apr_pool_t *scratch;
+    apr_status_t rv;
+
+    /* the driver's result and row buffers live in scratch, and go with
+     * it as soon as the rows are read */
+    apr_pool_create(&scratch, p);
+    if ((rv = run_cached(db, scratch, sql, &res)) == APR_SUCCESS) {
+        rv = each_row(db, scratch, res, fn, baton);
     }
-    return read_rows(db, p, res, prows);
+    apr_pool_destroy(scratch);
+    return rv;
 }
 
 apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql)

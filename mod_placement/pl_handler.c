@@ -91,15 +91,29 @@ static const char *fill_head(pl_req_t *req, const char *head)
     return head;
 }
 
-static void send_body(request_rec *r, const char *body, const char *ctype)
+/* body (from r->pool) as the whole answer. Passed as a pool bucket: the
+ * network layer reads it where it is instead of copying it, which for
+ * an answer of hundreds of kilobytes saves a copy and the memory map it
+ * would go to. */
+static void send_text(request_rec *r, const char *body, apr_size_t len,
+                      const char *ctype)
 {
-    apr_size_t len = strlen(body);
+    apr_bucket_brigade *bb;
 
     ap_set_content_type(r, ctype);
     ap_set_content_length(r, len);
-    if (!r->header_only) {
-        ap_rwrite(body, (int)len, r);
+    if (r->header_only || len == 0) {
+        return;
     }
+    bb = apr_brigade_create(r->pool, r->connection->bucket_alloc);
+    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_pool_create(body, len, r->pool,
+                                                       bb->bucket_alloc));
+    ap_pass_brigade(r->output_filters, bb);
+}
+
+static void send_body(request_rec *r, const char *body, const char *ctype)
+{
+    send_text(r, body, strlen(body), ctype);
 }
 
 /* JSON as Python's json.dumps writes it: ", " between items and ": "
@@ -542,11 +556,7 @@ int pl_handler(request_rec *r)
         send_json(r, req->body);
     }
     else if (req->body_text) {
-        ap_set_content_type(r, "application/json");
-        ap_set_content_length(r, req->body_len);
-        if (!r->header_only) {
-            ap_rwrite(req->body_text, (int)req->body_len, r);
-        }
+        send_text(r, req->body_text, req->body_len, "application/json");
     }
     else if (status != HTTP_NO_CONTENT) {
         /* 201 + Location and no body: upstream sends no content type */

@@ -586,93 +586,114 @@ static apr_int64_t root_of(const pl_ac_world_t *w, apr_int64_t id)
     return pv ? pv->root_id : id;
 }
 
-static void push_link(apr_array_header_t *out, const pl_ac_world_t *w,
-                      apr_int64_t rp_id, apr_int64_t other)
+static void push_link(apr_array_header_t *out, apr_int64_t rp_id,
+                      apr_int64_t other)
 {
     pl_ac_link_t *l = apr_array_push(out);
 
     l->rp_id = rp_id;
-    l->root_id = root_of(w, rp_id);
     l->other_id = other;
 }
 
-/* names: a few classes or traits, each once */
-static void add_name(apr_array_header_t *names, apr_int64_t id,
-                     const char *name)
+/* The roots of links, once the providers are known. */
+static void set_link_roots(const pl_ac_world_t *w, apr_array_header_t *links)
 {
-    if (!known_id_of(names, id)) {
-        push_name(names, id, name);
+    int i;
+
+    for (i = 0; i < links->nelts; i++) {
+        pl_ac_link_t *l = &APR_ARRAY_IDX(links, i, pl_ac_link_t);
+
+        l->root_id = root_of(w, l->rp_id);
     }
 }
 
-static void add_inventory(pl_ac_world_t *w, const pl_rows_t *rows, int i)
+/* names: a few classes or traits, each once */
+static void add_name(apr_pool_t *p, apr_array_header_t *names,
+                     apr_int64_t id, const char *name)
+{
+    if (!known_id_of(names, id)) {
+        push_name(names, id, apr_pstrdup(p, name));
+    }
+}
+
+static void add_inventory(pl_ac_world_t *w, const char *const *cells)
 {
     pl_ac_inv_t *inv = apr_array_push(w->invs);
 
-    inv->rp_id = i64(PL_CELL(rows, i, 1));
-    inv->root_id = root_of(w, inv->rp_id);
-    inv->rc_id = i64(PL_CELL(rows, i, 2));
-    inv->total = i64(PL_CELL(rows, i, 3));
-    inv->reserved = i64(PL_CELL(rows, i, 4));
-    inv->min_unit = i64(PL_CELL(rows, i, 5));
-    inv->max_unit = i64(PL_CELL(rows, i, 6));
-    inv->step_size = i64(PL_CELL(rows, i, 7));
-    inv->allocation_ratio = PL_CELL(rows, i, 8)
-                            ? strtod(PL_CELL(rows, i, 8), NULL) : 1.0;
-    inv->used = i64(PL_CELL(rows, i, 9));
+    inv->rp_id = i64(cells[1]);
+    inv->rc_id = i64(cells[2]);
+    inv->total = i64(cells[3]);
+    inv->reserved = i64(cells[4]);
+    inv->min_unit = i64(cells[5]);
+    inv->max_unit = i64(cells[6]);
+    inv->step_size = i64(cells[7]);
+    inv->allocation_ratio = cells[8] ? strtod(cells[8], NULL) : 1.0;
+    inv->used = i64(cells[9]);
+}
+
+typedef struct tree_reader_t {
+    apr_pool_t *p;
+    pl_ac_world_t *w;
+} tree_reader_t;
+
+/* One row of trees_sql into the world; roots are set once all are in. */
+static apr_status_t tree_row(void *baton, int ncols, const char *const *cells)
+{
+    tree_reader_t *r = baton;
+    pl_ac_world_t *w = r->w;
+    apr_int64_t rp_id = i64(cells[1]), other = i64(cells[2]);
+    pl_ac_prov_t *pv;
+
+    switch (i64(cells[0])) {
+    case ROW_INVENTORY:
+        add_inventory(w, cells);
+        add_name(r->p, w->rc_names, other, cells[10]);
+        break;
+    case ROW_PROVIDER:
+        pv = apr_array_push(w->provs);
+        pv->id = rp_id;
+        pv->parent_id = other;
+        pv->root_id = i64(cells[3]);
+        pv->uuid = apr_pstrdup(r->p, cells[10]);
+        if (other) {
+            push_link(w->parents, rp_id, other);
+        }
+        break;
+    case ROW_TRAIT:
+        push_link(w->all_traits, rp_id, other);
+        add_name(r->p, w->trait_names, other, cells[10]);
+        if (known_id_of(w->traits, other)) {
+            push_link(w->rp_traits, rp_id, other);
+        }
+        break;
+    case ROW_AGGREGATE:
+        push_link(w->rp_aggs, rp_id, other);
+        break;
+    }
+    return APR_SUCCESS;
 }
 
 static apr_status_t read_trees(pl_db_t *db, apr_pool_t *p, const char *roots,
                                pl_ac_world_t *w)
 {
-    pl_rows_t *rows;
+    tree_reader_t r = { p, w };
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select_cached(db, p, &rows, trees_sql(p, w, roots));
+    rv = pl_db_select_each(db, p, trees_sql(p, w, roots), tree_row, &r);
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    /* the providers first: the other rows want their roots */
-    for (i = 0; i < rows->nrows; i++) {
-        pl_ac_prov_t *pv;
-
-        if (i64(PL_CELL(rows, i, 0)) != ROW_PROVIDER) {
-            continue;
-        }
-        pv = apr_array_push(w->provs);
-        pv->id = i64(PL_CELL(rows, i, 1));
-        pv->parent_id = i64(PL_CELL(rows, i, 2));
-        pv->root_id = i64(PL_CELL(rows, i, 3));
-        pv->uuid = PL_CELL(rows, i, 10);
-    }
     index_provs(w);
-    for (i = 0; i < rows->nrows; i++) {
-        apr_int64_t rp_id = i64(PL_CELL(rows, i, 1));
-        apr_int64_t other = i64(PL_CELL(rows, i, 2));
+    for (i = 0; i < w->invs->nelts; i++) {
+        pl_ac_inv_t *inv = &APR_ARRAY_IDX(w->invs, i, pl_ac_inv_t);
 
-        switch (i64(PL_CELL(rows, i, 0))) {
-        case ROW_INVENTORY:
-            add_inventory(w, rows, i);
-            add_name(w->rc_names, other, PL_CELL(rows, i, 10));
-            break;
-        case ROW_PROVIDER:
-            if (other) {
-                push_link(w->parents, w, rp_id, other);
-            }
-            break;
-        case ROW_TRAIT:
-            push_link(w->all_traits, w, rp_id, other);
-            add_name(w->trait_names, other, PL_CELL(rows, i, 10));
-            if (known_id_of(w->traits, other)) {
-                push_link(w->rp_traits, w, rp_id, other);
-            }
-            break;
-        case ROW_AGGREGATE:
-            push_link(w->rp_aggs, w, rp_id, other);
-            break;
-        }
+        inv->root_id = root_of(w, inv->rp_id);
     }
+    set_link_roots(w, w->parents);
+    set_link_roots(w, w->all_traits);
+    set_link_roots(w, w->rp_traits);
+    set_link_roots(w, w->rp_aggs);
     sort_world(w);
     return APR_SUCCESS;
 }
