@@ -70,6 +70,9 @@ MaxConnectionsPerChild 0
 MaxMemFree 1024
 KeepAlive On
 KeepAliveTimeout 5
+# wrk keeps its connections for the whole run: closing one every 100
+# requests (the default) shows up in its counts as read errors
+MaxKeepAliveRequests 0
 Timeout 120
 
 $dbd
