@@ -90,7 +90,8 @@ DBDExptime 300
 ${EXTRA_CONF:-}
 CONF
 
-apache2 -f "$run/httpd.conf" -k start
+# as conf/placement.conf suggests: two malloc arenas per child
+MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} apache2 -f "$run/httpd.conf" -k start
 i=0
 until curl -sf -o /dev/null "http://127.0.0.1:$port/"; do
   i=$((i + 1))

@@ -7,6 +7,9 @@
  * every error body, in one place.
  */
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <apr_strings.h>
 #include <apr_lib.h>
 #include <http_protocol.h>
@@ -509,6 +512,26 @@ static void add_answer_headers(pl_req_t *req, int status)
     }
 }
 
+/* An answer of this many bytes or more was made of json-c objects and
+ * driver results taking ten times as much, from malloc. */
+#define TRIM_AFTER_BYTES (1024 * 1024)
+
+/* Registered first, so it runs once everything of the request is freed:
+ * after a large answer, the free memory goes back to the system. glibc
+ * keeps it in the thread's arena otherwise, and a child that once listed
+ * every provider stays that large for good. */
+static apr_status_t trim_after_large_answer(void *data)
+{
+#ifdef __GLIBC__
+    const request_rec *r = data;
+
+    if (r->clength >= TRIM_AFTER_BYTES) {
+        malloc_trim(0);
+    }
+#endif
+    return APR_SUCCESS;
+}
+
 int pl_handler(request_rec *r)
 {
     pl_req_t *req;
@@ -518,6 +541,8 @@ int pl_handler(request_rec *r)
     if (r->handler == NULL || strcmp(r->handler, "placement")) {
         return DECLINED;
     }
+    apr_pool_cleanup_register(r->pool, r, trim_after_large_answer,
+                              apr_pool_cleanup_null);
     req = apr_pcalloc(r->pool, sizeof(*req));
     req->r = r;
     req->pool = r->pool;
