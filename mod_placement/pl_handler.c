@@ -7,9 +7,6 @@
  * every error body, in one place.
  */
 #include <string.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <apr_strings.h>
 #include <apr_lib.h>
 #include <http_protocol.h>
@@ -20,6 +17,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_memory.h"
 #include "pl_uuid.h"
 
 typedef struct {
@@ -94,13 +92,14 @@ static const char *fill_head(pl_req_t *req, const char *head)
     return head;
 }
 
-/* body (from r->pool) as the whole answer. Passed as a pool bucket: the
- * network layer reads it where it is instead of copying it, which for
+/* body (from req->pool) as the whole answer. Passed as a pool bucket:
+ * the network layer reads it where it is instead of copying it, which for
  * an answer of hundreds of kilobytes saves a copy and the memory map it
  * would go to. */
-static void send_text(request_rec *r, const char *body, apr_size_t len,
+static void send_text(pl_req_t *req, const char *body, apr_size_t len,
                       const char *ctype)
 {
+    request_rec *r = req->r;
     apr_bucket_brigade *bb;
 
     ap_set_content_type(r, ctype);
@@ -108,15 +107,15 @@ static void send_text(request_rec *r, const char *body, apr_size_t len,
     if (r->header_only || len == 0) {
         return;
     }
-    bb = apr_brigade_create(r->pool, r->connection->bucket_alloc);
-    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_pool_create(body, len, r->pool,
+    bb = apr_brigade_create(req->pool, r->connection->bucket_alloc);
+    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_pool_create(body, len, req->pool,
                                                        bb->bucket_alloc));
     ap_pass_brigade(r->output_filters, bb);
 }
 
-static void send_body(request_rec *r, const char *body, const char *ctype)
+static void send_body(pl_req_t *req, const char *body, const char *ctype)
 {
-    send_text(r, body, strlen(body), ctype);
+    send_text(req, body, strlen(body), ctype);
 }
 
 /* JSON as Python's json.dumps writes it: ", " between items and ": "
@@ -162,12 +161,12 @@ static void write_json(struct printbuf *pb, json_object *o)
     }
 }
 
-static void send_json(request_rec *r, json_object *obj)
+static void send_json(pl_req_t *req, json_object *obj)
 {
     struct printbuf *pb = printbuf_new();
 
     write_json(pb, obj);
-    send_body(r, apr_pstrmemdup(r->pool, pb->buf, pb->bpos),
+    send_body(req, apr_pstrmemdup(req->pool, pb->buf, pb->bpos),
               "application/json");
     printbuf_free(pb);
 }
@@ -285,17 +284,17 @@ static void send_error(pl_req_t *req, int status)
                   "%d: %s", status, detail);
     mtype = error_media_type(req);
     if (!strcmp(mtype, "application/json")) {
-        send_json(req->r, root);
+        send_json(req, root);
         return;
     }
     text = json_object_get_string(json_object_object_get(e, "detail"));
     line = apr_psprintf(req->pool, "%d %s", status, st->title);
     if (!strcmp(mtype, "text/plain")) {
-        send_body(req->r, apr_pstrcat(req->pool, line, "\n\n", text, NULL),
+        send_body(req, apr_pstrcat(req->pool, line, "\n\n", text, NULL),
                   "text/plain; charset=UTF-8");
         return;
     }
-    send_body(req->r, apr_pstrcat(req->pool, "<html>\n <head>\n  <title>",
+    send_body(req, apr_pstrcat(req->pool, "<html>\n <head>\n  <title>",
                                   line, "</title>\n </head>\n <body>\n  <h1>",
                                   line, "</h1>\n  ",
                                   ap_escape_html(req->pool, text),
@@ -307,7 +306,7 @@ static void send_error(pl_req_t *req, int status)
 static int send_unauthorized(pl_req_t *req)
 {
     req->r->status = HTTP_UNAUTHORIZED;
-    send_body(req->r, "{\"message\": \"This server could not verify that "
+    send_body(req, "{\"message\": \"This server could not verify that "
               "you are authorized to access the document you requested. "
               "Either you supplied the wrong credentials (e.g., bad "
               "password), or your browser does not understand how to "
@@ -512,26 +511,6 @@ static void add_answer_headers(pl_req_t *req, int status)
     }
 }
 
-/* An answer of this many bytes or more was made of json-c objects and
- * driver results taking ten times as much, from malloc. */
-#define TRIM_AFTER_BYTES (1024 * 1024)
-
-/* Registered first, so it runs once everything of the request is freed:
- * after a large answer, the free memory goes back to the system. glibc
- * keeps it in the thread's arena otherwise, and a child that once listed
- * every provider stays that large for good. */
-static apr_status_t trim_after_large_answer(void *data)
-{
-#ifdef __GLIBC__
-    const request_rec *r = data;
-
-    if (r->clength >= TRIM_AFTER_BYTES) {
-        malloc_trim(0);
-    }
-#endif
-    return APR_SUCCESS;
-}
-
 int pl_handler(request_rec *r)
 {
     pl_req_t *req;
@@ -541,11 +520,9 @@ int pl_handler(request_rec *r)
     if (r->handler == NULL || strcmp(r->handler, "placement")) {
         return DECLINED;
     }
-    apr_pool_cleanup_register(r->pool, r, trim_after_large_answer,
-                              apr_pool_cleanup_null);
     req = apr_pcalloc(r->pool, sizeof(*req));
     req->r = r;
-    req->pool = r->pool;
+    req->pool = pl_memory_request_pool(r);
     req->mv = -1;
     req->conf = ap_get_module_config(r->per_dir_config, &placement_module);
     req->prefix = mount_prefix(r, req->conf);
@@ -578,10 +555,10 @@ int pl_handler(request_rec *r)
         send_error(req, status);
     }
     else if (req->body) {
-        send_json(r, req->body);
+        send_json(req, req->body);
     }
     else if (req->body_text) {
-        send_text(r, req->body_text, req->body_len, "application/json");
+        send_text(req, req->body_text, req->body_len, "application/json");
     }
     else if (status != HTTP_NO_CONTENT) {
         /* 201 + Location and no body: upstream sends no content type */
