@@ -87,34 +87,12 @@ typedef struct pl_provider_unknown_t {
 } pl_provider_unknown_t;
 
 /**
- * The SQL condition on "rp" (an alias of resource_providers) that f
- * stands for, resolving names to ids as placement does and in its order:
- * in_tree, required traits, forbidden traits, member_of, forbidden
- * aggregates, resources. Like placement, it stops early, without looking
- * at what follows, when a constraint alone matches no provider (an unknown
- * in_tree provider, required traits nobody has, aggregates nobody is in).
- * @return APR_SUCCESS with *pwhere ("1 = 1" when f is empty), or with
- *         *pwhere NULL when nothing can match; APR_ENOENT with *punknown
- *         for an unknown trait or resource class; database errors.
- */
-apr_status_t pl_store_provider_filter_sql(pl_db_t *db, apr_pool_t *p,
-                                          const pl_provider_filter_t *f,
-                                          const char **pwhere,
-                                          pl_provider_unknown_t *punknown);
-
-/**
- * The SQL condition "provider rp has room for amount of class rc_id":
- * (total - reserved) * allocation_ratio - used >= amount, amount between
- * min_unit and max_unit and a multiple of step_size (for text SQL only:
- * it holds the modulo operator).
- */
-const char *pl_store_provider_capacity_sql(apr_pool_t *p, apr_int64_t rc_id,
-                                           apr_int64_t amount);
-
-/**
  * The providers f selects, ordered by id, into *pprovs (pl_provider_t *).
- * @return APR_SUCCESS; APR_ENOENT with *punknown (see
- *         pl_store_provider_filter_sql); database errors.
+ * Conditions are resolved as placement does and in its order (in_tree,
+ * required traits, forbidden traits, member_of, forbidden aggregates,
+ * resources), stopping early when one alone matches no provider.
+ * @return APR_SUCCESS; APR_ENOENT with *punknown for an unknown trait or
+ *         resource class; database errors.
  */
 apr_status_t pl_store_provider_list(pl_db_t *db, apr_pool_t *p,
                                     const pl_provider_filter_t *f,

@@ -2,8 +2,10 @@
  *
  * store_provider.c: resource providers themselves (placement's
  * objects/resource_provider.py): create, rename and re-parent, delete,
- * and the filtered listing of GET /resource_providers, whose conditions
- * (pl_store_provider_filter_sql) GET /allocation_candidates reuses.
+ * and the filtered listing of GET /resource_providers. As upstream's
+ * _get_all_by_filters_from_db, the listing has conditions of its own:
+ * member_of there is the provider's own aggregates, where candidates
+ * also take the root's (store_ac.c).
  * Lookup and the generation compare-and-swap are in store_provider_base.c.
  */
 #include <string.h>
@@ -190,8 +192,11 @@ static apr_status_t member_of_conds(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
-const char *pl_store_provider_capacity_sql(apr_pool_t *p, apr_int64_t rc_id,
-                                           apr_int64_t amount)
+/* The condition "provider rp has room for amount of class rc_id":
+ * (total - reserved) * allocation_ratio - used >= amount, amount between
+ * min_unit and max_unit and a multiple of step_size. */
+static const char *capacity_sql(apr_pool_t *p, apr_int64_t rc_id,
+                                apr_int64_t amount)
 {
     const char *rc = pl_db_i64(p, rc_id), *n = pl_db_i64(p, amount);
 
@@ -235,10 +240,17 @@ static apr_status_t push_if_any(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
-apr_status_t pl_store_provider_filter_sql(pl_db_t *db, apr_pool_t *p,
-                                          const pl_provider_filter_t *f,
-                                          const char **pwhere,
-                                          pl_provider_unknown_t *punknown)
+/* The SQL condition on rp that f stands for, resolving names to ids as
+ * placement does and in its order: in_tree, required traits, forbidden
+ * traits, member_of, forbidden aggregates, resources. Like placement, it
+ * stops early when a constraint alone matches no provider (an unknown
+ * in_tree provider, required traits nobody has, aggregates nobody is
+ * in): *pwhere NULL then ("1 = 1" when f is empty). APR_ENOENT with
+ * *punknown for an unknown trait or resource class. */
+static apr_status_t filter_sql(pl_db_t *db, apr_pool_t *p,
+                               const pl_provider_filter_t *f,
+                               const char **pwhere,
+                               pl_provider_unknown_t *punknown)
 {
     apr_array_header_t *conds = apr_array_make(p, 8, sizeof(const char *));
     apr_array_header_t *sub, *ids;
@@ -321,8 +333,7 @@ apr_status_t pl_store_provider_filter_sql(pl_db_t *db, apr_pool_t *p,
         if (rv != APR_SUCCESS) {
             return rv;
         }
-        push_cond(conds, p, pl_store_provider_capacity_sql(p, rc_id,
-                                                           res->amount));
+        push_cond(conds, p, capacity_sql(p, rc_id, res->amount));
     }
     *pwhere = conds->nelts ? apr_array_pstrcat(p, conds, 0) : "1 = 1";
     return APR_SUCCESS;
@@ -339,7 +350,7 @@ apr_status_t pl_store_provider_list(pl_db_t *db, apr_pool_t *p,
     int i;
 
     *pprovs = apr_array_make(p, 8, sizeof(pl_provider_t *));
-    rv = pl_store_provider_filter_sql(db, p, f, &where, punknown);
+    rv = filter_sql(db, p, f, &where, punknown);
     if (rv != APR_SUCCESS || where == NULL) {
         return rv;
     }
