@@ -22,10 +22,16 @@ APR_LIBS        := $(shell apr-1-config --link-ld --libs 2>/dev/null) \
                    $(shell apu-1-config --link-ld --libs 2>/dev/null)
 JSON_CFLAGS     := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS       := $(shell pkg-config --libs json-c 2>/dev/null)
+# libcurl talks to Keystone; libyaml reads policy files
+CURL_CFLAGS     := $(shell pkg-config --cflags libcurl 2>/dev/null)
+CURL_LIBS       := $(shell pkg-config --libs libcurl 2>/dev/null)
+YAML_CFLAGS     := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
+YAML_LIBS       := $(shell pkg-config --libs yaml-0.1 2>/dev/null)
 
 CFLAGS_ALL = -std=gnu99 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
              -Wno-missing-field-initializers $(if $(WERROR),-Werror) \
-             -Iinclude -I$(O) -I$(APXS_INCLUDEDIR) $(APR_CFLAGS) $(JSON_CFLAGS)
+             -Iinclude -I$(O) -I$(APXS_INCLUDEDIR) $(APR_CFLAGS) $(JSON_CFLAGS) \
+             $(CURL_CFLAGS) $(YAML_CFLAGS)
 
 SRCS  := $(wildcard mod_placement/*.c)
 OBJS  := $(patsubst mod_placement/%.c,$(O)/%.o,$(SRCS)) $(O)/pl_std_data.o
@@ -42,7 +48,7 @@ UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 all: $(O)/mod_placement.so
 
 $(O)/mod_placement.so: $(OBJS)
-	$(CC) -shared -o $@ $(OBJS) $(JSON_LIBS) -luuid
+	$(CC) -shared -o $@ $(OBJS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
 
 $(O)/%.o: mod_placement/%.c $(HDRS) | $(O)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
@@ -57,7 +63,7 @@ $(O):
 	mkdir -p $(O)/unit
 
 $(O)/unit/%: t/unit/%.c $(PURE_OBJS) $(HDRS) | $(O)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(PURE_OBJS) $(APR_LIBS) $(JSON_LIBS) -luuid
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(PURE_OBJS) $(APR_LIBS) $(JSON_LIBS) $(YAML_LIBS) -luuid
 
 unit: $(UNIT_BINS)
 	@pass=0; fail=0; \

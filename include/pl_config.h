@@ -32,7 +32,43 @@ typedef struct pl_dir_conf_t {
     const char *incomplete_user;
     /* PlacementPolicy overrides: rule name -> check string */
     apr_table_t *policy;
+    /* PlacementPolicyFile: the rules read from it (rule -> check), or
+     * NULL; PlacementPolicy lines win over it */
+    const char *policy_file;
+    apr_table_t *policy_file_rules;
+    /* PlacementPolicyEnforceScope, PlacementPolicyEnforceNewDefaults */
+    int enforce_scope;
+    int enforce_new_defaults;
+    /* PlacementPolicyDefaults: PL_POLICY_DEFAULTS_* */
+    int policy_defaults;
+
+    /* CORS (oslo.middleware [cors]); no allowed origin: CORS off */
+    apr_array_header_t *cors_origins;      /* const char * */
+    int cors_allow_credentials;
+    apr_array_header_t *cors_expose_headers;
+    int cors_max_age;
+    apr_array_header_t *cors_allow_methods;
+    apr_array_header_t *cors_allow_headers;
+
+    /* Keystone ([keystone_authtoken]) */
+    const char *ks_auth_url;
+    const char *ks_www_authenticate_uri;
+    const char *ks_username;
+    const char *ks_password;
+    const char *ks_project_name;
+    const char *ks_user_domain_name;
+    const char *ks_project_domain_name;
+    const char *ks_cafile;
+    int ks_insecure;
+    int ks_timeout;                 /* seconds per call to Keystone */
+    int ks_token_cache_time;        /* seconds a validated token is kept */
 } pl_dir_conf_t;
+
+typedef enum {
+    PL_POLICY_DEFAULTS_UNSET = -1,
+    PL_POLICY_DEFAULTS_ZED = 0,     /* placement 8.0.0 */
+    PL_POLICY_DEFAULTS_2023_1 = 1   /* placement 9.0.0 and later */
+} pl_policy_defaults_e;
 
 extern const command_rec pl_cmds[];
 
@@ -45,5 +81,17 @@ int pl_config_randomize(const pl_dir_conf_t *c);
 int pl_config_max_candidates(const pl_dir_conf_t *c);
 const char *pl_config_incomplete_project(const pl_dir_conf_t *c);
 const char *pl_config_incomplete_user(const pl_dir_conf_t *c);
+int pl_config_enforce_scope(const pl_dir_conf_t *c);
+int pl_config_enforce_new_defaults(const pl_dir_conf_t *c);
+int pl_config_policy_defaults(const pl_dir_conf_t *c);
+int pl_config_cors_allow_credentials(const pl_dir_conf_t *c);
+int pl_config_cors_max_age(const pl_dir_conf_t *c);
+const apr_array_header_t *pl_config_cors_expose_headers(const pl_dir_conf_t *c);
+const apr_array_header_t *pl_config_cors_allow_methods(const pl_dir_conf_t *c);
+const apr_array_header_t *pl_config_cors_allow_headers(const pl_dir_conf_t *c);
+int pl_config_ks_insecure(const pl_dir_conf_t *c);
+int pl_config_ks_timeout(const pl_dir_conf_t *c);
+int pl_config_ks_token_cache_time(const pl_dir_conf_t *c);
+const char *pl_config_ks_www_authenticate_uri(const pl_dir_conf_t *c);
 
 #endif /* PL_CONFIG_H */

@@ -11,6 +11,7 @@
 #include "pl_config.h"
 #include "pl_uuid.h"
 #include "pl_api.h"
+#include "pl_policy.h"
 
 #define ZERO_UUID "00000000-0000-0000-0000-000000000000"
 
@@ -24,6 +25,14 @@ void *pl_config_create_dir(apr_pool_t *p, char *dir)
     c->randomize = -1;
     c->max_candidates = -2;     /* -1 is a legal value: unlimited */
     c->policy = apr_table_make(p, 4);
+    c->enforce_scope = -1;
+    c->enforce_new_defaults = -1;
+    c->policy_defaults = PL_POLICY_DEFAULTS_UNSET;
+    c->cors_allow_credentials = -1;
+    c->cors_max_age = -1;
+    c->ks_insecure = -1;
+    c->ks_timeout = -1;
+    c->ks_token_cache_time = -1;
     return c;
 }
 
@@ -43,6 +52,28 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_PTR(incomplete_project);
     MERGE_PTR(incomplete_user);
     c->policy = apr_table_overlay(p, base->policy, add->policy);
+    MERGE_PTR(policy_file);
+    MERGE_PTR(policy_file_rules);
+    MERGE_INT(enforce_scope, -1);
+    MERGE_INT(enforce_new_defaults, -1);
+    MERGE_INT(policy_defaults, PL_POLICY_DEFAULTS_UNSET);
+    MERGE_PTR(cors_origins);
+    MERGE_INT(cors_allow_credentials, -1);
+    MERGE_PTR(cors_expose_headers);
+    MERGE_INT(cors_max_age, -1);
+    MERGE_PTR(cors_allow_methods);
+    MERGE_PTR(cors_allow_headers);
+    MERGE_PTR(ks_auth_url);
+    MERGE_PTR(ks_www_authenticate_uri);
+    MERGE_PTR(ks_username);
+    MERGE_PTR(ks_password);
+    MERGE_PTR(ks_project_name);
+    MERGE_PTR(ks_user_domain_name);
+    MERGE_PTR(ks_project_domain_name);
+    MERGE_PTR(ks_cafile);
+    MERGE_INT(ks_insecure, -1);
+    MERGE_INT(ks_timeout, -1);
+    MERGE_INT(ks_token_cache_time, -1);
     return c;
 }
 
@@ -76,6 +107,90 @@ const char *pl_config_incomplete_user(const pl_dir_conf_t *c)
     return c->incomplete_user ? c->incomplete_user : ZERO_UUID;
 }
 
+int pl_config_enforce_scope(const pl_dir_conf_t *c)
+{
+    return c->enforce_scope > 0;
+}
+
+int pl_config_enforce_new_defaults(const pl_dir_conf_t *c)
+{
+    return c->enforce_new_defaults > 0;
+}
+
+int pl_config_policy_defaults(const pl_dir_conf_t *c)
+{
+    return c->policy_defaults == PL_POLICY_DEFAULTS_UNSET
+               ? PL_POLICY_DEFAULTS_ZED : c->policy_defaults;
+}
+
+int pl_config_cors_allow_credentials(const pl_dir_conf_t *c)
+{
+    return c->cors_allow_credentials != 0;      /* oslo: True */
+}
+
+int pl_config_cors_max_age(const pl_dir_conf_t *c)
+{
+    return c->cors_max_age < 0 ? 3600 : c->cors_max_age;
+}
+
+/* A read-only APR array over a static list of words, for defaults. */
+#define WORD_LIST(name, ...)                                             \
+    static const char *const name##_words[] = { __VA_ARGS__ };          \
+    static const apr_array_header_t name = {                            \
+        NULL, sizeof(const char *),                                     \
+        sizeof(name##_words) / sizeof(name##_words[0]),                 \
+        sizeof(name##_words) / sizeof(name##_words[0]),                 \
+        (char *)name##_words                                            \
+    }
+
+/* placement's own [cors] defaults (placement/wsgi.py
+ * _set_middleware_defaults), not oslo.middleware's. */
+WORD_LIST(cors_expose_default, "X-Auth-Token", "X-Openstack-Request-Id",
+          "X-Subject-Token", "X-Service-Token", "OpenStack-API-Version");
+WORD_LIST(cors_methods_default, "GET", "PUT", "POST", "DELETE", "PATCH");
+WORD_LIST(cors_headers_default, "X-Auth-Token", "X-Openstack-Request-Id",
+          "X-Identity-Status", "X-Roles", "X-Service-Catalog", "X-User-Id",
+          "X-Tenant-Id", "OpenStack-API-Version");
+
+const apr_array_header_t *pl_config_cors_expose_headers(const pl_dir_conf_t *c)
+{
+    return c->cors_expose_headers ? c->cors_expose_headers
+                                  : &cors_expose_default;
+}
+
+const apr_array_header_t *pl_config_cors_allow_methods(const pl_dir_conf_t *c)
+{
+    return c->cors_allow_methods ? c->cors_allow_methods
+                                 : &cors_methods_default;
+}
+
+const apr_array_header_t *pl_config_cors_allow_headers(const pl_dir_conf_t *c)
+{
+    return c->cors_allow_headers ? c->cors_allow_headers
+                                 : &cors_headers_default;
+}
+
+int pl_config_ks_insecure(const pl_dir_conf_t *c)
+{
+    return c->ks_insecure > 0;
+}
+
+int pl_config_ks_timeout(const pl_dir_conf_t *c)
+{
+    return c->ks_timeout < 0 ? 10 : c->ks_timeout;
+}
+
+int pl_config_ks_token_cache_time(const pl_dir_conf_t *c)
+{
+    return c->ks_token_cache_time < 0 ? 300 : c->ks_token_cache_time;
+}
+
+const char *pl_config_ks_www_authenticate_uri(const pl_dir_conf_t *c)
+{
+    return c->ks_www_authenticate_uri ? c->ks_www_authenticate_uri
+                                      : c->ks_auth_url;
+}
+
 static const char *set_auth(cmd_parms *cmd, void *dc, const char *arg)
 {
     pl_dir_conf_t *c = dc;
@@ -85,10 +200,8 @@ static const char *set_auth(cmd_parms *cmd, void *dc, const char *arg)
         return NULL;
     }
     if (!strcasecmp(arg, "keystone")) {
-        /* TODO(issue 5): validate tokens against Keystone. Refusing to
-         * start is safer than serving without authentication. */
-        return "PlacementAuthStrategy keystone is not supported yet; "
-               "use noauth2 behind an authenticating front end";
+        c->auth = PL_AUTH_KEYSTONE;
+        return NULL;
     }
     return apr_psprintf(cmd->pool, "PlacementAuthStrategy: unknown "
                         "strategy '%s' (noauth2 or keystone)", arg);
@@ -146,6 +259,90 @@ static const char *set_policy(cmd_parms *cmd, void *dc, const char *rule,
     return NULL;
 }
 
+/* A whole number of seconds (or other count >= 0) at the offset the
+ * directive's cmd->info gives. */
+static const char *set_count(cmd_parms *cmd, void *dc, const char *arg)
+{
+    char *end;
+    long v = strtol(arg, &end, 10);
+
+    if (*arg == '\0' || *end != '\0' || v < 0 || v > 1000000000L) {
+        return apr_psprintf(cmd->pool, "%s: '%s' is not a whole number "
+                            "from 0 to 1000000000", cmd->cmd->name, arg);
+    }
+    *(int *)((char *)dc + (apr_size_t)cmd->info) = (int)v;
+    return NULL;
+}
+
+/* A list directive (oslo's ListOpt): each argument may itself be a
+ * comma-separated list; the words are added to the array at the offset
+ * cmd->info gives. */
+static const char *add_words(cmd_parms *cmd, void *dc, const char *arg)
+{
+    apr_array_header_t **pa =
+        (apr_array_header_t **)((char *)dc + (apr_size_t)cmd->info);
+    char *list = apr_pstrdup(cmd->pool, arg), *w, *state;
+
+    if (*pa == NULL) {
+        *pa = apr_array_make(cmd->pool, 4, sizeof(const char *));
+    }
+    for (w = apr_strtok(list, ", \t", &state); w;
+         w = apr_strtok(NULL, ", \t", &state)) {
+        APR_ARRAY_PUSH(*pa, const char *) = w;
+    }
+    return NULL;
+}
+
+static const char *set_policy_file(cmd_parms *cmd, void *dc,
+                                   const char *arg)
+{
+    pl_dir_conf_t *c = dc;
+    const char *path = ap_server_root_relative(cmd->pool, arg);
+    const char *err = NULL;
+
+    if (path == NULL) {
+        return apr_psprintf(cmd->pool, "PlacementPolicyFile: bad path "
+                            "'%s'", arg);
+    }
+    c->policy_file_rules = pl_policy_file_load(cmd->pool, path, &err);
+    if (c->policy_file_rules == NULL) {
+        return apr_psprintf(cmd->pool, "PlacementPolicyFile: %s", err);
+    }
+    c->policy_file = path;
+    return NULL;
+}
+
+static const char *set_policy_defaults(cmd_parms *cmd, void *dc,
+                                       const char *arg)
+{
+    pl_dir_conf_t *c = dc;
+
+    if (!strcasecmp(arg, "zed")) {
+        c->policy_defaults = PL_POLICY_DEFAULTS_ZED;
+        return NULL;
+    }
+    if (!strcasecmp(arg, "2023.1")) {
+        c->policy_defaults = PL_POLICY_DEFAULTS_2023_1;
+        return NULL;
+    }
+    return apr_psprintf(cmd->pool, "PlacementPolicyDefaults: unknown "
+                        "defaults '%s' (zed or 2023.1)", arg);
+}
+
+#define DIR_OFFSET(f) ((void *)APR_OFFSETOF(pl_dir_conf_t, f))
+#define DIR_STRING(name, field, help)                                    \
+    AP_INIT_TAKE1(name, ap_set_string_slot, DIR_OFFSET(field),           \
+                  RSRC_CONF | ACCESS_CONF, help)
+#define DIR_FLAG(name, field, help)                                      \
+    AP_INIT_FLAG(name, ap_set_flag_slot, DIR_OFFSET(field),              \
+                 RSRC_CONF | ACCESS_CONF, help)
+#define DIR_COUNT(name, field, help)                                     \
+    AP_INIT_TAKE1(name, set_count, DIR_OFFSET(field),                    \
+                  RSRC_CONF | ACCESS_CONF, help)
+#define DIR_WORDS(name, field, help)                                     \
+    AP_INIT_ITERATE(name, add_words, DIR_OFFSET(field),                  \
+                    RSRC_CONF | ACCESS_CONF, help)
+
 const command_rec pl_cmds[] = {
     AP_INIT_TAKE1("PlacementAuthStrategy", set_auth, NULL,
                   RSRC_CONF | ACCESS_CONF,
@@ -176,5 +373,63 @@ const command_rec pl_cmds[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "RULE CHECK: override one policy rule, e.g. "
                   "PlacementPolicy placement:usages \"role:admin\""),
+    AP_INIT_TAKE1("PlacementPolicyFile", set_policy_file, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "PATH: an oslo.policy file (YAML or JSON) whose rules "
+                  "replace the defaults ([oslo_policy] policy_file)"),
+    DIR_FLAG("PlacementPolicyEnforceScope", enforce_scope,
+             "On|Off: refuse a token whose scope is not one of the rule's "
+             "scope types (default Off)"),
+    DIR_FLAG("PlacementPolicyEnforceNewDefaults", enforce_new_defaults,
+             "On|Off: use the new rule defaults only, without their "
+             "deprecated alternatives (default Off)"),
+    AP_INIT_TAKE1("PlacementPolicyDefaults", set_policy_defaults, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "zed|2023.1: which release's rule defaults apply "
+                  "(default zed)"),
+
+    DIR_WORDS("PlacementCORSAllowedOrigin", cors_origins,
+              "ORIGIN...: origins allowed to call the API from a browser "
+              "(no default: CORS off)"),
+    DIR_FLAG("PlacementCORSAllowCredentials", cors_allow_credentials,
+             "On|Off: tell browsers that credentials may be sent "
+             "(default On)"),
+    DIR_WORDS("PlacementCORSExposeHeaders", cors_expose_headers,
+              "HEADER...: response headers a browser may read"),
+    DIR_COUNT("PlacementCORSMaxAge", cors_max_age,
+              "SECONDS: how long a browser may cache a preflight answer "
+              "(default 3600)"),
+    DIR_WORDS("PlacementCORSAllowMethods", cors_allow_methods,
+              "METHOD...: methods allowed in a CORS request"),
+    DIR_WORDS("PlacementCORSAllowHeaders", cors_allow_headers,
+              "HEADER...: request headers allowed in a CORS request"),
+
+    DIR_STRING("PlacementKeystoneAuthURL", ks_auth_url,
+               "URL: Keystone's identity endpoint, e.g. "
+               "http://keystone:5000 (auth_url)"),
+    DIR_STRING("PlacementKeystoneWWWAuthenticateURI",
+               ks_www_authenticate_uri,
+               "URL: the Keystone endpoint named in 401 answers "
+               "(www_authenticate_uri; default the auth URL)"),
+    DIR_STRING("PlacementKeystoneUsername", ks_username,
+               "NAME: the service user placement authenticates as"),
+    DIR_STRING("PlacementKeystonePassword", ks_password,
+               "PASSWORD: the service user's password"),
+    DIR_STRING("PlacementKeystoneProjectName", ks_project_name,
+               "NAME: the service user's project (project_name)"),
+    DIR_STRING("PlacementKeystoneUserDomainName", ks_user_domain_name,
+               "NAME: the service user's domain (default Default)"),
+    DIR_STRING("PlacementKeystoneProjectDomainName", ks_project_domain_name,
+               "NAME: the service project's domain (default Default)"),
+    DIR_STRING("PlacementKeystoneCAFile", ks_cafile,
+               "PATH: CA certificates to verify Keystone's TLS (cafile)"),
+    DIR_FLAG("PlacementKeystoneInsecure", ks_insecure,
+             "On|Off: skip TLS verification of Keystone (default Off)"),
+    DIR_COUNT("PlacementKeystoneTimeout", ks_timeout,
+              "SECONDS: the longest a call to Keystone may take "
+              "(default 10)"),
+    DIR_COUNT("PlacementTokenCacheTime", ks_token_cache_time,
+              "SECONDS: how long a validated token is cached "
+              "(token_cache_time, default 300)"),
     { NULL }
 };

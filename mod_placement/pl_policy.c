@@ -15,6 +15,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_policy.h"
 
 typedef struct {
     const char *name;
@@ -271,5 +272,13 @@ const char *pl_policy_validate_rule(const char *rule, const char *check)
     if (check == NULL || *check == '\0') {
         return "empty check";
     }
+    return NULL;
+}
+
+apr_table_t *pl_policy_file_load(apr_pool_t *p, const char *path,
+                                 const char **perr)
+{
+    /* TODO(issue 10): the YAML reader */
+    *perr = apr_psprintf(p, "%s: policy files are not supported yet", path);
     return NULL;
 }

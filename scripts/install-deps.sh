@@ -15,9 +15,11 @@
 set -euo pipefail
 
 BUILD_PKGS="apache2 apache2-dev libjson-c-dev uuid-dev pkg-config gcc libc6-dev make
+  libcurl4-openssl-dev libyaml-dev
   libaprutil1-dbd-sqlite3 libaprutil1-dbd-pgsql libaprutil1-dbd-mysql sqlite3"
 TEST_PKGS="postgresql mariadb-server mariadb-client python3-gabbi
-  python3-placement placement-common python3-psycopg2 python3-pymysql valgrind"
+  python3-placement placement-common python3-psycopg2 python3-pymysql valgrind
+  python3-keystone libapache2-mod-wsgi-py3 python3-openstackclient python3-osc-placement"
 
 mode=all
 case "${1:-}" in
