@@ -38,9 +38,11 @@ typedef struct pl_req_t {
     const char *request_id;             /* req-<uuid4>, ours */
     const char *global_request_id;      /* the caller's, when well formed */
 
-    /* identity (noauth2 or keystone) */
+    /* identity (noauth2 or keystone): a token is scoped to the system
+     * (system_scope_all), a domain (domain_id) or a project (project_id) */
     const char *user_id;
     const char *project_id;
+    const char *domain_id;
     apr_array_header_t *roles;          /* const char * */
     int system_scope_all;
 
