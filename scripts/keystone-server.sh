@@ -87,9 +87,11 @@ write_keystone_conf() {
   # connection in another thread than the one that opened it (the rollback
   # then fails and the connection keeps its lock).
   # Cache: without it one token validation makes ~1000 queries (1 s); the
-  # in-process cache brings it to ~20 ms. Tokens and revocation events are
-  # NOT cached, so a revocation is seen at once by every WSGI process (each
-  # has its own memory cache).
+  # in-process cache brings it to ~20 ms. Each WSGI process has its own
+  # memory cache, and a change made through one process invalidates only its
+  # own: so tokens and revocation events are not cached (a revocation is
+  # seen at once by every process), nor is the catalog (the placement
+  # endpoints created by the set-up, or moved later, are in every token).
   cat >"$DIR/keystone.conf" <<EOF
 # written by scripts/keystone-server.sh
 [DEFAULT]
@@ -107,6 +109,9 @@ expiration = ${KS_TOKEN_EXPIRATION:-3600}
 caching = false
 
 [revoke]
+caching = false
+
+[catalog]
 caching = false
 
 [fernet_tokens]
