@@ -2,7 +2,7 @@
  *
  * pl_handler.c: the "placement" handler. Builds the pl_req_t of a request
  * and walks it through what upstream's WSGI pipeline does, in the same
- * order: request id, authentication (noauth2), microversion, content
+ * order: request id, authentication (pl_auth.c), microversion, content
  * checks, routing, the route's handler; then renders the answer, and
  * every error body, in one place.
  */
@@ -17,6 +17,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_auth.h"
 #include "pl_memory.h"
 #include "pl_uuid.h"
 
@@ -302,20 +303,6 @@ static void send_error(pl_req_t *req, int status)
               "text/html; charset=UTF-8");
 }
 
-/* noauth2's 401 comes from webob outside placement's formatter. */
-static int send_unauthorized(pl_req_t *req)
-{
-    req->r->status = HTTP_UNAUTHORIZED;
-    send_body(req, "{\"message\": \"This server could not verify that "
-              "you are authorized to access the document you requested. "
-              "Either you supplied the wrong credentials (e.g., bad "
-              "password), or your browser does not understand how to "
-              "supply the credentials required.<br /><br />\\n\\n\\n\", "
-              "\"code\": \"401 Unauthorized\", \"title\": \"Unauthorized\"}",
-              "application/json");
-    return OK;
-}
-
 static int hexval(int c)
 {
     return apr_isdigit(c) ? c - '0' : apr_tolower(c) - 'a' + 10;
@@ -369,41 +356,6 @@ static apr_array_header_t *parse_args(apr_pool_t *p, const char *qs)
     return args;
 }
 
-
-static void set_identity(pl_req_t *req, const char *token)
-{
-    apr_table_t *h = req->r->headers_in;
-    const char *colon = strchr(token, ':');
-    const char *roles = apr_table_get(h, "X-Roles");
-    const char *scope = apr_table_get(h, "OpenStack-System-Scope");
-    const char *project_hdr = apr_table_get(h, "X-Project-Id");
-    char *list, *role, *state;
-
-    req->user_id = colon ? apr_pstrmemdup(req->pool, token, colon - token)
-                         : token;
-    req->project_id = colon && colon[1] ? colon + 1 : req->user_id;
-    req->roles = apr_array_make(req->pool, 2, sizeof(const char *));
-    if (roles) {
-        list = apr_pstrdup(req->pool, roles);
-        for (role = apr_strtok(list, ",", &state); role;
-             role = apr_strtok(NULL, ",", &state)) {
-            apr_collapse_spaces(role, role);
-            APR_ARRAY_PUSH(req->roles, const char *) = role;
-        }
-    }
-    else if (!strcmp(req->user_id, "admin")) {
-        APR_ARRAY_PUSH(req->roles, const char *) = "admin";
-    }
-    /* oslo.context: a system-scoped request has no project; an explicit
-     * X-Project-Id header wins over the token's. */
-    if (scope && *scope) {
-        req->project_id = NULL;
-        req->system_scope_all = !strcasecmp(scope, "all");
-    }
-    if (project_hdr && *project_hdr) {
-        req->project_id = project_hdr;
-    }
-}
 
 /* All OpenStack-API-Version values joined, as one header. */
 static const char *version_header(request_rec *r)
@@ -514,7 +466,7 @@ static void add_answer_headers(pl_req_t *req, int status)
 int pl_handler(request_rec *r)
 {
     pl_req_t *req;
-    const char *token, *grid;
+    const char *grid;
     int status;
 
     if (r->handler == NULL || strcmp(r->handler, "placement")) {
@@ -539,13 +491,15 @@ int pl_handler(request_rec *r)
         apr_table_setn(r->notes, "pl-global-request-id", grid);
     }
 
-    /* Authentication: everything but the root needs a token. */
-    if (strcmp(req->path, "/") && *req->path != '\0') {
-        token = apr_table_get(r->headers_in, "X-Auth-Token");
-        if (token == NULL) {
-            return send_unauthorized(req);
-        }
-        set_identity(req, token);
+    /* Authentication comes before everything that reads the request;
+     * its refusals are not placement's errors (they come from the auth
+     * middleware upstream) and are sent as they are. */
+    status = pl_auth_identify(req);
+    if (status != 0) {
+        r->status = status;
+        send_text(req, req->body_text, req->body_len,
+                  req->body_ctype ? req->body_ctype : "application/json");
+        return OK;
     }
 
     status = route_and_run(req);
