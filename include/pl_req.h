@@ -37,6 +37,7 @@ typedef struct pl_req_t {
     const char *params[PL_MAX_PATH_PARAMS]; /* {uuid}, {name}, ... */
     const char *request_id;             /* req-<uuid4>, ours */
     const char *global_request_id;      /* the caller's, when well formed */
+    const struct pl_route_t *route;     /* matched route, for the logs */
 
     /* identity (noauth2 or keystone): a token is scoped to the system
      * (system_scope_all), a domain (domain_id) or a project (project_id) */

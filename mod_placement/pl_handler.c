@@ -281,8 +281,11 @@ static void send_error(pl_req_t *req, int status)
     }
     json_object_array_add(errors, e);
     json_object_object_add(root, "errors", errors);
-    ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(00201)
-                  "%d: %s", status, detail);
+    /* 4xx are the client's business (debug: a client must not be able to
+     * flood the log); a 5xx is ours, with the request id to find it */
+    ap_log_rerror(APLOG_MARK, status >= 500 ? APLOG_ERR : APLOG_DEBUG, 0,
+                  req->r, PL_LOGNO(00201) "%s: %d: %s", req->request_id,
+                  status, detail);
     mtype = error_media_type(req);
     if (!strcmp(mtype, "application/json")) {
         send_json(req, root);
@@ -433,7 +436,33 @@ static int route_and_run(pl_req_t *req)
         return pl_err(req, HTTP_NOT_ACCEPTABLE, NULL,
                       "Only application/json is provided");
     }
+    req->route = route;
     return route->handler(req);
+}
+
+/* What mod_log_config may show of a request (%{pl-...}n in a LogFormat,
+ * docs/operations.md): upstream's request log line has the microversion,
+ * its context the request ids, user and project. */
+static void set_log_notes(pl_req_t *req)
+{
+    apr_table_t *n = req->r->notes;
+
+    if (req->mv_set) {
+        apr_table_setn(n, "pl-microversion", pl_mv_str(req->r->pool, req->mv));
+    }
+    if (req->user_id) {
+        apr_table_setn(n, "pl-user-id", apr_pstrdup(req->r->pool,
+                                                    req->user_id));
+    }
+    if (req->project_id) {
+        apr_table_setn(n, "pl-project-id", apr_pstrdup(req->r->pool,
+                                                       req->project_id));
+    }
+    if (req->route) {
+        apr_table_setn(n, "pl-route", apr_pstrcat(req->r->pool,
+                                                  req->route->method, " ",
+                                                  req->route->path, NULL));
+    }
 }
 
 static void add_answer_headers(pl_req_t *req, int status)
@@ -503,6 +532,7 @@ int pl_handler(request_rec *r)
     }
 
     status = route_and_run(req);
+    set_log_notes(req);
     add_answer_headers(req, status);
     r->status = status;
     if (status >= 400) {

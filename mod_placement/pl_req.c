@@ -39,7 +39,7 @@ int pl_err(pl_req_t *req, int status, const char *code, const char *fmt, ...)
 int pl_err_store(pl_req_t *req, apr_status_t rv, const char *what)
 {
     ap_log_rerror(APLOG_MARK, APLOG_ERR, rv, req->r, PL_LOGNO(00101)
-                  "%s failed: %s", what,
+                  "%s: %s failed: %s", req->request_id, what,
                   req->db ? pl_db_errstr(req->db) : "no database");
     return pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL,
                   "%s failed", what);
