@@ -19,6 +19,7 @@
 #include "pl_req.h"
 #include "pl_keystone.h"
 #include "pl_token_cache.h"
+#include "pl_metrics.h"
 
 int pl_handler(request_rec *r);
 
@@ -43,6 +44,9 @@ static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
     if (pl_ks_global_init() != APR_SUCCESS) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(00003)
                      "cannot initialise libcurl");
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    if (pl_metrics_post_config(pconf, s) != OK) {
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     return pl_token_cache_post_config(pconf, ptemp, s);
@@ -72,6 +76,8 @@ static void pl_register_hooks(apr_pool_t *p)
     ap_hook_post_config(pl_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(pl_child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(pl_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_handler(pl_metrics_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_handler(pl_health_handler, NULL, NULL, APR_HOOK_MIDDLE);
 }
 
 AP_DECLARE_MODULE(placement) = {

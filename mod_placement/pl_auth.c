@@ -15,6 +15,7 @@
 #include "pl_auth.h"
 #include "pl_keystone.h"
 #include "pl_token_cache.h"
+#include "pl_metrics.h"
 
 /* noauth2's 401 comes from webob outside placement's formatter. */
 static const char noauth_401[] =
@@ -128,8 +129,10 @@ static apr_status_t validate(pl_req_t *req, const pl_ks_endpoint_t *ep,
 
     if (cached && pl_ks_identity_decode(req->pool, cached, id) ==
                   APR_SUCCESS && (!id->valid || id->expires > now)) {
+        pl_metrics_add(PL_METRIC_TOKEN_CACHE_HITS, 1);
         return APR_SUCCESS;
     }
+    pl_metrics_add(PL_METRIC_TOKEN_VALIDATIONS, 1);
     for (tries = 0; tries < 2; tries++) {
         rv = pl_ks_service_token(req->pool, ep, tries > 0, &svc, &err);
         if (rv == APR_SUCCESS) {
@@ -140,6 +143,7 @@ static apr_status_t validate(pl_req_t *req, const pl_ks_endpoint_t *ep,
         }
     }
     if (rv != APR_SUCCESS) {
+        pl_metrics_add(PL_METRIC_KEYSTONE_FAILURES, 1);
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(01001)
                       "cannot validate a token with Keystone: %s", err);
         return rv;

@@ -19,6 +19,7 @@
 #include "pl_api.h"
 #include "pl_auth.h"
 #include "pl_memory.h"
+#include "pl_metrics.h"
 #include "pl_uuid.h"
 
 typedef struct {
@@ -526,6 +527,7 @@ int pl_handler(request_rec *r)
     status = pl_auth_identify(req);
     if (status != 0) {
         r->status = status;
+        pl_metrics_request(-1, status, apr_time_now() - r->request_time);
         send_text(req, req->body_text, req->body_len,
                   req->body_ctype ? req->body_ctype : "application/json");
         return OK;
@@ -535,6 +537,10 @@ int pl_handler(request_rec *r)
     set_log_notes(req);
     add_answer_headers(req, status);
     r->status = status;
+    /* counted before the answer leaves: a client that has its answer
+     * finds it in the metrics */
+    pl_metrics_request(pl_router_index(req->route), status,
+                       apr_time_now() - r->request_time);
     if (status >= 400) {
         send_error(req, status);
     }

@@ -19,6 +19,7 @@
 #include "pl_private.h"
 #include "pl_req.h"
 #include "pl_store.h"
+#include "pl_metrics.h"
 
 /* Bodies larger than this are refused before parsing (LimitRequestBody
  * applies too); a reshaper of thousands of providers fits easily. */
@@ -280,6 +281,14 @@ const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text)
     return s;
 }
 
+/* The request's hold on a database connection ends with the request. */
+static apr_status_t db_released(void *data)
+{
+    (void)data;
+    pl_metrics_add(PL_METRIC_DB_IN_USE, -1);
+    return APR_SUCCESS;
+}
+
 pl_db_t *pl_req_db(pl_req_t *req)
 {
     static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *acquire = NULL;
@@ -294,6 +303,7 @@ pl_db_t *pl_req_db(pl_req_t *req)
     }
     dbd = acquire ? acquire(req->r) : NULL;
     if (dbd == NULL) {
+        pl_metrics_add(PL_METRIC_DB_FAILURES, 1);
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(00102)
                       "no database connection (check DBDriver/DBDParams "
                       "of this server)");
@@ -301,6 +311,10 @@ pl_db_t *pl_req_db(pl_req_t *req)
                "Database connection unavailable");
         return NULL;
     }
+    pl_metrics_add(PL_METRIC_DB_ACQUIRED, 1);
+    pl_metrics_add(PL_METRIC_DB_IN_USE, 1);
+    apr_pool_cleanup_register(req->r->pool, NULL, db_released,
+                              apr_pool_cleanup_null);
     req->db = pl_db_wrap(req->pool, dbd->pool, dbd->driver, dbd->handle);
     rv = pl_store_std_sync(req->db, req->pool);
     if (rv != APR_SUCCESS) {
