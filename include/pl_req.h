@@ -23,6 +23,8 @@
 typedef struct pl_arg_t {
     const char *key;
     const char *value;
+    apr_size_t key_len;                 /* decoded lengths: a %00 makes */
+    apr_size_t value_len;               /* them longer than strlen */
 } pl_arg_t;
 
 typedef struct pl_req_t {

@@ -14,4 +14,8 @@
 char *pl_str_join(apr_pool_t *p, const apr_array_header_t *strs,
                   const char *sep);
 
+/** Is s[0..len) well-formed UTF-8 (RFC 3629: no overlong forms, no
+ *  surrogates, nothing above U+10FFFF) without NUL bytes? */
+int pl_str_is_clean_utf8(const char *s, apr_size_t len);
+
 #endif /* PL_STR_H */

@@ -21,6 +21,7 @@
 #include "pl_memory.h"
 #include "pl_metrics.h"
 #include "pl_uuid.h"
+#include "pl_str.h"
 
 typedef struct {
     int status;
@@ -313,7 +314,8 @@ static int hexval(int c)
 }
 
 /* application/x-www-form-urlencoded decoding, as webob's req.GET */
-static const char *qs_decode(apr_pool_t *p, const char *s, apr_size_t len)
+static const char *qs_decode(apr_pool_t *p, const char *s, apr_size_t len,
+                             apr_size_t *pdecoded_len)
 {
     char *out = apr_palloc(p, len + 1), *o = out;
     apr_size_t i;
@@ -331,6 +333,7 @@ static const char *qs_decode(apr_pool_t *p, const char *s, apr_size_t len)
         }
     }
     *o = '\0';
+    *pdecoded_len = (apr_size_t)(o - out);     /* %00 may hide in it */
     return out;
 }
 
@@ -347,12 +350,14 @@ static apr_array_header_t *parse_args(apr_pool_t *p, const char *qs)
             pl_arg_t *a = apr_array_push(args);
 
             if (eq) {
-                a->key = qs_decode(p, qs, eq - qs);
-                a->value = qs_decode(p, eq + 1, len - (eq - qs) - 1);
+                a->key = qs_decode(p, qs, eq - qs, &a->key_len);
+                a->value = qs_decode(p, eq + 1, len - (eq - qs) - 1,
+                                     &a->value_len);
             }
             else {
-                a->key = qs_decode(p, qs, len);
+                a->key = qs_decode(p, qs, len, &a->key_len);
                 a->value = "";
+                a->value_len = 0;
             }
         }
         qs = amp ? amp + 1 : NULL;
@@ -397,6 +402,21 @@ static const char *mount_prefix(request_rec *r, const pl_dir_conf_t *conf)
     return apr_pstrmemdup(r->pool, dir, len);
 }
 
+static int args_are_clean(const pl_req_t *req)
+{
+    int i;
+
+    for (i = 0; i < req->args->nelts; i++) {
+        const pl_arg_t *a = &APR_ARRAY_IDX(req->args, i, pl_arg_t);
+
+        if (!pl_str_is_clean_utf8(a->key, a->key_len) ||
+            !pl_str_is_clean_utf8(a->value, a->value_len)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int route_and_run(pl_req_t *req)
 {
     request_rec *r = req->r;
@@ -416,6 +436,17 @@ static int route_and_run(pl_req_t *req)
     }
     req->mv_set = 1;
     const char *ctype = apr_table_get(r->headers_in, "Content-Type");
+
+    /* Names are UTF-8 text without NUL: a path that is not cannot name
+     * anything, a query that is not cannot be read (and must not reach
+     * the database, which would refuse it with a 500). */
+    if (!pl_str_is_clean_utf8(req->path, strlen(req->path))) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL, "%s", "");
+    }
+    if (!args_are_clean(req)) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Invalid query string: "
+                      "parameters must be UTF-8 text without NUL");
+    }
 
     if (clen && apr_atoi64(clen) > 0 && (ctype == NULL || *ctype == '\0')) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,

@@ -29,3 +29,52 @@ char *pl_str_join(apr_pool_t *p, const apr_array_header_t *strs,
     *at = '\0';
     return out;
 }
+
+int pl_str_is_clean_utf8(const char *s, apr_size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    apr_size_t i = 0;
+
+    while (i < len) {
+        unsigned c = u[i];
+        unsigned lo = 0x80, hi = 0xBF;   /* range of the second byte */
+        int more;
+
+        if (c == 0) {
+            return 0;
+        }
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF) {
+            more = 1;
+        }
+        else if (c >= 0xE0 && c <= 0xEF) {
+            more = 2;
+            lo = c == 0xE0 ? 0xA0 : 0x80;       /* no overlong forms */
+            hi = c == 0xED ? 0x9F : 0xBF;       /* no surrogates */
+        }
+        else if (c >= 0xF0 && c <= 0xF4) {
+            more = 3;
+            lo = c == 0xF0 ? 0x90 : 0x80;
+            hi = c == 0xF4 ? 0x8F : 0xBF;       /* up to U+10FFFF */
+        }
+        else {
+            return 0;
+        }
+        if (i + more >= len) {
+            return 0;                           /* cut short */
+        }
+        if (u[i + 1] < lo || u[i + 1] > hi) {
+            return 0;
+        }
+        for (int k = 2; k <= more; k++) {
+            if (u[i + k] < 0x80 || u[i + k] > 0xBF) {
+                return 0;
+            }
+        }
+        i += more + 1;
+    }
+    return 1;
+}
