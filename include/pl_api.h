@@ -90,6 +90,12 @@ typedef struct pl_route_t {
 int pl_router_match(pl_req_t *req, const char *method,
                     const pl_route_t **proute, const char **pallow);
 
+/** How many routes there are; route i (NULL past the end); the index
+ *  of a route (for per-route metrics). */
+int pl_router_count(void);
+const pl_route_t *pl_router_route(int i);
+int pl_router_index(const pl_route_t *route);
+
 /* pl_policy.c */
 /**
  * Enforce policy rule (e.g. "placement:resource_providers:list") for the

@@ -23,6 +23,8 @@
 typedef struct pl_arg_t {
     const char *key;
     const char *value;
+    apr_size_t key_len;                 /* decoded lengths: a %00 makes */
+    apr_size_t value_len;               /* them longer than strlen */
 } pl_arg_t;
 
 typedef struct pl_req_t {
@@ -37,6 +39,7 @@ typedef struct pl_req_t {
     const char *params[PL_MAX_PATH_PARAMS]; /* {uuid}, {name}, ... */
     const char *request_id;             /* req-<uuid4>, ours */
     const char *global_request_id;      /* the caller's, when well formed */
+    const struct pl_route_t *route;     /* matched route, for the logs */
 
     /* identity (noauth2 or keystone): a token is scoped to the system
      * (system_scope_all), a domain (domain_id) or a project (project_id) */
@@ -52,6 +55,7 @@ typedef struct pl_req_t {
     json_object *body;
     const char *body_text;              /* or a body already written */
     apr_size_t body_len;
+    const char *body_ctype;             /* of body_text; NULL: JSON */
     apr_time_t last_modified;           /* 0: none */
     const char *location;               /* path below the mount point */
     int err_status;

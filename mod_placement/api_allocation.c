@@ -12,6 +12,7 @@
 #include <http_protocol.h>
 
 #include "pl_private.h"
+#include "pl_metrics.h"
 #include "pl_api.h"
 #include "pl_api_allocation.h"
 #include "pl_uuid.h"
@@ -245,6 +246,8 @@ void pl_api_alloc_undo(pl_req_t *req, pl_alloc_write_t *w)
 
 void pl_api_alloc_log(pl_req_t *req, const pl_alloc_write_t *w)
 {
+    pl_metrics_add(PL_METRIC_CONFLICT_RETRIES, w->conflicts);
+    pl_metrics_add(PL_METRIC_DEADLOCK_RETRIES, w->deadlocks);
     if (w->conflicts || w->deadlocks) {
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(03001)
                       "allocation write retried: %d generation conflicts, "

@@ -13,6 +13,7 @@
 #include <http_protocol.h>
 
 #include "pl_private.h"
+#include "pl_metrics.h"
 #include "pl_api.h"
 #include "pl_ac.h"
 
@@ -406,5 +407,7 @@ int pl_api_ac_list(pl_req_t *req)
     }
     JB_LIT(text, "}}");
     req->last_modified = apr_time_now();
+    pl_metrics_add(PL_METRIC_CANDIDATE_REQUESTS, 1);
+    pl_metrics_add(PL_METRIC_CANDIDATES_RETURNED, res->cands->nelts);
     return pl_reply_text(req, HTTP_OK, text->s, text->len);
 }

@@ -12,6 +12,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_str.h"
 #include "pl_qs.h"
 #include "pl_store_trait.h"
 
@@ -309,7 +310,8 @@ static int traits_by_name(pl_req_t *req, pl_db_t *db, json_object *names,
                                                 sizeof(const char *));
     pl_trait_filter_t f = { NULL, NULL, -1 };
     apr_hash_t *found = apr_hash_make(req->pool);
-    const char *missing = NULL;
+    apr_array_header_t *missing = apr_array_make(req->pool, 1,
+                                                 sizeof(const char *));
     apr_status_t rv;
     int j;
 
@@ -331,14 +333,12 @@ static int traits_by_name(pl_req_t *req, pl_db_t *db, json_object *names,
 
         if (!apr_hash_get(found, name, APR_HASH_KEY_STRING)) {
             apr_hash_set(found, name, APR_HASH_KEY_STRING, "");
-            missing = missing ? apr_pstrcat(req->pool, missing, ", ", name,
-                                            NULL)
-                              : name;
+            APR_ARRAY_PUSH(missing, const char *) = name;
         }
     }
-    if (missing) {
+    if (missing->nelts) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "No such trait %s",
-                      missing);
+                      pl_str_join(req->pool, missing, ", "));
     }
     return 0;
 }

@@ -1,8 +1,9 @@
 /* Licensed under the Apache License, Version 2.0.
  *
  * mod_placement.c: the module. Declares placement_module, checks at
- * startup that mod_dbd is there, prepares per-process state in
- * child_init, and hooks the "placement" handler (pl_handler.c).
+ * startup that mod_dbd is there, makes the Keystone token cache, prepares
+ * per-process state in child_init, and hooks the "placement" handler
+ * (pl_handler.c).
  */
 #define PL_MODULE_MAIN
 #include <httpd.h>
@@ -16,15 +17,22 @@
 #include "pl_config.h"
 #include "pl_store.h"
 #include "pl_req.h"
+#include "pl_keystone.h"
+#include "pl_token_cache.h"
+#include "pl_metrics.h"
 
 int pl_handler(request_rec *r);
+
+static int pl_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
+                         apr_pool_t *ptemp)
+{
+    return pl_token_cache_pre_config(pconf);
+}
 
 static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                           apr_pool_t *ptemp, server_rec *s)
 {
-    (void)pconf;
     (void)plog;
-    (void)ptemp;
     if (APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire) == NULL) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(00001)
                      "mod_placement needs mod_dbd: add LoadModule "
@@ -32,7 +40,16 @@ static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                      "DBDParams for the server");
         return HTTP_INTERNAL_SERVER_ERROR;
     }
-    return OK;
+    /* libcurl's global state, before any child thread exists */
+    if (pl_ks_global_init() != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(00003)
+                     "cannot initialise libcurl");
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    if (pl_metrics_post_config(pconf, s) != OK) {
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    return pl_token_cache_post_config(pconf, ptemp, s);
 }
 
 static void pl_child_init(apr_pool_t *pchild, server_rec *s)
@@ -40,6 +57,11 @@ static void pl_child_init(apr_pool_t *pchild, server_rec *s)
     apr_status_t rv = pl_store_std_sync_init(pchild);
 
     pl_schema_init(pchild);
+    pl_token_cache_child_init(pchild, s);
+    if (pl_ks_child_init(pchild) != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(00004)
+                     "cannot create the Keystone client's lock");
+    }
 
     if (rv != APR_SUCCESS) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s, PL_LOGNO(00002)
@@ -50,9 +72,12 @@ static void pl_child_init(apr_pool_t *pchild, server_rec *s)
 static void pl_register_hooks(apr_pool_t *p)
 {
     (void)p;
+    ap_hook_pre_config(pl_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(pl_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(pl_child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(pl_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_handler(pl_metrics_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_handler(pl_health_handler, NULL, NULL, APR_HOOK_MIDDLE);
 }
 
 AP_DECLARE_MODULE(placement) = {

@@ -12,6 +12,7 @@
 #include "pl_uuid.h"
 #include "pl_api.h"
 #include "pl_policy.h"
+#include "pl_token_cache.h"
 
 #define ZERO_UUID "00000000-0000-0000-0000-000000000000"
 
@@ -201,6 +202,7 @@ static const char *set_auth(cmd_parms *cmd, void *dc, const char *arg)
     }
     if (!strcasecmp(arg, "keystone")) {
         c->auth = PL_AUTH_KEYSTONE;
+        pl_token_cache_wanted();
         return NULL;
     }
     return apr_psprintf(cmd->pool, "PlacementAuthStrategy: unknown "
@@ -428,6 +430,11 @@ const command_rec pl_cmds[] = {
     DIR_COUNT("PlacementKeystoneTimeout", ks_timeout,
               "SECONDS: the longest a call to Keystone may take "
               "(default 10)"),
+    AP_INIT_TAKE1("PlacementTokenCache", pl_token_cache_set, NULL,
+                  RSRC_CONF,
+                  "PROVIDER[:ARGS]: the mod_socache provider that keeps "
+                  "validated tokens for all children (default shmcb); "
+                  "server config only"),
     DIR_COUNT("PlacementTokenCacheTime", ks_token_cache_time,
               "SECONDS: how long a validated token is cached "
               "(token_cache_time, default 300)"),

@@ -2,7 +2,7 @@
  *
  * pl_handler.c: the "placement" handler. Builds the pl_req_t of a request
  * and walks it through what upstream's WSGI pipeline does, in the same
- * order: request id, authentication (noauth2), microversion, content
+ * order: request id, authentication (pl_auth.c), microversion, content
  * checks, routing, the route's handler; then renders the answer, and
  * every error body, in one place.
  */
@@ -17,8 +17,11 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_auth.h"
 #include "pl_memory.h"
+#include "pl_metrics.h"
 #include "pl_uuid.h"
+#include "pl_str.h"
 
 typedef struct {
     int status;
@@ -280,8 +283,11 @@ static void send_error(pl_req_t *req, int status)
     }
     json_object_array_add(errors, e);
     json_object_object_add(root, "errors", errors);
-    ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(00201)
-                  "%d: %s", status, detail);
+    /* 4xx are the client's business (debug: a client must not be able to
+     * flood the log); a 5xx is ours, with the request id to find it */
+    ap_log_rerror(APLOG_MARK, status >= 500 ? APLOG_ERR : APLOG_DEBUG, 0,
+                  req->r, PL_LOGNO(00201) "%s: %d: %s", req->request_id,
+                  status, detail);
     mtype = error_media_type(req);
     if (!strcmp(mtype, "application/json")) {
         send_json(req, root);
@@ -302,27 +308,14 @@ static void send_error(pl_req_t *req, int status)
               "text/html; charset=UTF-8");
 }
 
-/* noauth2's 401 comes from webob outside placement's formatter. */
-static int send_unauthorized(pl_req_t *req)
-{
-    req->r->status = HTTP_UNAUTHORIZED;
-    send_body(req, "{\"message\": \"This server could not verify that "
-              "you are authorized to access the document you requested. "
-              "Either you supplied the wrong credentials (e.g., bad "
-              "password), or your browser does not understand how to "
-              "supply the credentials required.<br /><br />\\n\\n\\n\", "
-              "\"code\": \"401 Unauthorized\", \"title\": \"Unauthorized\"}",
-              "application/json");
-    return OK;
-}
-
 static int hexval(int c)
 {
     return apr_isdigit(c) ? c - '0' : apr_tolower(c) - 'a' + 10;
 }
 
 /* application/x-www-form-urlencoded decoding, as webob's req.GET */
-static const char *qs_decode(apr_pool_t *p, const char *s, apr_size_t len)
+static const char *qs_decode(apr_pool_t *p, const char *s, apr_size_t len,
+                             apr_size_t *pdecoded_len)
 {
     char *out = apr_palloc(p, len + 1), *o = out;
     apr_size_t i;
@@ -340,6 +333,7 @@ static const char *qs_decode(apr_pool_t *p, const char *s, apr_size_t len)
         }
     }
     *o = '\0';
+    *pdecoded_len = (apr_size_t)(o - out);     /* %00 may hide in it */
     return out;
 }
 
@@ -356,12 +350,14 @@ static apr_array_header_t *parse_args(apr_pool_t *p, const char *qs)
             pl_arg_t *a = apr_array_push(args);
 
             if (eq) {
-                a->key = qs_decode(p, qs, eq - qs);
-                a->value = qs_decode(p, eq + 1, len - (eq - qs) - 1);
+                a->key = qs_decode(p, qs, eq - qs, &a->key_len);
+                a->value = qs_decode(p, eq + 1, len - (eq - qs) - 1,
+                                     &a->value_len);
             }
             else {
-                a->key = qs_decode(p, qs, len);
+                a->key = qs_decode(p, qs, len, &a->key_len);
                 a->value = "";
+                a->value_len = 0;
             }
         }
         qs = amp ? amp + 1 : NULL;
@@ -369,41 +365,6 @@ static apr_array_header_t *parse_args(apr_pool_t *p, const char *qs)
     return args;
 }
 
-
-static void set_identity(pl_req_t *req, const char *token)
-{
-    apr_table_t *h = req->r->headers_in;
-    const char *colon = strchr(token, ':');
-    const char *roles = apr_table_get(h, "X-Roles");
-    const char *scope = apr_table_get(h, "OpenStack-System-Scope");
-    const char *project_hdr = apr_table_get(h, "X-Project-Id");
-    char *list, *role, *state;
-
-    req->user_id = colon ? apr_pstrmemdup(req->pool, token, colon - token)
-                         : token;
-    req->project_id = colon && colon[1] ? colon + 1 : req->user_id;
-    req->roles = apr_array_make(req->pool, 2, sizeof(const char *));
-    if (roles) {
-        list = apr_pstrdup(req->pool, roles);
-        for (role = apr_strtok(list, ",", &state); role;
-             role = apr_strtok(NULL, ",", &state)) {
-            apr_collapse_spaces(role, role);
-            APR_ARRAY_PUSH(req->roles, const char *) = role;
-        }
-    }
-    else if (!strcmp(req->user_id, "admin")) {
-        APR_ARRAY_PUSH(req->roles, const char *) = "admin";
-    }
-    /* oslo.context: a system-scoped request has no project; an explicit
-     * X-Project-Id header wins over the token's. */
-    if (scope && *scope) {
-        req->project_id = NULL;
-        req->system_scope_all = !strcasecmp(scope, "all");
-    }
-    if (project_hdr && *project_hdr) {
-        req->project_id = project_hdr;
-    }
-}
 
 /* All OpenStack-API-Version values joined, as one header. */
 static const char *version_header(request_rec *r)
@@ -441,6 +402,21 @@ static const char *mount_prefix(request_rec *r, const pl_dir_conf_t *conf)
     return apr_pstrmemdup(r->pool, dir, len);
 }
 
+static int args_are_clean(const pl_req_t *req)
+{
+    int i;
+
+    for (i = 0; i < req->args->nelts; i++) {
+        const pl_arg_t *a = &APR_ARRAY_IDX(req->args, i, pl_arg_t);
+
+        if (!pl_str_is_clean_utf8(a->key, a->key_len) ||
+            !pl_str_is_clean_utf8(a->value, a->value_len)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int route_and_run(pl_req_t *req)
 {
     request_rec *r = req->r;
@@ -460,6 +436,17 @@ static int route_and_run(pl_req_t *req)
     }
     req->mv_set = 1;
     const char *ctype = apr_table_get(r->headers_in, "Content-Type");
+
+    /* Names are UTF-8 text without NUL: a path that is not cannot name
+     * anything, a query that is not cannot be read (and must not reach
+     * the database, which would refuse it with a 500). */
+    if (!pl_str_is_clean_utf8(req->path, strlen(req->path))) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL, "%s", "");
+    }
+    if (!args_are_clean(req)) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Invalid query string: "
+                      "parameters must be UTF-8 text without NUL");
+    }
 
     if (clen && apr_atoi64(clen) > 0 && (ctype == NULL || *ctype == '\0')) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
@@ -481,7 +468,33 @@ static int route_and_run(pl_req_t *req)
         return pl_err(req, HTTP_NOT_ACCEPTABLE, NULL,
                       "Only application/json is provided");
     }
+    req->route = route;
     return route->handler(req);
+}
+
+/* What mod_log_config may show of a request (%{pl-...}n in a LogFormat,
+ * docs/operations.md): upstream's request log line has the microversion,
+ * its context the request ids, user and project. */
+static void set_log_notes(pl_req_t *req)
+{
+    apr_table_t *n = req->r->notes;
+
+    if (req->mv_set) {
+        apr_table_setn(n, "pl-microversion", pl_mv_str(req->r->pool, req->mv));
+    }
+    if (req->user_id) {
+        apr_table_setn(n, "pl-user-id", apr_pstrdup(req->r->pool,
+                                                    req->user_id));
+    }
+    if (req->project_id) {
+        apr_table_setn(n, "pl-project-id", apr_pstrdup(req->r->pool,
+                                                       req->project_id));
+    }
+    if (req->route) {
+        apr_table_setn(n, "pl-route", apr_pstrcat(req->r->pool,
+                                                  req->route->method, " ",
+                                                  req->route->path, NULL));
+    }
 }
 
 static void add_answer_headers(pl_req_t *req, int status)
@@ -514,7 +527,7 @@ static void add_answer_headers(pl_req_t *req, int status)
 int pl_handler(request_rec *r)
 {
     pl_req_t *req;
-    const char *token, *grid;
+    const char *grid;
     int status;
 
     if (r->handler == NULL || strcmp(r->handler, "placement")) {
@@ -539,18 +552,26 @@ int pl_handler(request_rec *r)
         apr_table_setn(r->notes, "pl-global-request-id", grid);
     }
 
-    /* Authentication: everything but the root needs a token. */
-    if (strcmp(req->path, "/") && *req->path != '\0') {
-        token = apr_table_get(r->headers_in, "X-Auth-Token");
-        if (token == NULL) {
-            return send_unauthorized(req);
-        }
-        set_identity(req, token);
+    /* Authentication comes before everything that reads the request;
+     * its refusals are not placement's errors (they come from the auth
+     * middleware upstream) and are sent as they are. */
+    status = pl_auth_identify(req);
+    if (status != 0) {
+        r->status = status;
+        pl_metrics_request(-1, status, apr_time_now() - r->request_time);
+        send_text(req, req->body_text, req->body_len,
+                  req->body_ctype ? req->body_ctype : "application/json");
+        return OK;
     }
 
     status = route_and_run(req);
+    set_log_notes(req);
     add_answer_headers(req, status);
     r->status = status;
+    /* counted before the answer leaves: a client that has its answer
+     * finds it in the metrics */
+    pl_metrics_request(pl_router_index(req->route), status,
+                       apr_time_now() - r->request_time);
     if (status >= 400) {
         send_error(req, status);
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <apr_strings.h>
 #include <apr_lib.h>
 #include <apr_date.h>
@@ -19,6 +20,7 @@
 #include "pl_private.h"
 #include "pl_req.h"
 #include "pl_store.h"
+#include "pl_metrics.h"
 
 /* Bodies larger than this are refused before parsing (LimitRequestBody
  * applies too); a reshaper of thousands of providers fits easily. */
@@ -39,7 +41,7 @@ int pl_err(pl_req_t *req, int status, const char *code, const char *fmt, ...)
 int pl_err_store(pl_req_t *req, apr_status_t rv, const char *what)
 {
     ap_log_rerror(APLOG_MARK, APLOG_ERR, rv, req->r, PL_LOGNO(00101)
-                  "%s failed: %s", what,
+                  "%s: %s failed: %s", req->request_id, what,
                   req->db ? pl_db_errstr(req->db) : "no database");
     return pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL,
                   "%s failed", what);
@@ -183,6 +185,60 @@ static int read_body(pl_req_t *req, char **pbuf, apr_size_t *plen)
     return 0;
 }
 
+/* Does the JSON text escape a NUL (\u0000)? C strings would end there,
+ * keys included, so such a body is refused before it can name something
+ * other than what it says. */
+static int escapes_nul(const char *buf, apr_size_t len)
+{
+    const char *at = buf, *end = buf + len;
+
+    while ((at = memchr(at, '\\', end - at)) != NULL) {
+        apr_size_t run = 0;
+
+        while (at + run < end && at[run] == '\\') {
+            run++;
+        }
+        /* an odd run: its last backslash starts an escape */
+        if (run % 2 == 1 && end - (at + run) >= 5 &&
+            !memcmp(at + run, "u0000", 5)) {
+            return 1;
+        }
+        at += run;
+    }
+    return 0;
+}
+
+/* NaN and the infinities are not JSON (json-c reads them as Python's
+ * json does); stored, they would break every capacity check. */
+static int has_non_finite(json_object *o)
+{
+    switch (json_object_get_type(o)) {
+    case json_type_double:
+        return !isfinite(json_object_get_double(o));
+    case json_type_array: {
+        size_t i, n = json_object_array_length(o);
+
+        for (i = 0; i < n; i++) {
+            if (has_non_finite(json_object_array_get_idx(o, i))) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    case json_type_object: {
+        json_object_object_foreach(o, key, val) {
+            (void)key;
+            if (has_non_finite(val)) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
 int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
                  json_object **pdoc)
 {
@@ -201,8 +257,14 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
     }
     /* Strict, as Python's json: no trailing commas, no single quotes.
      * JSON null is a valid document (a NULL json_object). */
+    if (escapes_nul(buf, len)) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: "
+                      "\\u0000 is not allowed in strings");
+    }
     tok = json_tokener_new_ex(64);
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    /* invalid UTF-8 is refused as Python refuses to decode it */
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+                                JSON_TOKENER_VALIDATE_UTF8);
     /* the terminating NUL ends a bare top-level literal ("null", "1") */
     doc = json_tokener_parse_ex(tok, buf, (int)len + 1);
     jerr = json_tokener_get_error(tok);
@@ -224,6 +286,10 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
     }
     json_tokener_free(tok);
     pl_json_own(req, doc);
+    if (has_non_finite(doc)) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: NaN "
+                      "and Infinity are not numbers");
+    }
     if (schema && pl_jsonschema_validate_detail(schema, doc, req->pool, &err)
                   != APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
@@ -280,6 +346,14 @@ const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text)
     return s;
 }
 
+/* The request's hold on a database connection ends with the request. */
+static apr_status_t db_released(void *data)
+{
+    (void)data;
+    pl_metrics_add(PL_METRIC_DB_IN_USE, -1);
+    return APR_SUCCESS;
+}
+
 pl_db_t *pl_req_db(pl_req_t *req)
 {
     static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *acquire = NULL;
@@ -294,6 +368,7 @@ pl_db_t *pl_req_db(pl_req_t *req)
     }
     dbd = acquire ? acquire(req->r) : NULL;
     if (dbd == NULL) {
+        pl_metrics_add(PL_METRIC_DB_FAILURES, 1);
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(00102)
                       "no database connection (check DBDriver/DBDParams "
                       "of this server)");
@@ -301,6 +376,10 @@ pl_db_t *pl_req_db(pl_req_t *req)
                "Database connection unavailable");
         return NULL;
     }
+    pl_metrics_add(PL_METRIC_DB_ACQUIRED, 1);
+    pl_metrics_add(PL_METRIC_DB_IN_USE, 1);
+    apr_pool_cleanup_register(req->r->pool, NULL, db_released,
+                              apr_pool_cleanup_null);
     req->db = pl_db_wrap(req->pool, dbd->pool, dbd->driver, dbd->handle);
     rv = pl_store_std_sync(req->db, req->pool);
     if (rv != APR_SUCCESS) {

@@ -113,3 +113,18 @@ int pl_router_match(pl_req_t *req, const char *method,
     }
     return HTTP_NOT_FOUND;
 }
+
+int pl_router_count(void)
+{
+    return (int)(sizeof(routes) / sizeof(routes[0])) - 1;
+}
+
+const pl_route_t *pl_router_route(int i)
+{
+    return i >= 0 && i < pl_router_count() ? &routes[i] : NULL;
+}
+
+int pl_router_index(const pl_route_t *route)
+{
+    return route ? (int)(route - routes) : -1;
+}

@@ -9,6 +9,7 @@
 #include <apr_hash.h>
 
 #include "pl_store_trait.h"
+#include "pl_str.h"
 
 #define TRAIT_COLUMNS "t.id, t.name, t.created_at, t.updated_at"
 
@@ -42,19 +43,19 @@ apr_status_t pl_store_trait_list(pl_db_t *db, apr_pool_t *p,
     /* The shape depends on the filter, so the text is built here: every
      * value in it is quoted by the driver. */
     if (f && f->names) {
-        const char *in = "";
+        apr_array_header_t *quoted;
 
         if (f->names->nelts == 0) {
             *ptraits = apr_array_make(p, 0, sizeof(pl_trait_t *));
             return APR_SUCCESS;
         }
+        quoted = apr_array_make(p, f->names->nelts, sizeof(const char *));
         for (i = 0; i < f->names->nelts; i++) {
-            in = apr_pstrcat(p, in, i ? ", " : "",
-                             pl_db_quote(db, p, APR_ARRAY_IDX(f->names, i,
-                                                              const char *)),
-                             NULL);
+            APR_ARRAY_PUSH(quoted, const char *) = pl_db_quote(
+                db, p, APR_ARRAY_IDX(f->names, i, const char *));
         }
-        sql = apr_pstrcat(p, sql, " AND t.name IN (", in, ")", NULL);
+        sql = apr_pstrcat(p, sql, " AND t.name IN (",
+                          pl_str_join(p, quoted, ", "), ")", NULL);
     }
     if (f && f->prefix) {
         sql = apr_pstrcat(p, sql, " AND t.name LIKE ",

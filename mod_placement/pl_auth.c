@@ -1,0 +1,248 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_auth.c: who is calling. noauth2 reads the identity from the token
+ * text and headers, as upstream's NoAuthMiddleware and oslo.context do;
+ * keystone validates the token with Keystone (pl_keystone.c), through
+ * the shared token cache (pl_token_cache.c), after removing every
+ * identity header a client could forge, as keystonemiddleware's
+ * auth_token does. The root (version discovery) is always anonymous.
+ */
+#include <string.h>
+#include <apr_strings.h>
+#include <http_protocol.h>
+
+#include "pl_private.h"
+#include "pl_auth.h"
+#include "pl_keystone.h"
+#include "pl_token_cache.h"
+#include "pl_metrics.h"
+
+/* noauth2's 401 comes from webob outside placement's formatter. */
+static const char noauth_401[] =
+    "{\"message\": \"This server could not verify that you are authorized "
+    "to access the document you requested. Either you supplied the wrong "
+    "credentials (e.g., bad password), or your browser does not "
+    "understand how to supply the credentials required.<br /><br />\\n\\n"
+    "\\n\", \"code\": \"401 Unauthorized\", \"title\": \"Unauthorized\"}";
+
+/* keystonemiddleware's own rejection body. */
+static const char keystone_401[] =
+    "{\"error\": {\"code\": 401, \"title\": \"Unauthorized\", \"message\": "
+    "\"The request you have made requires authentication.\"}}";
+
+/* webob's HTTPServiceUnavailable as auth_token raises it. */
+static const char keystone_503[] =
+    "{\"message\": \"The server is currently unavailable. Please try again "
+    "at a later time.<br /><br />\\nThe Keystone service is temporarily "
+    "unavailable.\\n\\n\", \"code\": \"503 Service Unavailable\", "
+    "\"title\": \"Service Unavailable\"}";
+
+/* The headers auth_token sets after validation, with the X-Service-
+ * variants and the deprecated names; a client must not be able to send
+ * them (keystonemiddleware's remove_auth_headers, plus the system scope
+ * header that oslo.context reads). */
+static const char *const identity_headers[] = {
+    "X-Identity-Status", "X-Service-Identity-Status", "X-Service-Catalog",
+    "X-Is-Admin-Project", "OpenStack-System-Scope",
+    "X-Domain-Id", "X-Domain-Name", "X-Project-Id", "X-Project-Name",
+    "X-Project-Domain-Id", "X-Project-Domain-Name", "X-User-Id",
+    "X-User-Name", "X-User-Domain-Id", "X-User-Domain-Name", "X-Roles",
+    "X-Service-Domain-Id", "X-Service-Domain-Name", "X-Service-Project-Id",
+    "X-Service-Project-Name", "X-Service-Project-Domain-Id",
+    "X-Service-Project-Domain-Name", "X-Service-User-Id",
+    "X-Service-User-Name", "X-Service-User-Domain-Id",
+    "X-Service-User-Domain-Name", "X-Service-Roles",
+    "X-Role", "X-User", "X-Tenant-Id", "X-Tenant-Name", "X-Tenant",
+    NULL
+};
+
+static int answer(pl_req_t *req, int status, const char *body)
+{
+    req->body_text = body;
+    req->body_len = strlen(body);
+    return status;
+}
+
+static void noauth2_identity(pl_req_t *req, const char *token)
+{
+    apr_table_t *h = req->r->headers_in;
+    const char *colon = strchr(token, ':');
+    const char *roles = apr_table_get(h, "X-Roles");
+    const char *scope = apr_table_get(h, "OpenStack-System-Scope");
+    const char *project_hdr = apr_table_get(h, "X-Project-Id");
+    char *list, *role, *state;
+
+    req->user_id = colon ? apr_pstrmemdup(req->pool, token, colon - token)
+                         : token;
+    req->project_id = colon && colon[1] ? colon + 1 : req->user_id;
+    req->roles = apr_array_make(req->pool, 2, sizeof(const char *));
+    if (roles) {
+        list = apr_pstrdup(req->pool, roles);
+        for (role = apr_strtok(list, ",", &state); role;
+             role = apr_strtok(NULL, ",", &state)) {
+            apr_collapse_spaces(role, role);
+            APR_ARRAY_PUSH(req->roles, const char *) = role;
+        }
+    }
+    else if (!strcmp(req->user_id, "admin")) {
+        APR_ARRAY_PUSH(req->roles, const char *) = "admin";
+    }
+    /* oslo.context: a system-scoped request has no project; an explicit
+     * X-Project-Id header wins over the token's. */
+    if (scope && *scope) {
+        req->project_id = NULL;
+        req->system_scope_all = !strcasecmp(scope, "all");
+    }
+    if (project_hdr && *project_hdr) {
+        req->project_id = project_hdr;
+    }
+}
+
+/* The Keystone coordinates of this <Location>. */
+static pl_ks_endpoint_t *endpoint_of(pl_req_t *req)
+{
+    const pl_dir_conf_t *c = req->conf;
+    pl_ks_endpoint_t *ep = apr_pcalloc(req->pool, sizeof(*ep));
+
+    ep->auth_url = pl_auth_v3_url(req->pool, c->ks_auth_url);
+    ep->username = c->ks_username;
+    ep->password = c->ks_password;
+    ep->project_name = c->ks_project_name;
+    ep->user_domain_name = c->ks_user_domain_name;
+    ep->project_domain_name = c->ks_project_domain_name;
+    ep->cafile = c->ks_cafile;
+    ep->insecure = pl_config_ks_insecure(c);
+    ep->timeout = pl_config_ks_timeout(c);
+    return ep;
+}
+
+/* Validate token: from the cache, else with Keystone (once more with a
+ * fresh service token if Keystone refused ours), then cached. */
+static apr_status_t validate(pl_req_t *req, const pl_ks_endpoint_t *ep,
+                             const char *token, pl_ks_identity_t *id)
+{
+    const char *cached = pl_token_cache_get(req->r, token);
+    const char *svc = NULL, *err = NULL;
+    apr_time_t now = apr_time_now(), until;
+    apr_status_t rv;
+    int tries;
+
+    if (cached && pl_ks_identity_decode(req->pool, cached, id) ==
+                  APR_SUCCESS && (!id->valid || id->expires > now)) {
+        pl_metrics_add(PL_METRIC_TOKEN_CACHE_HITS, 1);
+        return APR_SUCCESS;
+    }
+    pl_metrics_add(PL_METRIC_TOKEN_VALIDATIONS, 1);
+    for (tries = 0; tries < 2; tries++) {
+        rv = pl_ks_service_token(req->pool, ep, tries > 0, &svc, &err);
+        if (rv == APR_SUCCESS) {
+            rv = pl_ks_validate(req->pool, ep, svc, token, id, &err);
+        }
+        if (rv != PL_KS_EAUTH) {
+            break;
+        }
+    }
+    if (rv != APR_SUCCESS) {
+        pl_metrics_add(PL_METRIC_KEYSTONE_FAILURES, 1);
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(01001)
+                      "cannot validate a token with Keystone: %s", err);
+        return rv;
+    }
+    /* never past the token's own expiry; refused tokens are kept too,
+     * so a flood of bad tokens does not become a flood on Keystone */
+    until = now + apr_time_from_sec(pl_config_ks_token_cache_time(req->conf));
+    if (id->valid && id->expires < until) {
+        until = id->expires;
+    }
+    if (until > now) {
+        pl_token_cache_put(req->r, token, pl_ks_identity_encode(req->pool, id),
+                           until);
+    }
+    return APR_SUCCESS;
+}
+
+static int keystone_refuse(pl_req_t *req)
+{
+    const char *uri = pl_config_ks_www_authenticate_uri(req->conf);
+
+    apr_table_setn(req->r->err_headers_out, "WWW-Authenticate",
+                   apr_psprintf(req->pool, "Keystone uri=\"%s\"",
+                                uri ? uri : ""));
+    req->body_ctype = "application/json; charset=UTF-8";
+    return answer(req, HTTP_UNAUTHORIZED, keystone_401);
+}
+
+static int keystone_identity(pl_req_t *req, const char *token)
+{
+    const char *service = apr_table_get(req->r->headers_in, "X-Service-Token");
+    const pl_ks_endpoint_t *ep = endpoint_of(req);
+    pl_ks_identity_t id, sid;
+
+    if (token == NULL) {
+        return keystone_refuse(req);
+    }
+    if (ep->auth_url == NULL) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(01003)
+                      "PlacementAuthStrategy keystone needs "
+                      "PlacementKeystoneAuthURL");
+        return answer(req, HTTP_SERVICE_UNAVAILABLE, keystone_503);
+    }
+    if (validate(req, ep, token, &id) != APR_SUCCESS ||
+        (service && validate(req, ep, service, &sid) != APR_SUCCESS)) {
+        return answer(req, HTTP_SERVICE_UNAVAILABLE, keystone_503);
+    }
+    if (!id.valid || (service && !sid.valid)) {
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(01002)
+                      "%s token refused", id.valid ? "service" : "user");
+        return keystone_refuse(req);
+    }
+    req->user_id = id.user_id;
+    req->project_id = id.project_id;
+    req->domain_id = id.domain_id;
+    req->system_scope_all = id.system_all;
+    req->roles = id.roles;
+    return 0;
+}
+
+const char *pl_auth_v3_url(apr_pool_t *p, const char *url)
+{
+    apr_size_t len;
+
+    if (url == NULL) {
+        return NULL;
+    }
+    len = strlen(url);
+    while (len > 0 && url[len - 1] == '/') {
+        len--;
+    }
+    if (len >= 3 && !strncmp(url + len - 3, "/v3", 3)) {
+        return apr_pstrmemdup(p, url, len);
+    }
+    return apr_pstrcat(p, apr_pstrmemdup(p, url, len), "/v3", NULL);
+}
+
+int pl_auth_identify(pl_req_t *req)
+{
+    const char *token;
+    int keystone = pl_config_auth(req->conf) == PL_AUTH_KEYSTONE;
+    const char *const *h;
+
+    if (keystone) {
+        for (h = identity_headers; *h; h++) {
+            apr_table_unset(req->r->headers_in, *h);
+        }
+    }
+    /* the root is version discovery: anonymous (placement/auth.py) */
+    if (*req->path == '\0' || !strcmp(req->path, "/")) {
+        return 0;
+    }
+    token = apr_table_get(req->r->headers_in, "X-Auth-Token");
+    if (keystone) {
+        return keystone_identity(req, token);
+    }
+    if (token == NULL) {
+        return answer(req, HTTP_UNAUTHORIZED, noauth_401);
+    }
+    noauth2_identity(req, token);
+    return 0;
+}
