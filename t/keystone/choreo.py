@@ -81,8 +81,8 @@ def check_503(r, name, limit):
 
 def gets_tokens():
     """GET and POST /v3/auth/tokens lines in Keystone's access log."""
-    return (len(ksutil.ks_access_lines('"GET /v3/auth/tokens ')),
-            len(ksutil.ks_access_lines('"POST /v3/auth/tokens ')))
+    return (len(ksutil.ks_access_lines('GET', '/v3/auth/tokens')),
+            len(ksutil.ks_access_lines('POST', '/v3/auth/tokens')))
 
 
 def settle():

@@ -160,11 +160,15 @@ def ks_server(cmd, extra_env=None):
                           capture_output=True, text=True)
 
 
-def ks_access_lines(pattern):
-    """Lines of Keystone's access log containing pattern."""
+def ks_access_lines(method, path):
+    """Lines of Keystone's access log for METHOD PATH, with or without a
+    query string (keystonemiddleware validates with GET /v3/auth/tokens,
+    mod_placement with GET /v3/auth/tokens?nocatalog)."""
     with open(os.path.join(os.environ['KS_DIR'], 'access.log'),
               encoding='utf-8', errors='replace') as fh:
-        return [ln for ln in fh if pattern in ln]
+        return [ln for ln in fh
+                if '"%s %s ' % (method, path) in ln
+                or '"%s %s?' % (method, path) in ln]
 
 
 # ---- a private placement server -----------------------------------------
@@ -256,6 +260,13 @@ class Placement:
             'LOCATION_EXTRA': '\n'.join(self.location),
             'EXTRA': '\n'.join(self.server),
         }
+        # keystone mode keeps validated tokens in an socache (shmcb by
+        # default), which the stock template does not load
+        if 'PlacementAuthStrategy keystone' in self.location and not any(
+                'socache_shmcb_module' in ln for ln in self.server):
+            subst['EXTRA'] = ('LoadModule socache_shmcb_module %s/'
+                              'mod_socache_shmcb.so\n' % modules
+                              + subst['EXTRA'])
         for k, v in subst.items():
             conf = conf.replace('@%s@' % k, v)
         with open(os.path.join(self.dir, 'httpd.conf'), 'w',
