@@ -67,6 +67,10 @@ answers() {  # Keystone's version document comes back
 stop() {
   local pid i
   pid=$(httpd_pid) || return 0
+  # a test may have SIGSTOPped Keystone to play a hung server: TERM would
+  # wait for a CONT that never comes
+  # shellcheck disable=SC2046
+  kill -CONT "$pid" $(ps -o pid= --ppid "$pid") 2>/dev/null
   kill -TERM "$pid" 2>/dev/null || return 0
   # httpd's parent waits for its children and the WSGI daemons to exit
   for ((i = 0; i < 150; i++)); do
@@ -167,7 +171,7 @@ LogFormat "%h %t \"%r\" %>s %b %Dus" ks
 CustomLog "$DIR/access.log" ks
 
 WSGISocketPrefix "$DIR/wsgi"
-WSGIDaemonProcess keystone-test processes=2 threads=1 display-name=%{GROUP} home="$DIR"
+WSGIDaemonProcess keystone-test processes=2 threads=1 display-name=%{GROUP} home="$DIR" shutdown-timeout=1
 WSGIProcessGroup keystone-test
 WSGIApplicationGroup %{GLOBAL}
 WSGIPassAuthorization On
