@@ -7,8 +7,10 @@ usage:
                                      service with its endpoints; write
                                      ENVFILE (shell KEY=value lines)
   keystone-tool.py tokens ENVFILE    print KS_TOKEN_<USER>=<token> lines,
-                                     one project-scoped token per test user
-  keystone-tool.py token ENVFILE USER [PROJECT]
+                                     one project-scoped token per test user,
+                                     KS_TOKEN_ADMIN_SYSTEM (system scope)
+                                     and KS_TOKEN_DEMO_MEMBER_UNSCOPED
+  keystone-tool.py token ENVFILE USER [PROJECT|--system|--unscoped]
                                      print one token of USER (scoped to
                                      PROJECT, default the user's own)
   keystone-tool.py revoke ENVFILE TOKEN
@@ -84,13 +86,17 @@ def call(method, url, body=None, token=None, subject=None, expect=(200,)):
 
 
 def password_token(base, user, password, project, domain='Default'):
-    """A project-scoped token of user: (token id, token body)."""
+    """A token of user: (token id, token body). Scoped to project, or to
+    the system with project '--system', or unscoped with '--unscoped'."""
     body = {'auth': {
         'identity': {'methods': ['password'], 'password': {'user': {
             'name': user, 'domain': {'name': domain},
-            'password': password}}},
-        'scope': {'project': {'name': project,
-                              'domain': {'name': domain}}}}}
+            'password': password}}}}}
+    if project == '--system':
+        body['auth']['scope'] = {'system': {'all': True}}
+    elif project != '--unscoped':
+        body['auth']['scope'] = {'project': {'name': project,
+                                             'domain': {'name': domain}}}
     _, hdrs, doc = call('POST', base + '/v3/auth/tokens', body,
                         expect=(201,))
     return hdrs['X-Subject-Token'], doc['token']
@@ -231,6 +237,11 @@ def main(argv):
             for user in ('admin',) + tuple(USERS):
                 print("KS_TOKEN_%s='%s'" % (env_name(user),
                                             user_token(env, user)))
+            # admin has role admin on the system too (bootstrap)
+            print("KS_TOKEN_ADMIN_SYSTEM='%s'"
+                  % user_token(env, 'admin', '--system'))
+            print("KS_TOKEN_DEMO_MEMBER_UNSCOPED='%s'"
+                  % user_token(env, 'demo-member', '--unscoped'))
         elif cmd == 'token' and len(args) in (1, 2):
             print(user_token(env, *args))
         elif cmd == 'revoke' and len(args) == 1:
