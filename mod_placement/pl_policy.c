@@ -274,11 +274,3 @@ const char *pl_policy_validate_rule(const char *rule, const char *check)
     }
     return NULL;
 }
-
-apr_table_t *pl_policy_file_load(apr_pool_t *p, const char *path,
-                                 const char **perr)
-{
-    /* TODO(issue 10): the YAML reader */
-    *perr = apr_psprintf(p, "%s: policy files are not supported yet", path);
-    return NULL;
-}
