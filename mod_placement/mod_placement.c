@@ -16,15 +16,14 @@
 #include "pl_config.h"
 #include "pl_store.h"
 #include "pl_req.h"
+#include "pl_api.h"
 
 int pl_handler(request_rec *r);
 
 static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                           apr_pool_t *ptemp, server_rec *s)
 {
-    (void)pconf;
     (void)plog;
-    (void)ptemp;
     if (APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire) == NULL) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(00001)
                      "mod_placement needs mod_dbd: add LoadModule "
@@ -32,7 +31,7 @@ static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                      "DBDParams for the server");
         return HTTP_INTERNAL_SERVER_ERROR;
     }
-    return OK;
+    return pl_policy_post_config(pconf, ptemp, s);
 }
 
 static void pl_child_init(apr_pool_t *pchild, server_rec *s)
