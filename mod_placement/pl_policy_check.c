@@ -96,7 +96,9 @@ static void tokenize(parse_t *ps)
         if (clean == end) {
             continue;
         }
-        for (cend = end; cend > clean && cend[-1] == ')'; cend--) {
+        cend = end;
+        while (cend > clean && cend[-1] == ')') {
+            cend--;
         }
         wlen = cend - clean;
         if (wlen == 3 && !strncasecmp(clean, "and", 3)) {

@@ -30,11 +30,14 @@ typedef struct {
     int line;
 } scalar_t;
 
+#define NIMPLICIT 7
+
 typedef struct {
     apr_pool_t *p;
     const char *path;
     yaml_parser_t parser;
     apr_hash_t *anchors;        /* anchor -> scalar_t */
+    regex_t implicit[NIMPLICIT]; /* the patterns below, compiled */
     const char *err;
 } reader_t;
 
@@ -43,7 +46,7 @@ typedef struct {
 static const struct {
     const char *re;
     const char *type;
-} implicit[] = {
+} implicit[NIMPLICIT] = {
     { "^(yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON"
       "|off|Off|OFF)$", "a boolean" },
     { "^([-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(0|[1-9][0-9_]*)"
@@ -62,21 +65,38 @@ static const struct {
     { "^=$", "a value key" },
 };
 
-/* The type PyYAML gives a plain scalar, or NULL for a string. */
-static const char *plain_type(const char *s)
+static int compile_implicit(reader_t *rd)
 {
-    apr_size_t i;
+    int i;
 
-    for (i = 0; i < sizeof(implicit) / sizeof(implicit[0]); i++) {
-        regex_t re;
-        int match;
-
-        if (regcomp(&re, implicit[i].re, REG_EXTENDED | REG_NOSUB)) {
-            return "unreadable";        /* cannot happen: fixed patterns */
+    for (i = 0; i < NIMPLICIT; i++) {
+        if (regcomp(&rd->implicit[i], implicit[i].re,
+                    REG_EXTENDED | REG_NOSUB)) {
+            while (--i >= 0) {
+                regfree(&rd->implicit[i]);
+            }
+            return 0;
         }
-        match = regexec(&re, s, 0, NULL, 0) == 0;
-        regfree(&re);
-        if (match) {
+    }
+    return 1;
+}
+
+static void free_implicit(reader_t *rd)
+{
+    int i;
+
+    for (i = 0; i < NIMPLICIT; i++) {
+        regfree(&rd->implicit[i]);
+    }
+}
+
+/* The type PyYAML gives a plain scalar, or NULL for a string. */
+static const char *plain_type(reader_t *rd, const char *s)
+{
+    int i;
+
+    for (i = 0; i < NIMPLICIT; i++) {
+        if (regexec(&rd->implicit[i], s, 0, NULL, 0) == 0) {
             return implicit[i].type;
         }
     }
@@ -159,7 +179,7 @@ static int node_scalar(reader_t *rd, const yaml_event_t *ev, scalar_t *out)
         }
         else if (ev->data.scalar.plain_implicit) {
             /* untagged plain, or the "!" tag (PyYAML resolves both) */
-            out->type = plain_type(out->value);
+            out->type = plain_type(rd, out->value);
         }
         else if (tag && strcmp(tag, YAML_STR_TAG)) {
             out->type = apr_pstrcat(rd->p, "tagged ", tag, NULL);
@@ -400,7 +420,12 @@ apr_status_t pl_policy_file_read(apr_pool_t *p, const char *path,
     rd.p = p;
     rd.path = path;
     rd.anchors = apr_hash_make(p);
+    if (!compile_implicit(&rd)) {
+        *perr = apr_psprintf(p, "%s: cannot compile the YAML types", path);
+        return APR_EGENERAL;
+    }
     if (!yaml_parser_initialize(&rd.parser)) {
+        free_implicit(&rd);
         *perr = apr_psprintf(p, "%s: cannot start the YAML parser", path);
         return APR_ENOMEM;
     }
@@ -408,6 +433,7 @@ apr_status_t pl_policy_file_read(apr_pool_t *p, const char *path,
                                  len);
     ok = read_stream(&rd, rules, exprs, lines);
     yaml_parser_delete(&rd.parser);
+    free_implicit(&rd);
     if (!ok) {
         *perr = rd.err ? rd.err : apr_psprintf(p, "%s: not a policy file",
                                                path);
