@@ -20,6 +20,7 @@
 #include "pl_keystone.h"
 #include "pl_token_cache.h"
 #include "pl_metrics.h"
+#include "pl_api.h"
 
 int pl_handler(request_rec *r);
 
@@ -46,7 +47,8 @@ static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                      "cannot initialise libcurl");
         return HTTP_INTERNAL_SERVER_ERROR;
     }
-    if (pl_metrics_post_config(pconf, s) != OK) {
+    if (pl_metrics_post_config(pconf, s) != OK ||
+        pl_policy_post_config(pconf, ptemp, s) != OK) {
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     return pl_token_cache_post_config(pconf, ptemp, s);
