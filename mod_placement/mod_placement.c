@@ -15,6 +15,7 @@
 
 #include "pl_private.h"
 #include "pl_config.h"
+#include "pl_cors.h"
 #include "pl_store.h"
 #include "pl_req.h"
 #include "pl_keystone.h"
@@ -80,6 +81,7 @@ static void pl_register_hooks(apr_pool_t *p)
     ap_hook_handler(pl_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(pl_metrics_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(pl_health_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    pl_cors_register();
 }
 
 AP_DECLARE_MODULE(placement) = {

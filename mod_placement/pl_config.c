@@ -429,14 +429,17 @@ const command_rec pl_cmds[] = {
              "On|Off: tell browsers that credentials may be sent "
              "(default On)"),
     DIR_WORDS("PlacementCORSExposeHeaders", cors_expose_headers,
-              "HEADER...: response headers a browser may read"),
+              "HEADER...: response headers a browser may read (default "
+              "placement's list; a lone , for none)"),
     DIR_COUNT("PlacementCORSMaxAge", cors_max_age,
               "SECONDS: how long a browser may cache a preflight answer "
               "(default 3600)"),
     DIR_WORDS("PlacementCORSAllowMethods", cors_allow_methods,
-              "METHOD...: methods allowed in a CORS request"),
+              "METHOD...: methods allowed in a CORS request (default GET "
+              "PUT POST DELETE PATCH)"),
     DIR_WORDS("PlacementCORSAllowHeaders", cors_allow_headers,
-              "HEADER...: request headers allowed in a CORS request"),
+              "HEADER...: request headers allowed in a CORS request "
+              "(default placement's list)"),
 
     DIR_STRING("PlacementKeystoneAuthURL", ks_auth_url,
                "URL: Keystone's identity endpoint, e.g. "
