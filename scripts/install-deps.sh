@@ -19,7 +19,8 @@ BUILD_PKGS="apache2 apache2-dev libjson-c-dev uuid-dev pkg-config gcc libc6-dev 
   libaprutil1-dbd-sqlite3 libaprutil1-dbd-pgsql libaprutil1-dbd-mysql sqlite3"
 TEST_PKGS="postgresql mariadb-server mariadb-client python3-gabbi
   python3-placement placement-common python3-psycopg2 python3-pymysql valgrind
-  python3-keystone libapache2-mod-wsgi-py3 python3-openstackclient python3-osc-placement"
+  python3-keystone libapache2-mod-wsgi-py3 python3-openstackclient python3-osc-placement
+  build-essential dpkg-dev debhelper lintian"
 
 mode=all
 case "${1:-}" in
