@@ -5,7 +5,9 @@
 #   make test     install what is missing, build, run every test on
 #                 SQLite, PostgreSQL and MariaDB
 #   make unit     C unit tests of the pure parts
-#   make install  copy the module into httpd's module directory
+#   make install  copy the module into httpd's module directory; on Debian
+#                 also placement.load/.conf into /etc/apache2/mods-available
+#                 (for a2enmod; DESTDIR honoured)
 #
 # Build output goes to $(O) (default build/), so several builds can live
 # side by side: make O=/tmp/other.
@@ -31,14 +33,16 @@ YAML_LIBS       := $(shell pkg-config --libs yaml-0.1 2>/dev/null)
 CFLAGS_ALL = -std=gnu99 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
              -Wno-missing-field-initializers $(if $(WERROR),-Werror) \
              -Iinclude -I$(O) -I$(APXS_INCLUDEDIR) $(APR_CFLAGS) $(JSON_CFLAGS) \
-             $(CURL_CFLAGS) $(YAML_CFLAGS)
+             $(CURL_CFLAGS) $(YAML_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 SRCS  := $(wildcard mod_placement/*.c)
 OBJS  := $(patsubst mod_placement/%.c,$(O)/%.o,$(SRCS)) $(O)/pl_std_data.o
 HDRS  := $(wildcard include/*.h)
 
 # The httpd-free parts that unit tests link against.
-PURE  := pl_mv pl_qs pl_uuid pl_jsonschema pl_str $(patsubst mod_placement/%.c,%,$(wildcard mod_placement/ac_*.c))
+PURE  := pl_mv pl_qs pl_uuid pl_jsonschema pl_str pl_policy_check \
+         pl_policy_rules pl_policy_enforce pl_policy_file \
+         $(patsubst mod_placement/%.c,%,$(wildcard mod_placement/ac_*.c))
 PURE_OBJS := $(foreach f,$(PURE),$(if $(wildcard mod_placement/$(f).c),$(O)/$(f).o))
 UNIT_SRCS := $(wildcard t/unit/test_*.c)
 UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
@@ -48,7 +52,7 @@ UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 all: $(O)/mod_placement.so
 
 $(O)/mod_placement.so: $(OBJS)
-	$(CC) -shared -o $@ $(OBJS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
+	$(CC) -shared $(LDFLAGS) -o $@ $(OBJS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
 
 $(O)/%.o: mod_placement/%.c $(HDRS) | $(O)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
@@ -63,7 +67,7 @@ $(O):
 	mkdir -p $(O)/unit
 
 $(O)/unit/%: t/unit/%.c $(PURE_OBJS) $(HDRS) | $(O)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(PURE_OBJS) $(APR_LIBS) $(JSON_LIBS) $(YAML_LIBS) -luuid
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< $(PURE_OBJS) $(APR_LIBS) $(JSON_LIBS) $(YAML_LIBS) -luuid
 
 unit: $(UNIT_BINS)
 	@pass=0; fail=0; \
@@ -84,14 +88,36 @@ deps-run:
 
 run: deps-run
 	$(MAKE) all
-	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so scripts/run.sh
+	exec env MOD_PLACEMENT=$(abspath $(O))/mod_placement.so scripts/run.sh
 
 test: deps
 	$(MAKE) all WERROR=1
 	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so O=$(O) t/run-all
 
+# Debian's layout: a2enmod reads $(APACHE_CONFDIR)/mods-available. The
+# .load is always refreshed; a placement.conf an operator may have edited is
+# left as it is. The API is mounted by a snippet of the operator's
+# (conf/apache2/placement-api.conf or placement-vhost.conf, edited).
+APACHE_LIBEXECDIR := $(shell $(APXS) -q LIBEXECDIR 2>/dev/null)
+APACHE_CONFDIR    ?= $(shell $(APXS) -q SYSCONFDIR 2>/dev/null)
+DEBIAN_LAYOUT     ?= $(if $(wildcard $(APACHE_CONFDIR)/mods-available),1)
+
 install: all
-	install -m 644 $(O)/mod_placement.so $(shell $(APXS) -q LIBEXECDIR)/mod_placement.so
+	install -d $(DESTDIR)$(APACHE_LIBEXECDIR)
+	install -m 644 $(O)/mod_placement.so $(DESTDIR)$(APACHE_LIBEXECDIR)/mod_placement.so
+ifeq ($(DEBIAN_LAYOUT),1)
+	install -d $(DESTDIR)$(APACHE_CONFDIR)/mods-available
+	sed 's|/usr/lib/apache2/modules/|$(APACHE_LIBEXECDIR)/|' conf/apache2/placement.load \
+	    >$(DESTDIR)$(APACHE_CONFDIR)/mods-available/placement.load
+	chmod 644 $(DESTDIR)$(APACHE_CONFDIR)/mods-available/placement.load
+	@f=$(DESTDIR)$(APACHE_CONFDIR)/mods-available/placement.conf; \
+	if [ -e $$f ]; then echo "make install: $$f exists, left as it is"; \
+	else echo "install -m 644 conf/apache2/placement.conf $$f"; \
+	     install -m 644 conf/apache2/placement.conf $$f; fi
+	@echo "make install: next: a2enmod placement; mount the API with an edited copy of" \
+	      "conf/apache2/placement-api.conf (a2enconf) or placement-vhost.conf (a2ensite);" \
+	      "apache2ctl configtest"
+endif
 
 clean:
 	rm -rf $(O)

@@ -104,7 +104,12 @@ int pl_router_index(const pl_route_t *route);
  */
 int pl_policy_check(pl_req_t *req, const char *rule,
                     const char *target_project);
-/** NULL when rule is known, else an error text (config time). */
-const char *pl_policy_validate_rule(const char *rule, const char *check);
+/**
+ * post_config: compile the rule defaults and refuse configurations whose
+ * rules refer to each other in a loop. Returns OK or an HTTP error (the
+ * reason logged).
+ */
+int pl_policy_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
+                          server_rec *s);
 
 #endif /* PL_API_H */

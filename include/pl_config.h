@@ -9,6 +9,7 @@
 
 #include <httpd.h>
 #include <http_config.h>
+#include <apr_hash.h>
 
 typedef enum {
     PL_AUTH_UNSET = -1,
@@ -32,10 +33,14 @@ typedef struct pl_dir_conf_t {
     const char *incomplete_user;
     /* PlacementPolicy overrides: rule name -> check string */
     apr_table_t *policy;
+    /* the same, compiled: rule name -> const pl_policy_expr_t * */
+    apr_hash_t *policy_exprs;
     /* PlacementPolicyFile: the rules read from it (rule -> check), or
      * NULL; PlacementPolicy lines win over it */
     const char *policy_file;
     apr_table_t *policy_file_rules;
+    /* the file's rules compiled (as policy_exprs), or NULL */
+    apr_hash_t *policy_file_exprs;
     /* PlacementPolicyEnforceScope, PlacementPolicyEnforceNewDefaults */
     int enforce_scope;
     int enforce_new_defaults;

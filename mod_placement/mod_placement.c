@@ -15,11 +15,13 @@
 
 #include "pl_private.h"
 #include "pl_config.h"
+#include "pl_cors.h"
 #include "pl_store.h"
 #include "pl_req.h"
 #include "pl_keystone.h"
 #include "pl_token_cache.h"
 #include "pl_metrics.h"
+#include "pl_api.h"
 
 int pl_handler(request_rec *r);
 
@@ -46,7 +48,8 @@ static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                      "cannot initialise libcurl");
         return HTTP_INTERNAL_SERVER_ERROR;
     }
-    if (pl_metrics_post_config(pconf, s) != OK) {
+    if (pl_metrics_post_config(pconf, s) != OK ||
+        pl_policy_post_config(pconf, ptemp, s) != OK) {
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     return pl_token_cache_post_config(pconf, ptemp, s);
@@ -78,6 +81,7 @@ static void pl_register_hooks(apr_pool_t *p)
     ap_hook_handler(pl_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(pl_metrics_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(pl_health_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    pl_cors_register();
 }
 
 AP_DECLARE_MODULE(placement) = {

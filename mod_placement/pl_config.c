@@ -26,6 +26,7 @@ void *pl_config_create_dir(apr_pool_t *p, char *dir)
     c->randomize = -1;
     c->max_candidates = -2;     /* -1 is a legal value: unlimited */
     c->policy = apr_table_make(p, 4);
+    c->policy_exprs = apr_hash_make(p);
     c->enforce_scope = -1;
     c->enforce_new_defaults = -1;
     c->policy_defaults = PL_POLICY_DEFAULTS_UNSET;
@@ -35,6 +36,20 @@ void *pl_config_create_dir(apr_pool_t *p, char *dir)
     c->ks_timeout = -1;
     c->ks_token_cache_time = -1;
     return c;
+}
+
+/* PlacementPolicy lines of both levels, the inner ones winning; runs per
+ * request for a <Location>, so nothing is copied when one side is empty. */
+static apr_hash_t *merge_exprs(apr_pool_t *p, apr_hash_t *base,
+                               apr_hash_t *add)
+{
+    if (base == NULL || apr_hash_count(base) == 0) {
+        return add;
+    }
+    if (add == NULL || apr_hash_count(add) == 0) {
+        return base;
+    }
+    return apr_hash_overlay(p, add, base);
 }
 
 #define MERGE_INT(f, unset) c->f = add->f != (unset) ? add->f : base->f
@@ -53,8 +68,10 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_PTR(incomplete_project);
     MERGE_PTR(incomplete_user);
     c->policy = apr_table_overlay(p, base->policy, add->policy);
+    c->policy_exprs = merge_exprs(p, base->policy_exprs, add->policy_exprs);
     MERGE_PTR(policy_file);
     MERGE_PTR(policy_file_rules);
+    MERGE_PTR(policy_file_exprs);
     MERGE_INT(enforce_scope, -1);
     MERGE_INT(enforce_new_defaults, -1);
     MERGE_INT(policy_defaults, PL_POLICY_DEFAULTS_UNSET);
@@ -248,16 +265,31 @@ static const char *set_uuid(cmd_parms *cmd, void *dc, const char *arg)
     return NULL;
 }
 
+/* The check is compiled here, once; a name placement does not know is
+ * kept (usable as rule:NAME, as oslo keeps unknown policy file rules) but
+ * is probably a typo, so say so. */
 static const char *set_policy(cmd_parms *cmd, void *dc, const char *rule,
                               const char *check)
 {
     pl_dir_conf_t *c = dc;
-    const char *err = pl_policy_validate_rule(rule, check);
+    const pl_policy_expr_t *e;
+    const char *err;
 
-    if (err) {
-        return apr_psprintf(cmd->pool, "PlacementPolicy: %s", err);
+    if (*rule == '\0') {
+        return "PlacementPolicy: empty rule name";
     }
+    if (pl_policy_compile(cmd->pool, check, &e, &err) != APR_SUCCESS) {
+        return apr_psprintf(cmd->pool, "PlacementPolicy %s: %s", rule, err);
+    }
+    if (!pl_policy_is_known(rule)) {
+        ap_log_error(APLOG_MARK, APLOG_WARNING, 0, cmd->server,
+                     PL_LOGNO(01507) "PlacementPolicy: %s is not one of "
+                     "placement's rules; it is only used through rule:%s",
+                     rule, rule);
+    }
+    rule = apr_pstrdup(cmd->pool, rule);
     apr_table_set(c->policy, rule, check);
+    apr_hash_set(c->policy_exprs, rule, APR_HASH_KEY_STRING, e);
     return NULL;
 }
 
@@ -306,8 +338,8 @@ static const char *set_policy_file(cmd_parms *cmd, void *dc,
         return apr_psprintf(cmd->pool, "PlacementPolicyFile: bad path "
                             "'%s'", arg);
     }
-    c->policy_file_rules = pl_policy_file_load(cmd->pool, path, &err);
-    if (c->policy_file_rules == NULL) {
+    if (pl_policy_file_read(cmd->pool, path, &c->policy_file_rules,
+                            &c->policy_file_exprs, &err) != APR_SUCCESS) {
         return apr_psprintf(cmd->pool, "PlacementPolicyFile: %s", err);
     }
     c->policy_file = path;
@@ -397,14 +429,17 @@ const command_rec pl_cmds[] = {
              "On|Off: tell browsers that credentials may be sent "
              "(default On)"),
     DIR_WORDS("PlacementCORSExposeHeaders", cors_expose_headers,
-              "HEADER...: response headers a browser may read"),
+              "HEADER...: response headers a browser may read (default "
+              "placement's list; a lone , for none)"),
     DIR_COUNT("PlacementCORSMaxAge", cors_max_age,
               "SECONDS: how long a browser may cache a preflight answer "
               "(default 3600)"),
     DIR_WORDS("PlacementCORSAllowMethods", cors_allow_methods,
-              "METHOD...: methods allowed in a CORS request"),
+              "METHOD...: methods allowed in a CORS request (default GET "
+              "PUT POST DELETE PATCH)"),
     DIR_WORDS("PlacementCORSAllowHeaders", cors_allow_headers,
-              "HEADER...: request headers allowed in a CORS request"),
+              "HEADER...: request headers allowed in a CORS request "
+              "(default placement's list)"),
 
     DIR_STRING("PlacementKeystoneAuthURL", ks_auth_url,
                "URL: Keystone's identity endpoint, e.g. "

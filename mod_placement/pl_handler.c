@@ -18,6 +18,7 @@
 #include "pl_private.h"
 #include "pl_api.h"
 #include "pl_auth.h"
+#include "pl_cors.h"
 #include "pl_memory.h"
 #include "pl_metrics.h"
 #include "pl_uuid.h"
@@ -550,6 +551,11 @@ int pl_handler(request_rec *r)
         pl_uuid_is_like(grid + 4)) {
         req->global_request_id = grid;
         apr_table_setn(r->notes, "pl-global-request-id", grid);
+    }
+    /* CORS sits outside authentication, as in upstream's pipeline */
+    if (pl_cors_start(r, req->conf)) {
+        pl_metrics_request(-1, r->status, apr_time_now() - r->request_time);
+        return OK;
     }
 
     /* Authentication comes before everything that reads the request;

@@ -1,284 +1,194 @@
 /* Licensed under the Apache License, Version 2.0.
  *
- * pl_policy.c: the policy rules of placement 8.0.0 and a small evaluator
- * of oslo.policy check strings ("role:x", "system_scope:all",
- * "project_id:%(project_id)s", "rule:name", "@", "!", and/or/not,
- * parentheses).
- *
- * The defaults are the rules as they act in Zed with enforce_new_defaults
- * and enforce_scope off: every API rule is its new default OR the
- * deprecated "role:admin". A PlacementPolicy directive replaces one rule.
+ * pl_policy.c: policy on the httpd side. At startup the rule defaults of
+ * both releases are compiled once (they are the same for every location)
+ * and every configured location is checked for rule: loops; per request
+ * the caller's identity becomes oslo.context's policy credentials and
+ * pl_policy_enforce() (pure, pl_policy_enforce.c) decides. Check strings
+ * of PlacementPolicy and PlacementPolicyFile were compiled when their
+ * directives were read (pl_config.c), so nothing is parsed per request.
  */
 #include <string.h>
-#include <ctype.h>
 #include <apr_strings.h>
+#include <http_core.h>
 
 #include "pl_private.h"
 #include "pl_api.h"
 #include "pl_policy.h"
 
-typedef struct {
-    const char *name;
-    const char *check;
-} rule_t;
+_Static_assert(PL_POLICY_SET_ZED == (int)PL_POLICY_DEFAULTS_ZED
+               && PL_POLICY_SET_2023_1 == (int)PL_POLICY_DEFAULTS_2023_1,
+               "pl_policy.h and pl_config.h number the defaults alike");
 
-#define ADMIN_OR(new) "role:admin or " new
-#define SYS_ADMIN ADMIN_OR("rule:system_admin_api")
-#define SYS_READER ADMIN_OR("rule:system_reader_api")
+/* The compiled defaults, per release: written in post_config (one thread),
+ * read-only while requests are served; forgotten with pconf. */
+static const pl_policy_builtin_t *builtins[PL_POLICY_NSETS];
 
-static const rule_t rules[] = {
-    /* base rules */
-    { "admin_api",                 "role:admin" },
-    { "system_admin_api",          "role:admin and system_scope:all" },
-    { "system_reader_api",         "role:reader and system_scope:all" },
-    { "project_reader_api",        "role:reader and project_id:%(project_id)s" },
-    { "system_or_project_reader",
-      "rule:system_reader_api or rule:project_reader_api" },
-    /* API rules */
-    { "placement:resource_providers:list",              SYS_READER },
-    { "placement:resource_providers:create",            SYS_ADMIN },
-    { "placement:resource_providers:show",              SYS_READER },
-    { "placement:resource_providers:update",            SYS_ADMIN },
-    { "placement:resource_providers:delete",            SYS_ADMIN },
-    { "placement:resource_providers:aggregates:list",   SYS_READER },
-    { "placement:resource_providers:aggregates:update", SYS_ADMIN },
-    { "placement:resource_providers:allocations:list",  SYS_READER },
-    { "placement:resource_providers:inventories:list",  SYS_READER },
-    { "placement:resource_providers:inventories:create", SYS_ADMIN },
-    { "placement:resource_providers:inventories:show",  SYS_READER },
-    { "placement:resource_providers:inventories:update", SYS_ADMIN },
-    { "placement:resource_providers:inventories:delete", SYS_ADMIN },
-    { "placement:resource_providers:traits:list",       SYS_READER },
-    { "placement:resource_providers:traits:update",     SYS_ADMIN },
-    { "placement:resource_providers:traits:delete",     SYS_ADMIN },
-    { "placement:resource_providers:usages",            SYS_READER },
-    { "placement:allocations:manage",                   SYS_ADMIN },
-    { "placement:allocations:list",                     SYS_READER },
-    { "placement:allocations:update",                   SYS_ADMIN },
-    { "placement:allocations:delete",                   SYS_ADMIN },
-    { "placement:allocation_candidates:list",           SYS_READER },
-    { "placement:reshaper:reshape",                     SYS_ADMIN },
-    { "placement:resource_classes:list",                SYS_READER },
-    { "placement:resource_classes:create",              SYS_ADMIN },
-    { "placement:resource_classes:show",                SYS_READER },
-    { "placement:resource_classes:update",              SYS_ADMIN },
-    { "placement:resource_classes:delete",              SYS_ADMIN },
-    { "placement:traits:list",                          SYS_READER },
-    { "placement:traits:show",                          SYS_READER },
-    { "placement:traits:update",                        SYS_ADMIN },
-    { "placement:traits:delete",                        SYS_ADMIN },
-    { "placement:usages",
-      ADMIN_OR("rule:system_or_project_reader") },
-    { NULL, NULL }
-};
-
-typedef struct {
-    const pl_req_t *req;
-    const char *target_project;
-    const char *s;              /* cursor in the check string */
-    int depth;                  /* rule: nesting, against loops */
-    int error;
-} eval_t;
-
-static const char *rule_check(const pl_req_t *req, const char *name)
+static apr_status_t forget_builtins(void *unused)
 {
-    const char *over = req ? apr_table_get(req->conf->policy, name) : NULL;
-    const rule_t *r;
-
-    if (over) {
-        return over;
-    }
-    for (r = rules; r->name; r++) {
-        if (!strcmp(r->name, name)) {
-            return r->check;
-        }
-    }
-    return NULL;
+    memset(builtins, 0, sizeof(builtins));
+    return APR_SUCCESS;
 }
 
-static int eval_or(eval_t *ev);
-
-static void skip_ws(eval_t *ev)
+static void policy_of(const pl_dir_conf_t *c, pl_policy_t *pol)
 {
-    while (isspace((unsigned char)*ev->s)) {
-        ev->s++;
-    }
+    memset(pol, 0, sizeof(*pol));
+    pol->builtin = builtins[pl_config_policy_defaults(c)];
+    pol->overrides = c->policy_exprs;
+    pol->file = c->policy_file_exprs;
+    pol->enforce_new_defaults = pl_config_enforce_new_defaults(c);
+    pol->enforce_scope = pl_config_enforce_scope(c);
 }
 
-/* Read one token: a parenthesis or a run up to space/parenthesis. */
-static const char *token(eval_t *ev, apr_pool_t *p)
+/* A location whose rules come back to themselves would refuse (or, with
+ * oslo, crash) some requests forever: refuse to start instead. */
+static int check_loops(apr_pool_t *ptemp, server_rec *s,
+                       const pl_dir_conf_t *c)
 {
-    const char *start;
+    int lines = c->policy_exprs && apr_hash_count(c->policy_exprs) > 0;
+    pl_policy_t pol;
+    const char *loop;
 
-    skip_ws(ev);
-    start = ev->s;
-    if (*ev->s == '(' || *ev->s == ')') {
-        ev->s++;
+    if (!lines && c->policy_file == NULL) {
+        return OK;              /* the defaults alone have no loop */
     }
-    else {
-        /* as oslo.policy: split on blanks, then peel parentheses off the
-         * ends, so "project_id:%(project_id)s" stays one token */
-        while (*ev->s && !isspace((unsigned char)*ev->s)) {
-            ev->s++;
-        }
-        while (ev->s > start + 1 && ev->s[-1] == ')') {
-            ev->s--;
-        }
+    policy_of(c, &pol);
+    if ((loop = pl_policy_find_loop(ptemp, &pol)) == NULL) {
+        return OK;
     }
-    return apr_pstrmemdup(p, start, ev->s - start);
+    ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(01501)
+                 "policy rules of %s refer to each other in a loop: %s "
+                 "(rules from %s%s%s%s)", c->dir ? c->dir : "the server",
+                 loop, lines ? "PlacementPolicy" : "",
+                 lines && c->policy_file ? " and " : "",
+                 c->policy_file ? "PlacementPolicyFile " : "",
+                 c->policy_file ? c->policy_file : "");
+    return HTTP_INTERNAL_SERVER_ERROR;
 }
 
-static int has_role(const pl_req_t *req, const char *role)
+static int check_sections(apr_pool_t *ptemp, server_rec *s,
+                          const pl_dir_conf_t *base,
+                          const apr_array_header_t *secs)
 {
-    int i;
+    int i, st = OK;
 
-    for (i = 0; req->roles && i < req->roles->nelts; i++) {
-        if (!strcasecmp(APR_ARRAY_IDX(req->roles, i, const char *), role)) {
-            return 1;
+    for (i = 0; secs && i < secs->nelts && st == OK; i++) {
+        ap_conf_vector_t *v = APR_ARRAY_IDX(secs, i, ap_conf_vector_t *);
+        pl_dir_conf_t *c = ap_get_module_config(v, &placement_module);
+
+        if (c) {
+            st = check_loops(ptemp, s,
+                             pl_config_merge_dir(ptemp, (void *)base, c));
         }
     }
-    return 0;
+    return st;
 }
 
-static int eval_atom(eval_t *ev, const char *tok)
+int pl_policy_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
+                          server_rec *s)
 {
-    const pl_req_t *req = ev->req;
-    const char *colon = strchr(tok, ':');
-    const char *kind, *val;
+    const char *err;
+    int set, st = OK;
 
-    if (!strcmp(tok, "@")) {
-        return 1;
+    for (set = 0; set < PL_POLICY_NSETS; set++) {
+        if (pl_policy_builtin_compile(pconf, set, &builtins[set], &err)) {
+            ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(01502)
+                         "policy defaults: %s", err);
+            return HTTP_INTERNAL_SERVER_ERROR;
+        }
     }
-    if (!strcmp(tok, "!")) {
-        return 0;
-    }
-    if (colon == NULL) {
-        ev->error = 1;
-        return 0;
-    }
-    kind = apr_pstrmemdup(req->pool, tok, colon - tok);
-    val = colon + 1;
-    if (!strcmp(kind, "role")) {
-        return has_role(req, val);
-    }
-    if (!strcmp(kind, "system_scope")) {
-        return req->system_scope_all && !strcmp(val, "all");
-    }
-    if (!strcmp(kind, "project_id") || !strcmp(kind, "user_id")) {
-        const char *mine = kind[0] == 'p' ? req->project_id : req->user_id;
-        const char *want = val;
+    apr_pool_cleanup_register(pconf, NULL, forget_builtins,
+                              apr_pool_cleanup_null);
+    for (; s && st == OK; s = s->next) {
+        core_server_config *core = ap_get_core_module_config(s->module_config);
+        pl_dir_conf_t *base = ap_get_module_config(s->lookup_defaults,
+                                                   &placement_module);
 
-        if (!strcmp(val, "%(project_id)s")) {
-            want = ev->target_project ? ev->target_project : req->project_id;
+        st = check_loops(ptemp, s, base);
+        if (st == OK) {
+            st = check_sections(ptemp, s, base, core->sec_url);
         }
-        else if (!strcmp(val, "%(user_id)s")) {
-            want = req->user_id;
+        if (st == OK) {
+            st = check_sections(ptemp, s, base, core->sec_dir);
         }
-        return mine && want && !strcmp(mine, want);
     }
-    if (!strcmp(kind, "rule")) {
-        const char *check = rule_check(req, val);
-        eval_t sub = *ev;
-        int ok;
-
-        if (check == NULL || ev->depth > 8) {
-            return 0;
-        }
-        sub.s = check;
-        sub.depth++;
-        ok = eval_or(&sub);
-        ev->error |= sub.error;
-        return ok;
-    }
-    ev->error = 1;
-    return 0;
+    return st;
 }
 
-static int eval_not(eval_t *ev)
+/* oslo.context's to_policy_values() for this caller, plus the "system"
+ * key oslo.policy adds for system-scoped tokens. Returns the count. */
+static int creds_of(const pl_req_t *req, pl_policy_attr_t *c)
 {
-    const char *save = ev->s;
-    const char *tok = token(ev, ev->req->pool);
+    static const apr_array_header_t none = { NULL, sizeof(char *), 0, 0,
+                                             NULL };
+    const char *system = req->system_scope_all ? "all" : NULL;
+    int n = 0;
 
-    if (!strcmp(tok, "not")) {
-        return !eval_not(ev);
+#define CRED(k, v, l) \
+    (c[n].key = (k), c[n].value = (v), c[n].list = (l), n++)
+    CRED("user_id", req->user_id, NULL);
+    CRED("user_domain_id", NULL, NULL);
+    CRED("system_scope", system, NULL);
+    CRED("domain_id", req->domain_id, NULL);
+    CRED("project_id", req->project_id, NULL);
+    CRED("project_domain_id", NULL, NULL);
+    CRED("roles", NULL, req->roles ? req->roles : &none);
+    CRED("is_admin_project", "True", NULL);
+    CRED("service_user_id", NULL, NULL);
+    CRED("service_user_domain_id", NULL, NULL);
+    CRED("service_project_id", NULL, NULL);
+    CRED("service_project_domain_id", NULL, NULL);
+    CRED("service_roles", NULL, &none);
+    if (system) {
+        CRED("system", system, NULL);
     }
-    if (!strcmp(tok, "(")) {
-        int v = eval_or(ev);
-
-        if (strcmp(token(ev, ev->req->pool), ")")) {
-            ev->error = 1;
-        }
-        return v;
-    }
-    if (*tok == '\0' || !strcmp(tok, ")")) {
-        ev->s = save;
-        ev->error = 1;
-        return 0;
-    }
-    return eval_atom(ev, tok);
-}
-
-static int eval_and(eval_t *ev)
-{
-    int v = eval_not(ev);
-
-    for (;;) {
-        const char *save = ev->s;
-
-        if (strcmp(token(ev, ev->req->pool), "and")) {
-            ev->s = save;
-            return v;
-        }
-        v = eval_not(ev) && v;
-    }
-}
-
-static int eval_or(eval_t *ev)
-{
-    int v = eval_and(ev);
-
-    for (;;) {
-        const char *save = ev->s;
-
-        if (strcmp(token(ev, ev->req->pool), "or")) {
-            ev->s = save;
-            return v;
-        }
-        v = eval_and(ev) || v;
-    }
+#undef CRED
+    return n;
 }
 
 int pl_policy_check(pl_req_t *req, const char *rule,
                     const char *target_project)
 {
-    eval_t ev = { 0 };
-    const char *check = rule_check(req, rule);
+    pl_policy_attr_t creds[16], target[2];
+    int ncreds = creds_of(req, creds), ntarget = 0;
+    const char *loop = NULL;
+    pl_policy_t pol;
 
-    ev.req = req;
-    ev.target_project = target_project;
-    ev.s = check ? check : "!";
-    if (eval_or(&ev) && !ev.error) {
+    /* placement's context.can(): the caller's own project and user, or
+     * only the project the handler names */
+    memset(target, 0, sizeof(target));
+    target[ntarget].key = "project_id";
+    target[ntarget++].value = target_project ? target_project
+                                             : req->project_id;
+    if (target_project == NULL) {
+        target[ntarget].key = "user_id";
+        target[ntarget++].value = req->user_id;
+    }
+    policy_of(req->conf, &pol);
+    if (pol.builtin == NULL) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(01503)
+                      "policy defaults missing (post_config did not run)");
+    }
+    switch (pl_policy_enforce(&pol, rule, creds, ncreds, target, ntarget,
+                              &loop)) {
+    case PL_POLICY_ALLOW:
         return 0;
+    case PL_POLICY_LOOP:
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(01504)
+                      "%s refused: its rule: references loop at %s", rule,
+                      loop);
+        break;
+    case PL_POLICY_BAD_SCOPE:
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(01505)
+                      "%s refused: the token's scope is not one of the "
+                      "rule's scope types", rule);
+        break;
+    default:
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(01506)
+                      "%s refused for user %s", rule,
+                      req->user_id ? req->user_id : "-");
+        break;
     }
     return pl_err(req, HTTP_FORBIDDEN, NULL,
                   "Policy does not allow %s to be performed.", rule);
-}
-
-const char *pl_policy_validate_rule(const char *rule, const char *check)
-{
-    if (rule_check(NULL, rule) == NULL) {
-        return "unknown rule (see docs/directives.md for the list)";
-    }
-    if (check == NULL || *check == '\0') {
-        return "empty check";
-    }
-    return NULL;
-}
-
-apr_table_t *pl_policy_file_load(apr_pool_t *p, const char *path,
-                                 const char **perr)
-{
-    /* TODO(issue 10): the YAML reader */
-    *perr = apr_psprintf(p, "%s: policy files are not supported yet", path);
-    return NULL;
 }

@@ -7,6 +7,11 @@
 #   scripts/db-init.sh --recreate URL   drop the database (sqlite: delete the
 #                                       file) first, then as above: empty + schema
 #   scripts/db-init.sh --dbd URL        print the DBDriver and DBDParams lines
+#   scripts/db-init.sh --exists URL     exit 0 if the database exists, 3 (with
+#                                       a message) if it does not, 1 if the
+#                                       server cannot be reached. SQLite: its
+#                                       directory must exist (SQLite makes a
+#                                       missing file in it on first open)
 #
 # URL forms (user, password and host may be %-encoded):
 #   sqlite:///abs/path/to/file.sqlite            (sqlite:////abs/path works too)
@@ -167,6 +172,20 @@ ensure_db() {  # $1 = 1 to drop first
   esac
 }
 
+db_exists() {
+  case "$DIALECT" in
+    sqlite) [ -d "$(dirname "$DB_PATH")" ] ;;
+    pgsql)
+      pg_q postgres -c "SELECT 1" >/dev/null ||
+        die "cannot connect to PostgreSQL at $DB_HOST:$DB_PORT as $DB_USER"
+      [ "$(pg_q postgres -c "SELECT count(*) FROM pg_database WHERE datname = '$DB_NAME'")" = 1 ] ;;
+    mysql)
+      my_q "" -e "SELECT 1" >/dev/null ||
+        die "cannot connect to MySQL at ${DB_SOCK:-$DB_HOST:$DB_PORT} as $DB_USER"
+      [ "$(my_q "" -e "SELECT count(*) FROM information_schema.schemata WHERE schema_name = '$DB_NAME'")" = 1 ] ;;
+  esac
+}
+
 load_schema() {
   local f="$SQL_DIR/$SCHEMA_DIR_NAME/schema.sql"
   [ -f "$f" ] || die "$f not found"
@@ -182,9 +201,10 @@ mode=init
 case "${1:-}" in
   --dbd) mode=dbd; shift ;;
   --recreate) mode=recreate; shift ;;
-  -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+  --exists) mode=exists; shift ;;
+  -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
 esac
-[ $# -eq 1 ] || { echo "usage: $0 [--dbd|--recreate] URL" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $0 [--dbd|--recreate|--exists] URL" >&2; exit 2; }
 parse_url "$1"
 
 if [ "$mode" = dbd ]; then
@@ -199,6 +219,16 @@ case "$DIALECT" in
     if command -v mariadb >/dev/null 2>&1; then MYSQL_CLIENT=mariadb
     else need mysql; MYSQL_CLIENT=mysql; fi ;;
 esac
+
+if [ "$mode" = exists ]; then
+  db_exists && exit 0
+  case "$DIALECT" in
+    sqlite) echo "db-init: the directory of $DB_PATH does not exist" >&2 ;;
+    pgsql)  echo "db-init: PostgreSQL at $DB_HOST:$DB_PORT has no database \"$DB_NAME\"" >&2 ;;
+    mysql)  echo "db-init: MySQL at ${DB_SOCK:-$DB_HOST:$DB_PORT} has no database \"$DB_NAME\"" >&2 ;;
+  esac
+  exit 3
+fi
 
 ensure_db "$([ "$mode" = recreate ] && echo 1 || echo 0)"
 if has_schema; then

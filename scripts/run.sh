@@ -6,13 +6,22 @@
 #           it there)
 #   DB      database URL, see scripts/db-init.sh (default
 #           sqlite:///<repo>/var/placement.sqlite)
+#   CREATE_DB=1    create the database when it does not exist (a PostgreSQL
+#                  or MySQL database, or the directory of an SQLite file);
+#                  without it a missing database is an error. A missing
+#                  SQLite file in an existing directory is always created.
 #   MOD_PLACEMENT  the module (default <repo>/build/mod_placement.so)
 #   LOGLEVEL       httpd LogLevel (default warn)
 #
-# Writes var/run/httpd.conf, prepares the database (scripts/db-init.sh: the
-# schema is loaded only into a database without it), then runs httpd in the
-# foreground (mpm_event, noauth2). The error log and the access log go to this
-# terminal (stderr / stdout). Ctrl-C stops it.
+# One instance per checkout: while one runs (var/run/run.lock is held, or
+# var/run/httpd.pid names a live httpd of var/run/httpd.conf) a second one
+# refuses with exit status 1 and touches nothing. Otherwise: writes
+# var/run/httpd.conf, prepares the database (scripts/db-init.sh: the schema is
+# loaded only into a database without it), then runs httpd in the foreground
+# (mpm_event, noauth2) as its child. The error log and the access log go to
+# this terminal (stderr / stdout). Ctrl-C, TERM or HUP stop httpd before the
+# script ends, and httpd also gets a TERM if the script is killed outright
+# (setpriv --pdeathsig): httpd never outlives it.
 set -euo pipefail
 shopt -u patsub_replacement 2>/dev/null || true
 
@@ -32,6 +41,86 @@ RUN=$REPO/var/run
 case "$PORT" in ''|*[!0-9]*) echo "run.sh: bad PORT '$PORT'" >&2; exit 1 ;; esac
 mkdir -p "$RUN"
 
+# --- one instance per checkout ------------------------------------------------
+# live_httpd: the pid in var/run/httpd.pid if that process is alive and is an
+# httpd started with this checkout's var/run/httpd.conf
+live_httpd() {
+  local pid
+  pid=$(cat "$RUN/httpd.pid" 2>/dev/null) || return 1
+  case "$pid" in ''|*[!0-9]*) return 1 ;; esac
+  [ -r "/proc/$pid/cmdline" ] || return 1
+  tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF "$RUN/httpd.conf" || return 1
+  echo "$pid"
+}
+refuse() {
+  local port pid
+  pid=$(live_httpd || true)
+  port=$(sed -n 's/^Listen 127\.0\.0\.1://p' "$RUN/httpd.conf" 2>/dev/null || true)
+  echo "run.sh: mod_placement is already running from this checkout" \
+       "(${1}httpd pid ${pid:-not yet known}, port ${port:-?}, config $RUN/httpd.conf);" \
+       "stop it first (Ctrl-C where it runs, or kill ${2:-$pid}). Nothing was changed." >&2
+  exit 1
+}
+exec 9>>"$RUN/run.lock"
+if ! flock -n 9; then
+  other=$(cat "$RUN/run.pid" 2>/dev/null || true)
+  refuse "${other:+run.sh pid $other, }" "$other"
+fi
+if live_httpd >/dev/null; then
+  refuse "" ""
+fi
+echo $$ >"$RUN/run.pid"
+
+# --- from here on, httpd (once started) stops when the script does ------------
+httpd_pid=""
+stop_httpd() {  # TERM, wait up to 10 s, then KILL it and its children
+  local pid=$httpd_pid
+  [ -n "$pid" ] || return 0
+  httpd_pid=""
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 100); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "run.sh: httpd $pid did not stop in 10 s, killed" >&2
+    pkill -KILL -P "$pid" 2>/dev/null || true
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  wait "$pid" 2>/dev/null || true
+}
+on_exit() {
+  stop_httpd
+  rm -f "$RUN/run.pid"
+}
+trap on_exit EXIT
+on_signal() {
+  trap - EXIT INT TERM HUP
+  echo "run.sh: SIG$1, stopping httpd" >&2
+  on_exit
+  kill -s "$1" $$
+}
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
+
+if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+  echo "run.sh: 127.0.0.1:$PORT is in use by another program; pick another port: make run PORT=..." >&2
+  exit 1
+fi
+
+# --- the database -------------------------------------------------------------
+if [ "${CREATE_DB:-0}" != 1 ]; then
+  rc=0
+  "$REPO/scripts/db-init.sh" --exists "$DB" || rc=$?
+  case "$rc" in
+    0) ;;
+    3) echo "run.sh: the database of $DB does not exist. Create it, or let run.sh create it" \
+            "with the schema: make run DB='$DB' CREATE_DB=1" >&2
+       exit 1 ;;
+    *) exit 1 ;;
+  esac
+fi
 "$REPO/scripts/db-init.sh" "$DB"
 dbd=$("$REPO/scripts/db-init.sh" --dbd "$DB")
 
@@ -93,7 +182,15 @@ DBDExptime 60
 </Location>
 CONF
 
+# --- serve ------------------------------------------------------------------------
 url="http://127.0.0.1:$PORT${PREFIX%/}"
 echo "mod_placement on $url/ (database $DB; config $RUN/httpd.conf; logs on this terminal; Ctrl-C stops)"
 echo "  try: curl -s -H 'x-auth-token: admin' -H 'openstack-api-version: placement latest' $url/resource_providers"
-exec "$APACHE2" -f "$RUN/httpd.conf" -DFOREGROUND
+# setpriv: a TERM reaches httpd even if this script is killed with SIGKILL.
+# fd 9 (the lock) stays with the script.
+setpriv --pdeathsig TERM "$APACHE2" -f "$RUN/httpd.conf" -DFOREGROUND 9>&- &
+httpd_pid=$!
+rc=0
+wait "$httpd_pid" || rc=$?
+httpd_pid=""
+exit "$rc"
