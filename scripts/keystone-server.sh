@@ -185,17 +185,17 @@ EOF
 }
 
 manage() {  # keystone-manage with our configuration; output to DIR/manage.log
-  echo "+ $(date +%T) keystone-manage $*" >>"$DIR/manage.log"
+  local shown=$*
+  [ -z "${admin_pw:-}" ] || shown=${shown//$admin_pw/***}   # no password in logs
+  echo "+ $(date +%T) keystone-manage $shown" >>"$DIR/manage.log"
   "$KS_MANAGE" --config-file "$DIR/keystone.conf" "$@" >>"$DIR/manage.log" 2>&1 ||
     { tail -20 "$DIR/manage.log" >&2; die "keystone-manage $1 failed (log: $DIR/manage.log)"; }
 }
 
 start() {
-  local port=${1:-} user group ug="" first=0 pid i t0=$SECONDS
+  local port=${1:-} user group ug="" first=0 t0=$SECONDS
   [ -x "$KS_WSGI" ] || die "python3-keystone is not installed (scripts/install-deps.sh)"
   [ -f "$MODULES_DIR/mod_wsgi.so" ] || die "mod_wsgi is missing (libapache2-mod-wsgi-py3)"
-  if pid=$(httpd_pid); then die "already running (pid $pid) in $DIR"; fi
-
   if [ "$(id -u)" = 0 ]; then
     user=${KS_RUN_USER:-www-data}
     group=$(id -gn "$user")
@@ -283,6 +283,7 @@ Group $group"
 
 case "$cmd" in
   start) [ $# -le 3 ] || usage
+         if pid=$(httpd_pid); then die "already running (pid $pid) in $DIR"; fi
          # a start cut short (Ctrl-C, a failure) leaves nothing running
          started=0
          trap '[ "$started" = 1 ] || stop' EXIT
