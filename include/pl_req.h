@@ -55,7 +55,6 @@ typedef struct pl_req_t {
     json_object *body;
     const char *body_text;              /* or a body already written */
     apr_size_t body_len;
-    const char *body_ctype;             /* of body_text; NULL: JSON */
     apr_time_t last_modified;           /* 0: none */
     const char *location;               /* path below the mount point */
     int err_status;

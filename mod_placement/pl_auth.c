@@ -168,7 +168,6 @@ static int keystone_refuse(pl_req_t *req)
     apr_table_setn(req->r->err_headers_out, "WWW-Authenticate",
                    apr_psprintf(req->pool, "Keystone uri=\"%s\"",
                                 uri ? uri : ""));
-    req->body_ctype = "application/json; charset=UTF-8";
     return answer(req, HTTP_UNAUTHORIZED, keystone_401);
 }
 

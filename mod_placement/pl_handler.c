@@ -565,8 +565,7 @@ int pl_handler(request_rec *r)
     if (status != 0) {
         r->status = status;
         pl_metrics_request(-1, status, apr_time_now() - r->request_time);
-        send_text(req, req->body_text, req->body_len,
-                  req->body_ctype ? req->body_ctype : "application/json");
+        send_text(req, req->body_text, req->body_len, "application/json");
         return OK;
     }
 
