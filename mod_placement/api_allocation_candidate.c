@@ -359,6 +359,8 @@ int pl_api_ac_list(pl_req_t *req)
     opts.limit = acr->limit;
     opts.max_candidates = pl_config_max_candidates(req->conf);
     opts.randomize = pl_config_randomize(req->conf);
+    opts.strategy = pl_config_ac_strategy(req->conf) ? PL_AC_BREADTH_FIRST
+                                                     : PL_AC_DEPTH_FIRST;
     /* With a bound, read the first trees only, and eight times as many
      * while those did not give enough candidates */
     max_trees = first_trees(&opts);
