@@ -102,6 +102,9 @@ typedef struct prov_t {
     int stamp;                      /* scratch: last counted in */
     int match;                      /* scratch: isolate slot + 1, or 0 */
     int iso_n;                      /* isolate slots of the walk on it */
+    /* the slots of the walk on hold whose lists hold it */
+    const int *slots;
+    int nslots_in;
 } prov_t;
 
 /* open addressing, id -> prov_t * */
@@ -410,6 +413,12 @@ typedef struct gctx_t {
 typedef struct anchor_t {
     apr_int64_t id;
     apr_array_header_t **lists;     /* prov_t *, per slot */
+    /* once walked (with several slots): its providers, each with the
+     * slots whose lists hold it */
+    int nprovs;
+    prov_t **provs;
+    int **pslots;
+    int *npslots;
 } anchor_t;
 
 typedef struct build_t {
@@ -841,6 +850,8 @@ typedef struct wstate_t {
     acc_t *acc;
     int nacc;
     apr_int64_t *left;              /* per class: room left in the tree */
+    int *viable;                    /* per slot: providers of its list
+                                     * that could still take it */
     int iso_union;                  /* providers isolate slots may take */
     int started;
 } wstate_t;
@@ -857,6 +868,8 @@ typedef struct walk_t {
     apr_int64_t *need;              /* [slot * nrc + class]: asked from
                                      * that slot on (saturated) */
     int niso;
+    int deep;                       /* several slots: prune as we go */
+    char *fitbuf;                   /* per slot of a provider: before */
     /* the state's, while it is applied */
     prov_t **chosen;
     acc_t *acc;
@@ -1344,6 +1357,10 @@ static void state_apply(walk_t *w, wstate_t *st)
 
     w->st = st;
     w->anchor = st->anchor;
+    for (i = 0; i < st->anchor->nprovs; i++) {
+        st->anchor->provs[i]->slots = st->anchor->pslots[i];
+        st->anchor->provs[i]->nslots_in = st->anchor->npslots[i];
+    }
     w->chosen = st->chosen;
     w->acc = st->acc;
     w->nacc = st->nacc;
@@ -1379,12 +1396,23 @@ static void state_unapply(walk_t *w)
     w->st = NULL;
 }
 
+static void fit_before(walk_t *w, const prov_t *pv);
+static int fit_after(walk_t *w, const prov_t *pv, int d);
+
 /* undo slot d of the walk on hold */
 static void unchoose(walk_t *w, int d)
 {
-    untake(w, d, w->chosen[d]);
+    prov_t *pv = w->chosen[d];
+
+    if (w->deep) {
+        fit_before(w, pv);
+    }
+    untake(w, d, pv);
     if (w->slot_iso[d]) {
-        w->chosen[d]->iso_n--;
+        pv->iso_n--;
+    }
+    if (w->deep) {
+        fit_after(w, pv, w->nslots);
     }
 }
 
@@ -1397,6 +1425,7 @@ static void state_init(walk_t *w, wstate_t *st, anchor_t *a, int nres)
         st->chosen = apr_pcalloc(p, (w->nslots + 1) * sizeof(prov_t *));
         st->acc = apr_palloc(p, (nres + 1) * sizeof(acc_t));
         st->left = apr_pcalloc(p, (w->b->c->nrc + 1) * sizeof(apr_int64_t));
+        st->viable = apr_pcalloc(p, (w->nslots + 1) * sizeof(int));
     }
     st->anchor = a;
     st->depth = 0;
@@ -1408,12 +1437,113 @@ static void state_init(walk_t *w, wstate_t *st, anchor_t *a, int nres)
 
 static void shuffle(ctx_t *c, void *elts, int n, apr_size_t size);
 
+/* could pv still take slot t, the candidate being built as it is? */
+static int fit_slot(const walk_t *w, int t, const prov_t *pv)
+{
+    const gctx_t *gc = &w->b->groups[w->slot_group[t]];
+    int ri = w->slot_res[t], i;
+
+    if (w->slot_iso[t] && pv->iso_n) {
+        return 0;
+    }
+    if (ri >= 0) {
+        int k = gc->rc_idx[ri];
+
+        return gc->amount[ri] <= pv->room[k] - pv->taken[k];
+    }
+    for (i = 0; i < gc->nres; i++) {
+        int k = gc->rc_idx[i];
+
+        if (gc->amount[i] > pv->room[k] - pv->taken[k]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* before pv changes: whether it fits each slot that lists it */
+static void fit_before(walk_t *w, const prov_t *pv)
+{
+    int j;
+
+    for (j = 0; j < pv->nslots_in; j++) {
+        w->fitbuf[j] = (char)fit_slot(w, pv->slots[j], pv);
+    }
+}
+
+/* after pv changed: the slots' counts of providers that could take them;
+ * 0 when a slot after d has none left (no candidate below this node) */
+static int fit_after(walk_t *w, const prov_t *pv, int d)
+{
+    int j, ok = 1;
+
+    for (j = 0; j < pv->nslots_in; j++) {
+        int t = pv->slots[j], now = fit_slot(w, t, pv);
+
+        if (now != w->fitbuf[j]) {
+            w->st->viable[t] += now - w->fitbuf[j];
+            if (w->st->viable[t] == 0 && t > d) {
+                ok = 0;
+            }
+        }
+    }
+    return ok;
+}
+
+/* the providers of a, each with the slots whose lists hold it */
+static void index_anchor(walk_t *w, anchor_t *a)
+{
+    apr_pool_t *p = w->b->c->p;
+    int s, i, n = 0;
+
+    w->epoch++;
+    for (s = 0; s < w->nslots; s++) {
+        for (i = 0; i < a->lists[s]->nelts; i++) {
+            prov_t *pv = APR_ARRAY_IDX(a->lists[s], i, prov_t *);
+
+            if (pv->stamp != w->epoch) {
+                pv->stamp = w->epoch;
+                pv->match = n++;    /* its index, for now */
+            }
+        }
+    }
+    a->nprovs = n;
+    a->provs = apr_palloc(p, (n + 1) * sizeof(prov_t *));
+    a->pslots = apr_palloc(p, (n + 1) * sizeof(int *));
+    a->npslots = apr_pcalloc(p, (n + 1) * sizeof(int));
+    for (s = 0; s < w->nslots; s++) {
+        for (i = 0; i < a->lists[s]->nelts; i++) {
+            prov_t *pv = APR_ARRAY_IDX(a->lists[s], i, prov_t *);
+
+            a->provs[pv->match] = pv;
+            a->npslots[pv->match]++;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        a->pslots[i] = apr_palloc(p, a->npslots[i] * sizeof(int));
+        a->npslots[i] = 0;
+    }
+    for (s = 0; s < w->nslots; s++) {
+        for (i = 0; i < a->lists[s]->nelts; i++) {
+            prov_t *pv = APR_ARRAY_IDX(a->lists[s], i, prov_t *);
+
+            a->pslots[pv->match][a->npslots[pv->match]++] = s;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        a->provs[i]->match = 0;
+    }
+}
+
 /* Set st up for anchor a and apply it; st->depth is -1 when no candidate
  * can come from a (decided without walking). */
 static void start_anchor(walk_t *w, wstate_t *st, anchor_t *a, int nres)
 {
     int s;
 
+    if (w->deep && a->provs == NULL) {
+        index_anchor(w, a);
+    }
     state_init(w, st, a, nres);
     state_apply(w, st);
     if (w->b->c->opts->randomize) {
@@ -1425,6 +1555,21 @@ static void start_anchor(walk_t *w, wstate_t *st, anchor_t *a, int nres)
     if (!anchor_feasible(w)) {
         st->depth = -1;
         w->refused++;
+        return;
+    }
+    for (s = 0; s < w->nslots && w->deep; s++) {
+        int i;
+
+        st->viable[s] = 0;
+        for (i = 0; i < a->lists[s]->nelts; i++) {
+            st->viable[s] += fit_slot(w, s, APR_ARRAY_IDX(a->lists[s], i,
+                                                          prov_t *));
+        }
+        if (st->viable[s] == 0) {
+            st->depth = -1;
+            w->refused++;
+            return;
+        }
     }
 }
 
@@ -1471,6 +1616,9 @@ static int step(walk_t *w)
         if (w->slot_iso[d] && pv->iso_n) {
             continue;
         }
+        if (w->deep) {
+            fit_before(w, pv);
+        }
         if (!take(w, d, pv)) {
             continue;
         }
@@ -1481,18 +1629,18 @@ static int step(walk_t *w)
             untake(w, d, pv);
             continue;
         }
-        if (!completable(w, d + 1)) {
+        if (w->slot_iso[d]) {
+            pv->iso_n++;
+        }
+        if ((w->deep && !fit_after(w, pv, d)) || !completable(w, d + 1)) {
             w->pruned++;
-            untake(w, d, pv);
+            unchoose(w, d);
             continue;
         }
         if (--w->budget < 0) {
             w->stop = 1;
             w->truncated = 1;
             break;
-        }
-        if (w->slot_iso[d]) {
-            pv->iso_n++;
         }
         d++;
         if (d < w->nslots) {
@@ -1715,6 +1863,8 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         w.iso_after[s] = w.iso_after[s + 1] + w.slot_iso[s];
     }
     w.niso = w.iso_after[0];
+    w.deep = nslots > 1;
+    w.fitbuf = apr_palloc(p, nslots + 1);
     for (i = 0; i < b.ngroups; i++) {
         nres += b.groups[i].nres;
     }
