@@ -1616,6 +1616,9 @@ static int step(walk_t *w)
         if (w->slot_iso[d] && pv->iso_n) {
             continue;
         }
+        if (!fit_slot(w, d, pv)) {
+            continue;               /* take() would refuse it */
+        }
         if (w->deep) {
             fit_before(w, pv);
         }

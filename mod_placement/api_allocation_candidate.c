@@ -313,6 +313,30 @@ static int first_trees(const pl_ac_opts_t *opts)
     return bound * 2 + 16;
 }
 
+/* About the bytes of the allocation requests: a wide candidate (64
+ * allocations and mappings) is 8 KB, so a flat guess per candidate made
+ * the buffer double and copy itself five times on large answers. */
+static apr_size_t answer_estimate(const pl_ac_result_t *res)
+{
+    apr_size_t n = 0;
+    int i, j;
+
+    for (i = 0; i < res->cands->nelts; i++) {
+        const pl_ac_cand_t *c = APR_ARRAY_IDX(res->cands, i,
+                                              pl_ac_cand_t *);
+
+        n += 80;
+        for (j = 0; j < c->nallocs; j++) {
+            n += 72 + (c->allocs[j].rc_name ? strlen(c->allocs[j].rc_name)
+                                            : 32);
+        }
+        for (j = 0; j < c->nmaps; j++) {
+            n += 12 + strlen(c->maps[j].suffix) + 40 * c->maps[j].nrps;
+        }
+    }
+    return n;
+}
+
 int pl_api_ac_list(pl_req_t *req)
 {
     const pl_jsonschema_t *schema;
@@ -389,8 +413,7 @@ int pl_api_ac_list(pl_req_t *req)
                     &by_id);
     text = apr_pcalloc(req->pool, sizeof(*text));
     text->p = req->pool;
-    jb_grow(text, 512 + (apr_size_t)res->cands->nelts * 300
-                  + (apr_size_t)sums->nelts * 300);
+    jb_grow(text, 512 + answer_estimate(res) + (apr_size_t)sums->nelts * 300);
     JB_LIT(text, "{\"allocation_requests\": [");
     for (i = 0; i < res->cands->nelts; i++) {
         if (i) {
