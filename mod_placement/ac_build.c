@@ -23,11 +23,19 @@
  *   the groups take from one provider together must still fit.
  *
  * How: per group the choices each anchor offers, then per anchor a
- * depth-first walk over the choices of all groups, pruned as soon as an
- * amount stops fitting or isolate is broken. The walk stops when limit
- * (without randomization) or the configured maximum is reached, or when a
- * node budget is spent, so neither wide trees nor many groups can make a
- * request slow. Upstream builds every combination first and cuts after.
+ * depth-first walk over the choices of all groups (issue 12). Before an
+ * anchor is walked it is refused when what its slots ask of a class
+ * exceeds the room of its providers, when a slot has no provider that can
+ * take it, or when its isolate slots cannot be matched to distinct
+ * providers. While walking, a partial candidate is cut as soon as a later
+ * slot has no provider left that could take it, a class's remaining asks
+ * exceed the room left, or more isolate slots remain than free providers.
+ * Those are necessary conditions, so they change the work, never the
+ * answer. The walk is resumable per anchor: depth-first takes an anchor's
+ * candidates before the next's, breadth-first (with a bound) one from each
+ * anchor in turn. It stops when limit (without randomization) or the
+ * configured maximum is reached, or when a node budget is spent.
+ * Upstream builds every combination first and cuts after.
  * Order: anchors by id, choices by provider id (deterministic), unless
  * randomization is on (anchors and choices shuffled, result shuffled).
  */
