@@ -158,18 +158,44 @@ typedef struct pl_ac_world_t {
 /** An empty world from p. */
 pl_ac_world_t *pl_ac_world_make(apr_pool_t *p);
 
+/** (total - reserved) * allocation_ratio in doubles, as upstream's SQL
+ *  compares a single amount with it. */
+double pl_ac_capacity_real(const pl_ac_inv_t *inv);
+
+/** upstream's capacity, int((total - reserved) * allocation_ratio),
+ *  saturated to the range of apr_int64_t instead of overflowing. */
+apr_int64_t pl_ac_capacity(const pl_ac_inv_t *inv);
+
 /* ------------------------------------------------------------------ */
 /* ac_build.c: the candidates                                          */
 /* ------------------------------------------------------------------ */
+
+/** The order candidates are generated in when a bound cuts them. */
+typedef enum {
+    PL_AC_DEPTH_FIRST = 0,          /**< every candidate of a root first */
+    PL_AC_BREADTH_FIRST             /**< one candidate per root in turn */
+} pl_ac_strategy_e;
+
+/** What a build did, for tests and benchmarks. */
+typedef struct pl_ac_stats_t {
+    long nodes;                     /**< partial candidates extended */
+    long pruned;                    /**< partial candidates cut early */
+    long refused;                   /**< trees refused before any walk */
+} pl_ac_stats_t;
 
 typedef struct pl_ac_opts_t {
     int mv;
     int limit;              /**< 0: none */
     int max_candidates;     /**< < 0: unlimited */
     int randomize;
+    /** with a bound (limit or max_candidates): the order roots give
+     *  their candidates in; without one, always depth-first (8.0.0's
+     *  order of the whole answer) */
+    pl_ac_strategy_e strategy;
     /** nodes of the search at most (0: a built-in bound), so that a
      *  request whose candidates are all refused late still ends fast */
     long budget;
+    pl_ac_stats_t *stats;           /**< NULL, or filled in */
 } pl_ac_opts_t;
 
 /** One amount of one class from one provider. */

@@ -23,11 +23,19 @@
  *   the groups take from one provider together must still fit.
  *
  * How: per group the choices each anchor offers, then per anchor a
- * depth-first walk over the choices of all groups, pruned as soon as an
- * amount stops fitting or isolate is broken. The walk stops when limit
- * (without randomization) or the configured maximum is reached, or when a
- * node budget is spent, so neither wide trees nor many groups can make a
- * request slow. Upstream builds every combination first and cuts after.
+ * depth-first walk over the choices of all groups (issue 12). Before an
+ * anchor is walked it is refused when what its slots ask of a class
+ * exceeds the room of its providers, when a slot has no provider that can
+ * take it, or when its isolate slots cannot be matched to distinct
+ * providers. While walking, a partial candidate is cut as soon as a later
+ * slot has no provider left that could take it, a class's remaining asks
+ * exceed the room left, or more isolate slots remain than free providers.
+ * Those are necessary conditions, so they change the work, never the
+ * answer. The walk is resumable per anchor: depth-first takes an anchor's
+ * candidates before the next's, breadth-first (with a bound) one from each
+ * anchor in turn. It stops when limit (without randomization) or the
+ * configured maximum is reached, or when a node budget is spent.
+ * Upstream builds every combination first and cuts after.
  * Order: anchors by id, choices by provider id (deterministic), unless
  * randomization is on (anchors and choices shuffled, result shuffled).
  */
@@ -41,6 +49,38 @@
 #include "pl_mv.h"
 
 #define DEFAULT_BUDGET 4000000L
+
+/* ------------------------------------------------------------------ */
+/* Capacity                                                            */
+/* ------------------------------------------------------------------ */
+
+double pl_ac_capacity_real(const pl_ac_inv_t *inv)
+{
+    apr_int64_t d;
+
+    if (__builtin_sub_overflow(inv->total, inv->reserved, &d)) {
+        return ((double)inv->total - (double)inv->reserved)
+               * inv->allocation_ratio;
+    }
+    return (double)d * inv->allocation_ratio;
+}
+
+apr_int64_t pl_ac_capacity(const pl_ac_inv_t *inv)
+{
+    double cap = pl_ac_capacity_real(inv);
+
+    /* 2^63 is the first double above APR_INT64_MAX */
+    if (cap >= 9223372036854775808.0) {
+        return APR_INT64_MAX;
+    }
+    if (cap <= -9223372036854775808.0) {
+        return APR_INT64_MIN;
+    }
+    if (cap != cap) {
+        return 0;                   /* NaN: nothing fits */
+    }
+    return (apr_int64_t)cap;
+}
 
 /* ------------------------------------------------------------------ */
 /* Providers                                                           */
@@ -60,7 +100,19 @@ typedef struct prov_t {
     ids_t aggs;                     /* requested aggregates it is in */
     ids_t anchors;                  /* sharing: roots it serves */
     const pl_ac_inv_t **inv;        /* per requested class index */
+    /* per requested class index, with inv: what the groups of one
+     * candidate may take together (min(capacity - used, max_unit)), what
+     * the walk on hold has taken, and its entry in the walk's acc (-1) */
+    apr_int64_t *room;
+    apr_int64_t *taken;
+    int *acc_at;
     int mark;                       /* scratch */
+    int stamp;                      /* scratch: last counted in */
+    int match;                      /* scratch: isolate slot + 1, or 0 */
+    int iso_n;                      /* isolate slots of the walk on it */
+    /* the slots of the walk on hold whose lists hold it */
+    const int *slots;
+    int nslots_in;
 } prov_t;
 
 /* open addressing, id -> prov_t * */
@@ -195,6 +247,19 @@ static int rc_index(const ctx_t *c, apr_int64_t rc_id)
     return -1;
 }
 
+/* What the groups of one candidate may take from inv together: upstream's
+ * exceeds_capacity (used + sum <= capacity, sum <= max_unit) as one bound
+ * on the sum, saturated. */
+static apr_int64_t room_of(const pl_ac_inv_t *inv)
+{
+    apr_int64_t cap = pl_ac_capacity(inv), room;
+
+    if (__builtin_sub_overflow(cap, inv->used, &room)) {
+        room = inv->used < 0 ? APR_INT64_MAX : APR_INT64_MIN;
+    }
+    return room < inv->max_unit ? room : inv->max_unit;
+}
+
 static apr_hash_t *name_map(apr_pool_t *p, const apr_array_header_t *names)
 {
     apr_hash_t *h = apr_hash_make(p);
@@ -240,9 +305,18 @@ static void index_world(ctx_t *c)
         }
         pv = prov_of(c, inv->rp_id, inv->root_id);
         if (pv->inv == NULL) {
+            int j;
+
             pv->inv = apr_pcalloc(c->p, c->nrc * sizeof(*pv->inv));
+            pv->room = apr_pcalloc(c->p, c->nrc * sizeof(*pv->room));
+            pv->taken = apr_pcalloc(c->p, c->nrc * sizeof(*pv->taken));
+            pv->acc_at = apr_palloc(c->p, c->nrc * sizeof(*pv->acc_at));
+            for (j = 0; j < c->nrc; j++) {
+                pv->acc_at[j] = -1;
+            }
         }
         pv->inv[k] = inv;
+        pv->room[k] = room_of(inv);
         APR_ARRAY_PUSH(c->rc_invs[k], const pl_ac_inv_t *) = inv;
     }
     for (i = 0; w->rp_traits && i < w->rp_traits->nelts; i++) {
@@ -280,24 +354,13 @@ static void index_world(ctx_t *c)
 /* Checks on one provider                                              */
 /* ------------------------------------------------------------------ */
 
-/* upstream's SQL capacity check for one amount */
+/* upstream's SQL capacity check for one amount, in doubles as the
+ * database computes it (no integer sum that could overflow) */
 static int fits(const pl_ac_inv_t *inv, apr_int64_t amount)
 {
-    double cap = (double)(inv->total - inv->reserved)
-                 * inv->allocation_ratio;
-
-    return (double)(inv->used + amount) <= cap
+    return (double)inv->used + (double)amount <= pl_ac_capacity_real(inv)
            && inv->min_unit <= amount && inv->max_unit >= amount
            && (inv->step_size <= 0 || amount % inv->step_size == 0);
-}
-
-/* upstream's exceeds_capacity, for an amount summed over groups */
-static int fits_sum(const pl_ac_inv_t *inv, apr_int64_t sum)
-{
-    apr_int64_t cap = (apr_int64_t)((double)(inv->total - inv->reserved)
-                                    * inv->allocation_ratio);
-
-    return inv->used + sum <= cap && sum <= inv->max_unit;
 }
 
 static int has_any(const ids_t *have, const ids_t *want)
@@ -358,6 +421,12 @@ typedef struct gctx_t {
 typedef struct anchor_t {
     apr_int64_t id;
     apr_array_header_t **lists;     /* prov_t *, per slot */
+    /* once walked (with several slots): its providers, each with the
+     * slots whose lists hold it */
+    int nprovs;
+    prov_t **provs;
+    int **pslots;
+    int *npslots;
 } anchor_t;
 
 typedef struct build_t {
@@ -779,15 +848,41 @@ typedef struct acc_t {
     apr_int64_t sum;
 } acc_t;
 
-typedef struct walk_t {
-    build_t *b;
+/* One anchor's walk, resumable: breadth-first keeps one per anchor and
+ * takes a candidate from each in turn; depth-first reuses one. */
+typedef struct wstate_t {
     anchor_t *anchor;
-    int nslots;
-    int *slot_group;                /* slot -> group index */
-    int *slot_res;                  /* slot -> resource (-1: all) */
+    int depth;                      /* slots filled; -1: exhausted */
+    int *idx;                       /* per slot: the next choice to try */
     prov_t **chosen;
     acc_t *acc;
     int nacc;
+    apr_int64_t *left;              /* per class: room left in the tree */
+    int *viable;                    /* per slot: providers of its list
+                                     * that could still take it */
+    int iso_union;                  /* providers isolate slots may take */
+    int started;
+} wstate_t;
+
+typedef struct walk_t {
+    build_t *b;
+    anchor_t *anchor;
+    wstate_t *st;                   /* the walk on hold (applied) */
+    int nslots;
+    int *slot_group;                /* slot -> group index */
+    int *slot_res;                  /* slot -> resource (-1: all) */
+    int *slot_iso;                  /* slot -> 1: an isolate slot */
+    int *iso_after;                 /* slot -> isolate slots from it on */
+    apr_int64_t *need;              /* [slot * nrc + class]: asked from
+                                     * that slot on (saturated) */
+    int niso;
+    int deep;                       /* several slots: prune as we go */
+    char *fitbuf;                   /* per slot of a provider: before */
+    /* the state's, while it is applied */
+    prov_t **chosen;
+    acc_t *acc;
+    int nacc;
+    apr_int64_t *left;
     long budget;
     int bound;                      /* 0: none */
     apr_array_header_t *out;        /* pl_ac_cand_t * */
@@ -799,43 +894,46 @@ typedef struct walk_t {
     int stop;
     int truncated;
     int need_subtree, nested_blind;
+    int epoch;                      /* for prov_t.stamp */
+    long pruned;                    /* partial candidates cut (tests) */
+    long refused;                   /* anchors refused before the walk */
 } walk_t;
 
+/* take amount of class rc from pv for the candidate being built, if the
+ * sum the candidate takes from pv still fits (upstream's
+ * exceeds_capacity); acc keeps the sums in the order first taken */
 static int acc_push(walk_t *w, prov_t *pv, int rc, apr_int64_t amount)
 {
-    int i;
+    int i = pv->acc_at[rc];
 
-    for (i = 0; i < w->nacc; i++) {
-        if (w->acc[i].pv == pv && w->acc[i].rc == rc) {
-            if (!fits_sum(pv->inv[rc], w->acc[i].sum + amount)) {
-                return 0;
-            }
-            w->acc[i].sum += amount;
-            return 1;
-        }
-    }
-    if (!fits_sum(pv->inv[rc], amount)) {
+    if (amount > pv->room[rc] - pv->taken[rc]) {
         return 0;
     }
-    w->acc[w->nacc].pv = pv;
-    w->acc[w->nacc].rc = rc;
-    w->acc[w->nacc].sum = amount;
-    w->nacc++;
+    if (i >= 0) {
+        w->acc[i].sum += amount;
+    }
+    else {
+        i = w->nacc++;
+        w->acc[i].pv = pv;
+        w->acc[i].rc = rc;
+        w->acc[i].sum = amount;
+        pv->acc_at[rc] = i;
+    }
+    pv->taken[rc] += amount;
+    w->left[rc] -= amount;
     return 1;
 }
 
 static void acc_pop(walk_t *w, prov_t *pv, int rc, apr_int64_t amount)
 {
-    int i;
+    int i = pv->acc_at[rc];
 
-    for (i = w->nacc - 1; i >= 0; i--) {
-        if (w->acc[i].pv == pv && w->acc[i].rc == rc) {
-            w->acc[i].sum -= amount;
-            if (w->acc[i].sum == 0 && i == w->nacc - 1) {
-                w->nacc--;
-            }
-            return;
-        }
+    w->acc[i].sum -= amount;
+    pv->taken[rc] -= amount;
+    w->left[rc] += amount;
+    if (w->acc[i].sum == 0 && i == w->nacc - 1) {
+        w->nacc--;
+        pv->acc_at[rc] = -1;
     }
 }
 
@@ -873,7 +971,6 @@ static void untake(walk_t *w, int s, prov_t *pv)
     }
 }
 
-/* the providers chosen for a multi group have its traits between them */
 static int group_traits_ok(const walk_t *w, const gctx_t *gc)
 {
     int i, s;
@@ -885,19 +982,6 @@ static int group_traits_ok(const walk_t *w, const gctx_t *gc)
             hit = has_any(&w->chosen[s]->traits, &gc->req[i]);
         }
         if (!hit) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-static int isolated(const walk_t *w, int s, const prov_t *pv)
-{
-    int t;
-
-    for (t = 0; t < s; t++) {
-        if (w->b->groups[w->slot_group[t]].g->same_provider
-            && w->chosen[t] == pv) {
             return 0;
         }
     }
@@ -1123,52 +1207,459 @@ static void emit(walk_t *w)
     }
 }
 
-static void walk(walk_t *w, int s)
-{
-    const apr_array_header_t *opts;
-    const gctx_t *gc;
-    int i, isolate;
+/* ------------------------------------------------------------------ */
+/* Deciding early: what the remaining slots ask against what is left    */
+/* ------------------------------------------------------------------ */
 
-    if (w->stop) {
+static apr_int64_t sat_add(apr_int64_t a, apr_int64_t b)
+{
+    apr_int64_t r;
+
+    return __builtin_add_overflow(a, b, &r) ? APR_INT64_MAX : r;
+}
+
+/* what slot s asks of each class, added to row (nrc entries) */
+static void slot_demand(const walk_t *w, int s, apr_int64_t *row)
+{
+    const gctx_t *gc = &w->b->groups[w->slot_group[s]];
+    int ri = w->slot_res[s], i;
+
+    if (ri >= 0) {
+        row[gc->rc_idx[ri]] = sat_add(row[gc->rc_idx[ri]], gc->amount[ri]);
         return;
     }
-    if (--w->budget < 0) {
-        w->stop = 1;
-        w->truncated = 1;
+    for (i = 0; i < gc->nres; i++) {
+        row[gc->rc_idx[i]] = sat_add(row[gc->rc_idx[i]], gc->amount[i]);
+    }
+}
+
+static int slot_asks(const walk_t *w, int s, int k)
+{
+    const gctx_t *gc = &w->b->groups[w->slot_group[s]];
+    int ri = w->slot_res[s], i;
+
+    if (ri >= 0) {
+        return gc->rc_idx[ri] == k;
+    }
+    for (i = 0; i < gc->nres; i++) {
+        if (gc->rc_idx[i] == k) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* can slots s.. still be filled? Per class, what they ask against the
+ * room left in the providers of the anchor's lists; with isolate, their
+ * number against the providers isolate slots have not taken yet.
+ * Necessary conditions only: a candidate they cut could not exist. */
+static int completable(walk_t *w, int s)
+{
+    const apr_int64_t *need = w->need + (apr_size_t)s * w->b->c->nrc;
+    int k;
+
+    for (k = 0; k < w->b->c->nrc; k++) {
+        if (need[k] > w->left[k]) {
+            return 0;
+        }
+    }
+    return !w->niso
+           || w->iso_after[s] <= w->st->iso_union - (w->niso
+                                                      - w->iso_after[s]);
+}
+
+/* Kuhn's augmenting path for isolate slot s (index among isolate slots
+ * in islots); providers remember their slot + 1 in match */
+static int augment(walk_t *w, const int *islots, int s)
+{
+    const apr_array_header_t *l = w->anchor->lists[islots[s]];
+    int i;
+
+    for (i = 0; i < l->nelts; i++) {
+        prov_t *pv = APR_ARRAY_IDX(l, i, prov_t *);
+
+        if (pv->stamp == w->epoch) {
+            continue;
+        }
+        pv->stamp = w->epoch;
+        if (pv->match == 0 || augment(w, islots, pv->match - 1)) {
+            pv->match = s + 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Before walking an anchor: the room of its providers per class (each
+ * provider once), the providers its isolate slots can use, and whether
+ * its isolate slots can go to distinct providers at all (a bipartite
+ * matching). 0: no candidate can come from it. */
+static int anchor_feasible(walk_t *w)
+{
+    const ctx_t *c = w->b->c;
+    wstate_t *st = w->st;
+    anchor_t *a = w->anchor;
+    int k, s, i, n, ok = 1;
+    int *islots;
+
+    for (k = 0; k < c->nrc; k++) {
+        st->left[k] = 0;
+        w->epoch++;
+        for (s = 0; s < w->nslots; s++) {
+            const apr_array_header_t *l = a->lists[s];
+
+            if (!slot_asks(w, s, k)) {
+                continue;
+            }
+            for (i = 0; i < l->nelts; i++) {
+                prov_t *pv = APR_ARRAY_IDX(l, i, prov_t *);
+
+                if (pv->stamp != w->epoch) {
+                    pv->stamp = w->epoch;
+                    if (pv->room[k] > 0) {
+                        st->left[k] = sat_add(st->left[k], pv->room[k]);
+                    }
+                }
+            }
+        }
+        if (w->need[k] > st->left[k]) {
+            return 0;
+        }
+    }
+    if (!w->niso) {
+        return 1;
+    }
+    islots = apr_palloc(c->p, w->niso * sizeof(int));
+    w->epoch++;
+    for (n = 0, s = 0; s < w->nslots; s++) {
+        const apr_array_header_t *l = a->lists[s];
+
+        if (!w->slot_iso[s]) {
+            continue;
+        }
+        islots[n++] = s;
+        for (i = 0; i < l->nelts; i++) {
+            prov_t *pv = APR_ARRAY_IDX(l, i, prov_t *);
+
+            if (pv->stamp != w->epoch) {
+                pv->stamp = w->epoch;
+                pv->match = 0;
+                st->iso_union++;
+            }
+        }
+    }
+    if (st->iso_union < w->niso) {
+        return 0;
+    }
+    for (s = 0; s < n && ok; s++) {
+        w->epoch++;
+        ok = augment(w, islots, s);
+    }
+    return ok;
+}
+
+/* make st the walk on hold: its sums onto the providers */
+static void state_apply(walk_t *w, wstate_t *st)
+{
+    int i;
+
+    w->st = st;
+    w->anchor = st->anchor;
+    for (i = 0; i < st->anchor->nprovs; i++) {
+        st->anchor->provs[i]->slots = st->anchor->pslots[i];
+        st->anchor->provs[i]->nslots_in = st->anchor->npslots[i];
+    }
+    w->chosen = st->chosen;
+    w->acc = st->acc;
+    w->nacc = st->nacc;
+    w->left = st->left;
+    for (i = 0; i < w->nacc; i++) {
+        w->acc[i].pv->taken[w->acc[i].rc] += w->acc[i].sum;
+        w->acc[i].pv->acc_at[w->acc[i].rc] = i;
+    }
+    for (i = 0; i < st->depth; i++) {
+        if (w->slot_iso[i]) {
+            w->chosen[i]->iso_n++;
+        }
+    }
+}
+
+static void state_unapply(walk_t *w)
+{
+    int i;
+
+    if (w->st == NULL) {
         return;
     }
-    if (s == w->nslots) {
-        if ((w->need_subtree && !same_subtree_ok(w))
-            || (w->nested_blind && !nested_blind_ok(w))
-            || (w->seen && duplicate(w))) {
+    w->st->nacc = w->nacc;
+    for (i = 0; i < w->nacc; i++) {
+        w->acc[i].pv->taken[w->acc[i].rc] -= w->acc[i].sum;
+        w->acc[i].pv->acc_at[w->acc[i].rc] = -1;
+    }
+    for (i = 0; i < w->st->depth; i++) {
+        if (w->slot_iso[i]) {
+            w->chosen[i]->iso_n--;
+        }
+    }
+    w->st = NULL;
+}
+
+static void fit_before(walk_t *w, const prov_t *pv);
+static int fit_after(walk_t *w, const prov_t *pv, int d);
+
+/* undo slot d of the walk on hold */
+static void unchoose(walk_t *w, int d)
+{
+    prov_t *pv = w->chosen[d];
+
+    if (w->deep) {
+        fit_before(w, pv);
+    }
+    untake(w, d, pv);
+    if (w->slot_iso[d]) {
+        pv->iso_n--;
+    }
+    if (w->deep) {
+        fit_after(w, pv, w->nslots);
+    }
+}
+
+static void state_init(walk_t *w, wstate_t *st, anchor_t *a, int nres)
+{
+    apr_pool_t *p = w->b->c->p;
+
+    if (st->idx == NULL) {
+        st->idx = apr_pcalloc(p, (w->nslots + 1) * sizeof(int));
+        st->chosen = apr_pcalloc(p, (w->nslots + 1) * sizeof(prov_t *));
+        st->acc = apr_palloc(p, (nres + 1) * sizeof(acc_t));
+        st->left = apr_pcalloc(p, (w->b->c->nrc + 1) * sizeof(apr_int64_t));
+        st->viable = apr_pcalloc(p, (w->nslots + 1) * sizeof(int));
+    }
+    st->anchor = a;
+    st->depth = 0;
+    st->idx[0] = 0;
+    st->nacc = 0;
+    st->iso_union = 0;
+    st->started = 1;
+}
+
+static void shuffle(ctx_t *c, void *elts, int n, apr_size_t size);
+
+/* could pv still take slot t, the candidate being built as it is? */
+static int fit_slot(const walk_t *w, int t, const prov_t *pv)
+{
+    const gctx_t *gc = &w->b->groups[w->slot_group[t]];
+    int ri = w->slot_res[t], i;
+
+    if (w->slot_iso[t] && pv->iso_n) {
+        return 0;
+    }
+    if (ri >= 0) {
+        int k = gc->rc_idx[ri];
+
+        return gc->amount[ri] <= pv->room[k] - pv->taken[k];
+    }
+    for (i = 0; i < gc->nres; i++) {
+        int k = gc->rc_idx[i];
+
+        if (gc->amount[i] > pv->room[k] - pv->taken[k]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* before pv changes: whether it fits each slot that lists it */
+static void fit_before(walk_t *w, const prov_t *pv)
+{
+    int j;
+
+    for (j = 0; j < pv->nslots_in; j++) {
+        w->fitbuf[j] = (char)fit_slot(w, pv->slots[j], pv);
+    }
+}
+
+/* after pv changed: the slots' counts of providers that could take them;
+ * 0 when a slot after d has none left (no candidate below this node) */
+static int fit_after(walk_t *w, const prov_t *pv, int d)
+{
+    int j, ok = 1;
+
+    for (j = 0; j < pv->nslots_in; j++) {
+        int t = pv->slots[j], now = fit_slot(w, t, pv);
+
+        if (now != w->fitbuf[j]) {
+            w->st->viable[t] += now - w->fitbuf[j];
+            if (w->st->viable[t] == 0 && t > d) {
+                ok = 0;
+            }
+        }
+    }
+    return ok;
+}
+
+/* the providers of a, each with the slots whose lists hold it */
+static void index_anchor(walk_t *w, anchor_t *a)
+{
+    apr_pool_t *p = w->b->c->p;
+    int s, i, n = 0;
+
+    w->epoch++;
+    for (s = 0; s < w->nslots; s++) {
+        for (i = 0; i < a->lists[s]->nelts; i++) {
+            prov_t *pv = APR_ARRAY_IDX(a->lists[s], i, prov_t *);
+
+            if (pv->stamp != w->epoch) {
+                pv->stamp = w->epoch;
+                pv->match = n++;    /* its index, for now */
+            }
+        }
+    }
+    a->nprovs = n;
+    a->provs = apr_palloc(p, (n + 1) * sizeof(prov_t *));
+    a->pslots = apr_palloc(p, (n + 1) * sizeof(int *));
+    a->npslots = apr_pcalloc(p, (n + 1) * sizeof(int));
+    for (s = 0; s < w->nslots; s++) {
+        for (i = 0; i < a->lists[s]->nelts; i++) {
+            prov_t *pv = APR_ARRAY_IDX(a->lists[s], i, prov_t *);
+
+            a->provs[pv->match] = pv;
+            a->npslots[pv->match]++;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        a->pslots[i] = apr_palloc(p, a->npslots[i] * sizeof(int));
+        a->npslots[i] = 0;
+    }
+    for (s = 0; s < w->nslots; s++) {
+        for (i = 0; i < a->lists[s]->nelts; i++) {
+            prov_t *pv = APR_ARRAY_IDX(a->lists[s], i, prov_t *);
+
+            a->pslots[pv->match][a->npslots[pv->match]++] = s;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        a->provs[i]->match = 0;
+    }
+}
+
+/* Set st up for anchor a and apply it; st->depth is -1 when no candidate
+ * can come from a (decided without walking). */
+static void start_anchor(walk_t *w, wstate_t *st, anchor_t *a, int nres)
+{
+    int s;
+
+    if (w->deep && a->provs == NULL) {
+        index_anchor(w, a);
+    }
+    state_init(w, st, a, nres);
+    state_apply(w, st);
+    if (w->b->c->opts->randomize) {
+        for (s = 0; s < w->nslots; s++) {
+            shuffle(w->b->c, a->lists[s]->elts, a->lists[s]->nelts,
+                    sizeof(prov_t *));
+        }
+    }
+    if (!anchor_feasible(w)) {
+        st->depth = -1;
+        w->refused++;
+        return;
+    }
+    for (s = 0; s < w->nslots && w->deep; s++) {
+        int i;
+
+        st->viable[s] = 0;
+        for (i = 0; i < a->lists[s]->nelts; i++) {
+            st->viable[s] += fit_slot(w, s, APR_ARRAY_IDX(a->lists[s], i,
+                                                          prov_t *));
+        }
+        if (st->viable[s] == 0) {
+            st->depth = -1;
+            w->refused++;
             return;
         }
-        emit(w);
-        return;
     }
-    gc = &w->b->groups[w->slot_group[s]];
-    isolate = gc->g->same_provider && w->b->c->req->group_policy
-              && !strcmp(w->b->c->req->group_policy, "isolate");
-    opts = w->anchor->lists[s];
-    for (i = 0; i < opts->nelts && !w->stop; i++) {
-        prov_t *pv = APR_ARRAY_IDX(opts, i, prov_t *);
+}
 
-        if (isolate && !isolated(w, s, pv)) {
+/* Advance the walk on hold until it gives one candidate (1), or ends or
+ * everything stops (0). Depth-first over the slots, choices in list
+ * order, as the recursive walk upstream's product amounts to. */
+static int step(walk_t *w)
+{
+    wstate_t *st = w->st;
+    int d = st->depth;
+
+    while (!w->stop && d >= 0) {
+        const apr_array_header_t *opts;
+        const gctx_t *gc;
+        prov_t *pv;
+
+        if (d == w->nslots) {
+            int ok = !((w->need_subtree && !same_subtree_ok(w))
+                       || (w->nested_blind && !nested_blind_ok(w))
+                       || (w->seen && duplicate(w)));
+
+            if (ok) {
+                emit(w);
+            }
+            if (--d >= 0) {
+                unchoose(w, d);
+            }
+            if (ok) {
+                st->depth = d;
+                return 1;
+            }
             continue;
         }
-        if (!take(w, s, pv)) {
+        opts = w->anchor->lists[d];
+        if (st->idx[d] >= opts->nelts) {
+            if (--d >= 0) {
+                unchoose(w, d);
+            }
             continue;
         }
-        w->chosen[s] = pv;
+        pv = APR_ARRAY_IDX(opts, st->idx[d], prov_t *);
+        st->idx[d]++;
+        gc = &w->b->groups[w->slot_group[d]];
+        if (w->slot_iso[d] && pv->iso_n) {
+            continue;
+        }
+        if (!fit_slot(w, d, pv)) {
+            continue;               /* take() would refuse it */
+        }
+        if (w->deep) {
+            fit_before(w, pv);
+        }
+        if (!take(w, d, pv)) {
+            continue;
+        }
+        w->chosen[d] = pv;
         /* the last class of a multi group: its traits, all together */
-        if (gc->multi && gc->nreq && s == gc->slot0 + gc->width - 1
-            && !group_traits_ok(w, gc)) {
-            untake(w, s, pv);
+        if ((gc->multi && gc->nreq && d == gc->slot0 + gc->width - 1
+             && !group_traits_ok(w, gc))) {
+            untake(w, d, pv);
             continue;
         }
-        walk(w, s + 1);
-        untake(w, s, pv);
+        if (w->slot_iso[d]) {
+            pv->iso_n++;
+        }
+        if ((w->deep && !fit_after(w, pv, d)) || !completable(w, d + 1)) {
+            w->pruned++;
+            unchoose(w, d);
+            continue;
+        }
+        if (--w->budget < 0) {
+            w->stop = 1;
+            w->truncated = 1;
+            break;
+        }
+        d++;
+        if (d < w->nslots) {
+            st->idx[d] = 0;
+        }
     }
+    st->depth = w->stop ? st->depth : -1;
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1283,7 +1774,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     apr_hash_index_t *hi;
     const char *unknown = NULL;
     gstat_e st;
-    int i, s, nslots = 0, multi_ok;
+    int i, s, nslots = 0, multi_ok, isolate, nres = 0, nanchors;
 
     *pres = res;
     memset(&c, 0, sizeof(c));
@@ -1360,22 +1851,33 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     w.nslots = nslots;
     w.slot_group = apr_palloc(p, (nslots + 1) * sizeof(int));
     w.slot_res = apr_palloc(p, (nslots + 1) * sizeof(int));
+    w.slot_iso = apr_pcalloc(p, (nslots + 1) * sizeof(int));
+    w.iso_after = apr_pcalloc(p, (nslots + 1) * sizeof(int));
+    isolate = req->group_policy && !strcmp(req->group_policy, "isolate");
     for (i = 0; i < b.ngroups; i++) {
         const gctx_t *gc = &b.groups[i];
 
         for (s = 0; s < gc->width; s++) {
             w.slot_group[gc->slot0 + s] = i;
             w.slot_res[gc->slot0 + s] = gc->multi ? gc->order[s] : -1;
+            w.slot_iso[gc->slot0 + s] = isolate && gc->g->same_provider;
         }
     }
-    w.chosen = apr_pcalloc(p, (nslots + 1) * sizeof(prov_t *));
-    {
-        int nres = 0;
-
-        for (i = 0; i < b.ngroups; i++) {
-            nres += b.groups[i].nres;
-        }
-        w.acc = apr_palloc(p, (nres + 1) * sizeof(acc_t));
+    /* from each slot on: what is asked per class, how many isolate */
+    w.need = apr_pcalloc(p, (apr_size_t)(nslots + 1) * (c.nrc + 1)
+                            * sizeof(apr_int64_t));
+    for (s = nslots - 1; s >= 0; s--) {
+        memcpy(w.need + (apr_size_t)s * c.nrc,
+               w.need + (apr_size_t)(s + 1) * c.nrc,
+               c.nrc * sizeof(apr_int64_t));
+        slot_demand(&w, s, w.need + (apr_size_t)s * c.nrc);
+        w.iso_after[s] = w.iso_after[s + 1] + w.slot_iso[s];
+    }
+    w.niso = w.iso_after[0];
+    w.deep = nslots > 1;
+    w.fitbuf = apr_palloc(p, nslots + 1);
+    for (i = 0; i < b.ngroups; i++) {
+        nres += b.groups[i].nres;
     }
     w.budget = opts->budget > 0 ? opts->budget : DEFAULT_BUDGET;
     w.bound = 0;
@@ -1403,16 +1905,51 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     if (opts->max_candidates == 0) {
         w.stop = 1;
     }
-    for (i = 0; i < b.anchor_list->nelts && !w.stop; i++) {
-        w.anchor = APR_ARRAY_IDX(b.anchor_list, i, anchor_t *);
-        if (opts->randomize) {
-            for (s = 0; s < nslots; s++) {
-                shuffle(&c, w.anchor->lists[s]->elts,
-                        w.anchor->lists[s]->nelts, sizeof(prov_t *));
+    nanchors = b.anchor_list->nelts;
+    if (opts->strategy == PL_AC_BREADTH_FIRST && w.bound > 0) {
+        /* every anchor its own walk; one candidate from each in turn */
+        wstate_t *sts = apr_pcalloc(p, (nanchors + 1) * sizeof(wstate_t));
+        int live = 0;
+
+        for (i = 0; i < nanchors && !w.stop; i++) {
+            start_anchor(&w, &sts[i], APR_ARRAY_IDX(b.anchor_list, i,
+                                                    anchor_t *), nres);
+            state_unapply(&w);
+            if (sts[i].depth >= 0) {
+                sts[live++] = sts[i];
             }
         }
-        w.nacc = 0;
-        walk(&w, 0);
+        while (live > 0 && !w.stop) {
+            int kept = 0;
+
+            for (i = 0; i < live && !w.stop; i++) {
+                state_apply(&w, &sts[i]);
+                step(&w);
+                state_unapply(&w);
+                if (sts[i].depth >= 0) {
+                    sts[kept++] = sts[i];
+                }
+            }
+            live = kept;
+        }
+    }
+    else {
+        wstate_t st;
+
+        memset(&st, 0, sizeof(st));
+        for (i = 0; i < nanchors && !w.stop; i++) {
+            start_anchor(&w, &st, APR_ARRAY_IDX(b.anchor_list, i,
+                                                anchor_t *), nres);
+            while (st.depth >= 0 && step(&w)) {
+            }
+            state_unapply(&w);
+        }
+    }
+    if (opts->stats) {
+        opts->stats->pruned = w.pruned;
+        opts->stats->refused = w.refused;
+        opts->stats->nodes = (opts->budget > 0 ? opts->budget
+                                               : DEFAULT_BUDGET) - w.budget;
     }
     res->truncated = w.truncated;
     if (opts->randomize) {

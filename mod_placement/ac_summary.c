@@ -100,8 +100,7 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
         r = apr_array_push(s->res);
         r->rc_id = inv->rc_id;
         r->rc_name = name_of(w->rc_names, inv->rc_id);
-        r->capacity = (apr_int64_t)((double)(inv->total - inv->reserved)
-                                    * inv->allocation_ratio);
+        r->capacity = pl_ac_capacity(inv);
         r->used = inv->used;
     }
     for (i = 0; want_traits && i < w->all_traits->nelts; i++) {

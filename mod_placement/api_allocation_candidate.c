@@ -119,30 +119,38 @@ static void jb_raw(jbuf_t *b, const char *s, apr_size_t n)
 
 #define JB_LIT(b, lit) jb_raw((b), (lit), sizeof(lit) - 1)
 
-/* a JSON string: quotes, backslashes and control characters escaped */
+/* a JSON string: quotes, backslashes and control characters escaped;
+ * runs of plain characters copied at once */
 static void jb_str(jbuf_t *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *u = (const unsigned char *)s;
-    apr_size_t n = strlen(s), i;
+    apr_size_t n = strlen(s), i = 0;
 
     jb_grow(b, n * 6 + 2);
     b->s[b->len++] = '"';
-    for (i = 0; i < n; i++) {
-        unsigned char ch = u[i];
+    while (i < n) {
+        apr_size_t run = i;
+        unsigned char ch;
 
+        while (run < n && u[run] >= 0x20 && u[run] != '"' && u[run] != '\\') {
+            run++;
+        }
+        memcpy(b->s + b->len, u + i, run - i);
+        b->len += run - i;
+        if ((i = run) == n) {
+            break;
+        }
+        ch = u[i++];
         if (ch == '"' || ch == '\\') {
             b->s[b->len++] = '\\';
             b->s[b->len++] = (char)ch;
         }
-        else if (ch < 0x20) {
+        else {
             memcpy(b->s + b->len, "\\u00", 4);
             b->s[b->len + 4] = hex[ch >> 4];
             b->s[b->len + 5] = hex[ch & 15];
             b->len += 6;
-        }
-        else {
-            b->s[b->len++] = (char)ch;
         }
     }
     b->s[b->len++] = '"';
@@ -156,18 +164,74 @@ static void jb_int(jbuf_t *b, apr_int64_t v)
     jb_raw(b, num, (apr_size_t)n);
 }
 
-static const char *uuid_of(apr_hash_t *by_id, apr_int64_t id)
-{
-    const pl_ac_summary_t *s = apr_hash_get(by_id, &id, sizeof(id));
+/* Provider id -> its uuid as JSON text: a wide answer names providers
+ * over a hundred thousand times, an apr_hash lookup and an escape each */
+typedef struct uuid_slot_t {
+    apr_int64_t id;
+    const char *json;               /* NULL: empty slot */
+    apr_size_t len;
+} uuid_slot_t;
 
-    return s ? s->uuid : "";
+typedef struct uuids_t {
+    apr_size_t mask;
+    uuid_slot_t *slots;
+} uuids_t;
+
+static apr_size_t uuid_hash(apr_int64_t id)
+{
+    apr_uint64_t x = (apr_uint64_t)id * 0x9e3779b97f4a7c15ULL;
+
+    return (apr_size_t)(x >> 17);
+}
+
+static uuids_t *uuids_make(apr_pool_t *p, apr_hash_t *by_id)
+{
+    uuids_t *u = apr_pcalloc(p, sizeof(*u));
+    apr_size_t size = 16, i;
+    apr_hash_index_t *hi;
+    jbuf_t b;
+
+    while (size < apr_hash_count(by_id) * 2) {
+        size *= 2;
+    }
+    u->mask = size - 1;
+    u->slots = apr_pcalloc(p, size * sizeof(uuid_slot_t));
+    for (hi = apr_hash_first(p, by_id); hi; hi = apr_hash_next(hi)) {
+        const pl_ac_summary_t *sm = apr_hash_this_val(hi);
+
+        memset(&b, 0, sizeof(b));
+        b.p = p;
+        jb_str(&b, sm->uuid ? sm->uuid : "");
+        for (i = uuid_hash(sm->id) & u->mask; u->slots[i].json;
+             i = (i + 1) & u->mask) {
+        }
+        u->slots[i].id = sm->id;
+        u->slots[i].json = b.s;
+        u->slots[i].len = b.len;
+    }
+    return u;
+}
+
+/* the quoted uuid of provider id ("" when unknown) */
+static void jb_uuid(jbuf_t *b, const uuids_t *u, apr_int64_t id)
+{
+    apr_size_t i;
+
+    for (i = uuid_hash(id) & u->mask; u->slots[i].json;
+         i = (i + 1) & u->mask) {
+        if (u->slots[i].id == id) {
+            jb_raw(b, u->slots[i].json, u->slots[i].len);
+            return;
+        }
+    }
+    JB_LIT(b, "\"\"");
 }
 
 /* 1.12+: {"allocations": {uuid: {"resources": {...}}}, "mappings"};
  * 1.10 - 1.11: {"allocations": [{"resource_provider": {"uuid"},
  * "resources"}]} */
 static void request_json(jbuf_t *b, int mv, const pl_ac_cand_t *cand,
-                         apr_hash_t *by_id)
+                         const uuids_t *uuids)
 {
     int dict = mv >= PL_MV(1, 12);
     apr_int64_t cur = -1;
@@ -183,12 +247,12 @@ static void request_json(jbuf_t *b, int mv, const pl_ac_cand_t *cand,
                 JB_LIT(b, "}}, ");
             }
             if (dict) {
-                jb_str(b, uuid_of(by_id, a->rp_id));
+                jb_uuid(b, uuids, a->rp_id);
                 JB_LIT(b, ": {\"resources\": {");
             }
             else {
                 JB_LIT(b, "{\"resource_provider\": {\"uuid\": ");
-                jb_str(b, uuid_of(by_id, a->rp_id));
+                jb_uuid(b, uuids, a->rp_id);
                 JB_LIT(b, "}, \"resources\": {");
             }
             cur = a->rp_id;
@@ -217,7 +281,7 @@ static void request_json(jbuf_t *b, int mv, const pl_ac_cand_t *cand,
                 if (j) {
                     JB_LIT(b, ", ");
                 }
-                jb_str(b, uuid_of(by_id, cand->maps[i].rp_ids[j]));
+                jb_uuid(b, uuids, cand->maps[i].rp_ids[j]);
             }
             JB_LIT(b, "]");
         }
@@ -313,6 +377,30 @@ static int first_trees(const pl_ac_opts_t *opts)
     return bound * 2 + 16;
 }
 
+/* About the bytes of the allocation requests: a wide candidate (64
+ * allocations and mappings) is 8 KB, so a flat guess per candidate made
+ * the buffer double and copy itself five times on large answers. */
+static apr_size_t answer_estimate(const pl_ac_result_t *res)
+{
+    apr_size_t n = 0;
+    int i, j;
+
+    for (i = 0; i < res->cands->nelts; i++) {
+        const pl_ac_cand_t *c = APR_ARRAY_IDX(res->cands, i,
+                                              pl_ac_cand_t *);
+
+        n += 80;
+        for (j = 0; j < c->nallocs; j++) {
+            n += 72 + (c->allocs[j].rc_name ? strlen(c->allocs[j].rc_name)
+                                            : 32);
+        }
+        for (j = 0; j < c->nmaps; j++) {
+            n += 12 + strlen(c->maps[j].suffix) + 40 * c->maps[j].nrps;
+        }
+    }
+    return n;
+}
+
 int pl_api_ac_list(pl_req_t *req)
 {
     const pl_jsonschema_t *schema;
@@ -324,6 +412,7 @@ int pl_api_ac_list(pl_req_t *req)
     pl_ac_opts_t opts;
     const char *err, *code;
     jbuf_t *text;
+    uuids_t *uuids;
     apr_status_t rv;
     pl_db_t *db;
     int st, i, max_trees;
@@ -359,6 +448,8 @@ int pl_api_ac_list(pl_req_t *req)
     opts.limit = acr->limit;
     opts.max_candidates = pl_config_max_candidates(req->conf);
     opts.randomize = pl_config_randomize(req->conf);
+    opts.strategy = pl_config_ac_strategy(req->conf) ? PL_AC_BREADTH_FIRST
+                                                     : PL_AC_DEPTH_FIRST;
     /* With a bound, read the first trees only, and eight times as many
      * while those did not give enough candidates */
     max_trees = first_trees(&opts);
@@ -387,15 +478,15 @@ int pl_api_ac_list(pl_req_t *req)
                     &by_id);
     text = apr_pcalloc(req->pool, sizeof(*text));
     text->p = req->pool;
-    jb_grow(text, 512 + (apr_size_t)res->cands->nelts * 300
-                  + (apr_size_t)sums->nelts * 300);
+    jb_grow(text, 512 + answer_estimate(res) + (apr_size_t)sums->nelts * 300);
+    uuids = uuids_make(req->pool, by_id);
     JB_LIT(text, "{\"allocation_requests\": [");
     for (i = 0; i < res->cands->nelts; i++) {
         if (i) {
             JB_LIT(text, ", ");
         }
         request_json(text, req->mv, APR_ARRAY_IDX(res->cands, i,
-                                                  pl_ac_cand_t *), by_id);
+                                                  pl_ac_cand_t *), uuids);
     }
     JB_LIT(text, "], \"provider_summaries\": {");
     for (i = 0; i < sums->nelts; i++) {

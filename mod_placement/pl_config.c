@@ -25,6 +25,7 @@ void *pl_config_create_dir(apr_pool_t *p, char *dir)
     c->conflict_retries = -1;
     c->randomize = -1;
     c->max_candidates = -2;     /* -1 is a legal value: unlimited */
+    c->ac_strategy = -1;
     c->policy = apr_table_make(p, 4);
     c->policy_exprs = apr_hash_make(p);
     c->enforce_scope = -1;
@@ -65,6 +66,7 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_INT(conflict_retries, -1);
     MERGE_INT(randomize, -1);
     MERGE_INT(max_candidates, -2);
+    MERGE_INT(ac_strategy, -1);
     MERGE_PTR(incomplete_project);
     MERGE_PTR(incomplete_user);
     c->policy = apr_table_overlay(p, base->policy, add->policy);
@@ -113,6 +115,12 @@ int pl_config_randomize(const pl_dir_conf_t *c)
 int pl_config_max_candidates(const pl_dir_conf_t *c)
 {
     return c->max_candidates == -2 ? -1 : c->max_candidates;
+}
+
+/* breadth-first by default: see docs/directives.md */
+int pl_config_ac_strategy(const pl_dir_conf_t *c)
+{
+    return c->ac_strategy < 0 ? 1 : c->ac_strategy;
 }
 
 const char *pl_config_incomplete_project(const pl_dir_conf_t *c)
@@ -245,6 +253,25 @@ static const char *set_int(cmd_parms *cmd, void *dc, const char *arg)
         c->conflict_retries = (int)v;
     }
     return NULL;
+}
+
+/* PlacementAllocationCandidatesStrategy depth-first|breadth-first */
+static const char *set_ac_strategy(cmd_parms *cmd, void *dc,
+                                   const char *arg)
+{
+    pl_dir_conf_t *c = dc;
+
+    if (!strcasecmp(arg, "depth-first")) {
+        c->ac_strategy = 0;
+        return NULL;
+    }
+    if (!strcasecmp(arg, "breadth-first")) {
+        c->ac_strategy = 1;
+        return NULL;
+    }
+    return apr_psprintf(cmd->pool, "%s: unknown strategy '%s' "
+                        "(depth-first or breadth-first)", cmd->cmd->name,
+                        arg);
 }
 
 static const char *set_uuid(cmd_parms *cmd, void *dc, const char *arg)
@@ -395,6 +422,11 @@ const command_rec pl_cmds[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "N: most allocation candidates generated per request, "
                   "-1 for no limit (default -1)"),
+    AP_INIT_TAKE1("PlacementAllocationCandidatesStrategy", set_ac_strategy,
+                  NULL, RSRC_CONF | ACCESS_CONF,
+                  "depth-first|breadth-first: order of the roots' "
+                  "candidates when limit or the maximum cuts them "
+                  "(default breadth-first)"),
     AP_INIT_TAKE1("PlacementIncompleteConsumerProject", set_uuid, (void *)0,
                   RSRC_CONF | ACCESS_CONF,
                   "UUID: project of consumers written before 1.8 "

@@ -244,6 +244,75 @@ static const char *known_ids(apr_pool_t *p, const apr_array_header_t *names,
     return n ? pl_db_id_list(p, ids, n) : NULL;
 }
 
+/* The known ids of the one-trait sets of required (an AND of any-of
+ * sets), each once, into *psingle / *pn; the sets of several traits as
+ * their id lists, each list once (a request may repeat a trait hundreds
+ * of times: one condition per copy made the statement cost seconds). */
+static void trait_sets(apr_pool_t *p, const pl_ac_world_t *w,
+                       const apr_array_header_t *required,
+                       apr_int64_t **psingle, int *pn,
+                       apr_array_header_t **pmulti)
+{
+    apr_int64_t *single = apr_palloc(p, (required->nelts + 1)
+                                        * sizeof(*single));
+    apr_array_header_t *multi = apr_array_make(p, 1, sizeof(const char *));
+    int i, j, n = 0;
+
+    for (i = 0; i < required->nelts; i++) {
+        const apr_array_header_t *set = APR_ARRAY_IDX(required, i,
+                                                      apr_array_header_t *);
+        const char *ids;
+
+        if (set->nelts == 1) {
+            apr_int64_t id = known_id(w->traits,
+                                      APR_ARRAY_IDX(set, 0, const char *));
+
+            for (j = 0; j < n && single[j] != id; j++) {
+            }
+            if (id >= 0 && j == n) {
+                single[n++] = id;
+            }
+            continue;
+        }
+        if ((ids = known_ids(p, w->traits, set)) == NULL) {
+            continue;
+        }
+        for (j = 0; j < multi->nelts
+                    && strcmp(APR_ARRAY_IDX(multi, j, const char *), ids);
+             j++) {
+        }
+        if (j == multi->nelts) {
+            APR_ARRAY_PUSH(multi, const char *) = ids;
+        }
+    }
+    *psingle = single;
+    *pn = n;
+    *pmulti = multi;
+}
+
+/* "rp.root_provider_id IN (...)": the trees with all n traits of ids
+ * between their providers, one subquery whatever n */
+static const char *trees_with_all(apr_pool_t *p, const apr_int64_t *ids,
+                                  int n)
+{
+    if (n == 1) {
+        return apr_psprintf(p, "rp.root_provider_id IN (SELECT "
+                            "r.root_provider_id FROM "
+                            "resource_provider_traits t JOIN "
+                            "resource_providers r ON r.id = "
+                            "t.resource_provider_id WHERE t.trait_id "
+                            "IN (%s))", pl_db_id_list(p, ids, n));
+    }
+    return apr_psprintf(p, "rp.root_provider_id IN (SELECT "
+                        "r.root_provider_id FROM "
+                        "resource_provider_traits t JOIN "
+                        "resource_providers r ON r.id = "
+                        "t.resource_provider_id WHERE t.trait_id "
+                        "IN (%s) GROUP BY r.root_provider_id HAVING "
+                        "COUNT(DISTINCT t.trait_id) = %d)",
+                        pl_db_id_list(p, ids, n), n);
+}
+
 /*
  * A condition on "rp" that every provider group g could use holds: a
  * superset, so the engine still decides, but far fewer rows travel.
@@ -276,19 +345,25 @@ static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
         }
     }
     if (g->same_provider || w->sharing->nelts == 0) {
-        for (i = 0; i < g->required->nelts; i++) {
-            ids = known_ids(p, w->traits, APR_ARRAY_IDX(g->required, i,
-                                                        apr_array_header_t *));
-            if (ids == NULL) {
-                continue;
-            }
+        apr_array_header_t *multi;
+        apr_int64_t *single;
+        int n;
+
+        trait_sets(p, w, g->required, &single, &n, &multi);
+        if (n) {
+            cond = apr_psprintf(p, "%s%s%s", cond ? cond : "",
+                                cond ? " AND " : "",
+                                trees_with_all(p, single, n));
+        }
+        for (i = 0; i < multi->nelts; i++) {
             cond = apr_psprintf(p, "%s%srp.root_provider_id IN (SELECT "
                                 "r.root_provider_id FROM "
                                 "resource_provider_traits t JOIN "
                                 "resource_providers r ON r.id = "
                                 "t.resource_provider_id WHERE t.trait_id "
                                 "IN (%s))", cond ? cond : "",
-                                cond ? " AND " : "", ids);
+                                cond ? " AND " : "",
+                                APR_ARRAY_IDX(multi, i, const char *));
         }
     }
     if (g->in_tree) {
@@ -397,22 +472,36 @@ static const char *root_filter(apr_pool_t *p, const pl_ac_request_t *req,
 {
     const pl_qs_traits_t *rr = req->root_required;
     const char *where = NULL, *ids;
-    int i;
+    apr_int64_t *single;
+    int i, j, n = 0;
 
     if (rr == NULL) {
         return sql;
     }
+    /* each known trait once, all of them in one subquery */
+    single = apr_palloc(p, (rr->required->nelts + 1) * sizeof(*single));
     for (i = 0; i < rr->required->nelts; i++) {
         apr_int64_t id = known_id(w->traits, APR_ARRAY_IDX(rr->required, i,
                                                           const char *));
 
-        if (id >= 0) {
-            where = apr_psprintf(p, "%s%sid IN (SELECT resource_provider_id "
-                                 "FROM resource_provider_traits WHERE "
-                                 "trait_id = %" APR_INT64_T_FMT ")",
-                                 where ? where : "", where ? " AND " : "",
-                                 id);
+        for (j = 0; j < n && single[j] != id; j++) {
         }
+        if (id >= 0 && j == n) {
+            single[n++] = id;
+        }
+    }
+    if (n == 1) {
+        where = apr_psprintf(p, "id IN (SELECT resource_provider_id "
+                             "FROM resource_provider_traits WHERE "
+                             "trait_id = %" APR_INT64_T_FMT ")", single[0]);
+    }
+    else if (n > 1) {
+        where = apr_psprintf(p, "id IN (SELECT resource_provider_id "
+                             "FROM resource_provider_traits WHERE "
+                             "trait_id IN (%s) GROUP BY "
+                             "resource_provider_id HAVING "
+                             "COUNT(DISTINCT trait_id) = %d)",
+                             pl_db_id_list(p, single, n), n);
     }
     if ((ids = known_ids(p, w->traits, rr->forbidden)) != NULL) {
         where = apr_psprintf(p, "%s%sid NOT IN (SELECT resource_provider_id "
