@@ -217,21 +217,68 @@ const char *pl_config_ks_www_authenticate_uri(const pl_dir_conf_t *c)
                                       : c->ks_auth_url;
 }
 
+/* A directive that takes one of a few words, each standing for a value
+ * of an int field (cmd->info). */
+typedef struct {
+    const char *word;
+    int value;
+} keyword_t;
+
+typedef struct {
+    apr_size_t offset;              /* of the int field */
+    const keyword_t *words;         /* NULL-terminated */
+    const char *choices;            /* for the error text */
+} keyword_field_t;
+
+static const keyword_t auth_words[] = {
+    { "noauth2", PL_AUTH_NOAUTH2 }, { "keystone", PL_AUTH_KEYSTONE },
+    { NULL, 0 }
+};
+static const keyword_t strategy_words[] = {
+    { "depth-first", 0 }, { "breadth-first", 1 }, { NULL, 0 }
+};
+static const keyword_t policy_defaults_words[] = {
+    { "zed", PL_POLICY_DEFAULTS_ZED }, { "2023.1", PL_POLICY_DEFAULTS_2023_1 },
+    { NULL, 0 }
+};
+
+static const keyword_field_t auth_field = {
+    APR_OFFSETOF(pl_dir_conf_t, auth), auth_words, "noauth2 or keystone"
+};
+static const keyword_field_t strategy_field = {
+    APR_OFFSETOF(pl_dir_conf_t, ac_strategy), strategy_words,
+    "depth-first or breadth-first"
+};
+static const keyword_field_t policy_defaults_field = {
+    APR_OFFSETOF(pl_dir_conf_t, policy_defaults), policy_defaults_words,
+    "zed or 2023.1"
+};
+
+static const char *set_keyword(cmd_parms *cmd, void *dc, const char *arg)
+{
+    const keyword_field_t *f = cmd->info;
+    const keyword_t *k;
+
+    for (k = f->words; k->word; k++) {
+        if (!strcasecmp(arg, k->word)) {
+            *(int *)((char *)dc + f->offset) = k->value;
+            return NULL;
+        }
+    }
+    return apr_psprintf(cmd->pool, "%s: unknown value '%s' (%s)",
+                        cmd->cmd->name, arg, f->choices);
+}
+
+/* PlacementAuthStrategy: keystone also needs the token cache made at
+ * startup. */
 static const char *set_auth(cmd_parms *cmd, void *dc, const char *arg)
 {
-    pl_dir_conf_t *c = dc;
+    const char *err = set_keyword(cmd, dc, arg);
 
-    if (!strcasecmp(arg, "noauth2")) {
-        c->auth = PL_AUTH_NOAUTH2;
-        return NULL;
-    }
-    if (!strcasecmp(arg, "keystone")) {
-        c->auth = PL_AUTH_KEYSTONE;
+    if (err == NULL && ((pl_dir_conf_t *)dc)->auth == PL_AUTH_KEYSTONE) {
         pl_token_cache_wanted();
-        return NULL;
     }
-    return apr_psprintf(cmd->pool, "PlacementAuthStrategy: unknown "
-                        "strategy '%s' (noauth2 or keystone)", arg);
+    return err;
 }
 
 static const char *set_int(cmd_parms *cmd, void *dc, const char *arg)
@@ -253,25 +300,6 @@ static const char *set_int(cmd_parms *cmd, void *dc, const char *arg)
         c->conflict_retries = (int)v;
     }
     return NULL;
-}
-
-/* PlacementAllocationCandidatesStrategy depth-first|breadth-first */
-static const char *set_ac_strategy(cmd_parms *cmd, void *dc,
-                                   const char *arg)
-{
-    pl_dir_conf_t *c = dc;
-
-    if (!strcasecmp(arg, "depth-first")) {
-        c->ac_strategy = 0;
-        return NULL;
-    }
-    if (!strcasecmp(arg, "breadth-first")) {
-        c->ac_strategy = 1;
-        return NULL;
-    }
-    return apr_psprintf(cmd->pool, "%s: unknown strategy '%s' "
-                        "(depth-first or breadth-first)", cmd->cmd->name,
-                        arg);
 }
 
 static const char *set_uuid(cmd_parms *cmd, void *dc, const char *arg)
@@ -373,23 +401,6 @@ static const char *set_policy_file(cmd_parms *cmd, void *dc,
     return NULL;
 }
 
-static const char *set_policy_defaults(cmd_parms *cmd, void *dc,
-                                       const char *arg)
-{
-    pl_dir_conf_t *c = dc;
-
-    if (!strcasecmp(arg, "zed")) {
-        c->policy_defaults = PL_POLICY_DEFAULTS_ZED;
-        return NULL;
-    }
-    if (!strcasecmp(arg, "2023.1")) {
-        c->policy_defaults = PL_POLICY_DEFAULTS_2023_1;
-        return NULL;
-    }
-    return apr_psprintf(cmd->pool, "PlacementPolicyDefaults: unknown "
-                        "defaults '%s' (zed or 2023.1)", arg);
-}
-
 #define DIR_OFFSET(f) ((void *)APR_OFFSETOF(pl_dir_conf_t, f))
 #define DIR_STRING(name, field, help)                                    \
     AP_INIT_TAKE1(name, ap_set_string_slot, DIR_OFFSET(field),           \
@@ -405,7 +416,7 @@ static const char *set_policy_defaults(cmd_parms *cmd, void *dc,
                     RSRC_CONF | ACCESS_CONF, help)
 
 const command_rec pl_cmds[] = {
-    AP_INIT_TAKE1("PlacementAuthStrategy", set_auth, NULL,
+    AP_INIT_TAKE1("PlacementAuthStrategy", set_auth, (void *)&auth_field,
                   RSRC_CONF | ACCESS_CONF,
                   "noauth2|keystone: how callers are identified "
                   "(default noauth2)"),
@@ -422,8 +433,8 @@ const command_rec pl_cmds[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "N: most allocation candidates generated per request, "
                   "-1 for no limit (default -1)"),
-    AP_INIT_TAKE1("PlacementAllocationCandidatesStrategy", set_ac_strategy,
-                  NULL, RSRC_CONF | ACCESS_CONF,
+    AP_INIT_TAKE1("PlacementAllocationCandidatesStrategy", set_keyword,
+                  (void *)&strategy_field, RSRC_CONF | ACCESS_CONF,
                   "depth-first|breadth-first: order of the roots' "
                   "candidates when limit or the maximum cuts them "
                   "(default breadth-first)"),
@@ -449,7 +460,8 @@ const command_rec pl_cmds[] = {
     DIR_FLAG("PlacementPolicyEnforceNewDefaults", enforce_new_defaults,
              "On|Off: use the new rule defaults only, without their "
              "deprecated alternatives (default Off)"),
-    AP_INIT_TAKE1("PlacementPolicyDefaults", set_policy_defaults, NULL,
+    AP_INIT_TAKE1("PlacementPolicyDefaults", set_keyword,
+                  (void *)&policy_defaults_field,
                   RSRC_CONF | ACCESS_CONF,
                   "zed|2023.1: which release's rule defaults apply "
                   "(default zed)"),
