@@ -66,7 +66,7 @@ $(O)/pl_std_data.o: $(O)/pl_std_data.c
 $(O):
 	mkdir -p $(O)/unit
 
-$(O)/unit/%: t/unit/%.c $(PURE_OBJS) $(HDRS) | $(O)
+$(O)/unit/%: t/unit/%.c $(PURE_OBJS) $(HDRS) $(wildcard t/unit/*.h) | $(O)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< $(PURE_OBJS) $(APR_LIBS) $(JSON_LIBS) $(YAML_LIBS) -luuid
 
 unit: $(UNIT_BINS)

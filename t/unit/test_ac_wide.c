@@ -16,44 +16,10 @@
 #include "pl_ac.h"
 #include "pl_mv.h"
 #include "tap.h"
+#include "ac_world.h"
 
 enum { VCPU = 0, VF = 6, PF = 7 };
 enum { T_ODD = 100 };
-
-static void add_name(apr_array_header_t *a, apr_int64_t id, const char *n)
-{
-    pl_ac_name_t *e = apr_array_push(a);
-
-    e->id = id;
-    e->name = n;
-}
-
-static void inv(pl_ac_world_t *w, apr_int64_t rp, apr_int64_t root,
-                apr_int64_t rc, apr_int64_t total, apr_int64_t used)
-{
-    pl_ac_inv_t *i = apr_array_push(w->invs);
-
-    memset(i, 0, sizeof(*i));
-    i->rp_id = rp;
-    i->root_id = root;
-    i->rc_id = rc;
-    i->total = total;
-    i->min_unit = 1;
-    i->max_unit = total;
-    i->step_size = 1;
-    i->used = used;
-    i->allocation_ratio = 1.0;
-}
-
-static void link_(apr_array_header_t *a, apr_int64_t rp, apr_int64_t root,
-                  apr_int64_t other)
-{
-    pl_ac_link_t *l = apr_array_push(a);
-
-    l->rp_id = rp;
-    l->root_id = root;
-    l->other_id = other;
-}
 
 /* roots 1000, 2000, ...; children root + 1 .. root + nchildren, each with
  * units of SRIOV_NET_VF; child root + 5 also has 1 CUSTOM_PF and the
