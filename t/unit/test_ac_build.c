@@ -36,30 +36,6 @@ static pl_ac_world_t *world(apr_pool_t *p)
     return w;
 }
 
-/* "k=v&k=v" -> request at mv (must parse) */
-static pl_ac_request_t *request(apr_pool_t *p, int mv, const char *q)
-{
-    apr_array_header_t *a = apr_array_make(p, 4, sizeof(pl_ac_arg_t));
-    char *s = apr_pstrdup(p, q), *last, *tok;
-    const char *err = NULL, *code;
-    pl_ac_request_t *req = NULL;
-
-    for (tok = apr_strtok(s, "&", &last); tok;
-         tok = apr_strtok(NULL, "&", &last)) {
-        pl_ac_arg_t *arg = apr_array_push(a);
-        char *eq = strchr(tok, '=');
-
-        *eq = '\0';
-        arg->key = tok;
-        arg->value = eq + 1;
-    }
-    if (pl_ac_request_parse(p, mv, a, &req, &err, &code) != APR_SUCCESS) {
-        fprintf(stderr, "# parse failed: %s\n", err);
-        abort();
-    }
-    return req;
-}
-
 static pl_ac_result_t *build(apr_pool_t *p, const pl_ac_world_t *w, int mv,
                              const char *q, int max)
 {

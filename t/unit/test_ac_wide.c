@@ -50,30 +50,6 @@ static pl_ac_world_t *wide(apr_pool_t *p, int nroots, int nchildren,
     return w;
 }
 
-static pl_ac_request_t *request(apr_pool_t *p, const char *q)
-{
-    apr_array_header_t *a = apr_array_make(p, 4, sizeof(pl_ac_arg_t));
-    char *s = apr_pstrdup(p, q), *last, *tok;
-    const char *err = NULL, *code;
-    pl_ac_request_t *req = NULL;
-
-    for (tok = apr_strtok(s, "&", &last); tok;
-         tok = apr_strtok(NULL, "&", &last)) {
-        pl_ac_arg_t *arg = apr_array_push(a);
-        char *eq = strchr(tok, '=');
-
-        *eq = '\0';
-        arg->key = tok;
-        arg->value = eq + 1;
-    }
-    if (pl_ac_request_parse(p, PL_MV(1, 39), a, &req, &err, &code)
-        != APR_SUCCESS) {
-        fprintf(stderr, "# parse failed: %s\n", err);
-        abort();
-    }
-    return req;
-}
-
 /* n groups of one VF each; the last also gets extra (if any) */
 static const char *groups(apr_pool_t *p, int n, const char *extra,
                           const char *policy, int limit)
@@ -97,7 +73,7 @@ static pl_ac_stats_t stats;
 static pl_ac_result_t *build(apr_pool_t *p, const pl_ac_world_t *w,
                              const char *q, pl_ac_strategy_e strategy)
 {
-    pl_ac_request_t *req = request(p, q);
+    pl_ac_request_t *req = request(p, PL_MV(1, 39), q);
     pl_ac_opts_t opts;
     pl_ac_result_t *res;
 
