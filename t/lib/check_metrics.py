@@ -5,11 +5,16 @@ relies on: every line parses, the families have the announced types,
 histograms are cumulative, and counters never go down between two
 scrapes.
 
-usage: check_metrics.py URL     (e.g. http://127.0.0.1:PORT/metrics)
+usage: check_metrics.py URL [API_URL PID_LOG]
+URL is the metrics handler (http://127.0.0.1:PORT/metrics). With API_URL
+and PID_LOG (an access log whose lines end with the serving process id,
+%P), it also makes requests on fresh connections until two children have
+served some, and checks the counters saw every one of them.
 Prints "ok ..." / "not ok ..." lines.
 """
 
 import sys
+import time
 import urllib.request
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -28,6 +33,36 @@ def check(name, cond, detail=''):
     print('%s %s%s' % ('ok' if cond else 'not ok', name,
                        '' if cond else ': ' + detail))
     return cond
+
+
+def listings_counted(url):
+    fam = families(url)['placement_requests']
+    return sum(s.value for s in fam.samples
+               if s.name == 'placement_requests_total'
+               and s.labels['route'] == 'GET /resource_providers')
+
+
+def pids_in(log):
+    with open(log) as f:
+        return {ln.split()[-1] for ln in f if ln.strip()}
+
+
+def across_children(url, api_url, log):
+    """Requests on fresh connections until two children served some."""
+    before = listings_counted(url)
+    made = 0
+    while made < 400 and (made < 20 or len(pids_in(log)) < 2):
+        req = urllib.request.Request(
+            api_url + '/resource_providers',
+            headers={'x-auth-token': 'admin', 'connection': 'close'})
+        urllib.request.urlopen(req, timeout=10).read()
+        made += 1
+    time.sleep(0.2)
+    pids = pids_in(log)
+    check('requests served by two children', len(pids) >= 2, pids)
+    after = listings_counted(url)
+    check('every request of every child counted', after - before == made,
+          '%d made, %d counted' % (made, after - before))
 
 
 def main():
@@ -72,6 +107,8 @@ def main():
                 went_down.append(key)
     check('counters do not go down between scrapes', not went_down,
           str(went_down[:3]))
+    if len(sys.argv) > 3:
+        across_children(url, sys.argv[2], sys.argv[3])
     return 0
 
 
