@@ -47,7 +47,8 @@ typedef struct pl_req_t {
     const char *project_id;
     const char *domain_id;
     apr_array_header_t *roles;          /* const char * */
-    int system_scope_all;
+    int system_scope_all;               /* system_scope is "all" */
+    const char *system_scope;           /* as sent (noauth2), or NULL */
 
     pl_db_t *db;                        /* acquired on first use */
 
