@@ -5,6 +5,8 @@
 #   make test     install what is missing, build, run every test on
 #                 SQLite, PostgreSQL and MariaDB
 #   make unit     C unit tests of the pure parts
+#   make clang    the module and the unit tests built by clang -Werror
+#                 into build-clang/ (a second compiler's warnings)
 #   make install  copy the module into httpd's module directory
 #
 # Build output goes to $(O) (default build/), so several builds can live
@@ -45,7 +47,7 @@ PURE_OBJS := $(foreach f,$(PURE),$(if $(wildcard mod_placement/$(f).c),$(O)/$(f)
 UNIT_SRCS := $(wildcard t/unit/test_*.c)
 UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 
-.PHONY: all deps deps-run run test unit install clean
+.PHONY: all deps deps-run run test unit install clean clang
 
 all: $(O)/mod_placement.so
 
@@ -77,6 +79,15 @@ unit: $(UNIT_BINS)
 	    $$t >/dev/null 2>&1 || [ $$f -gt 0 ] || fail=$$((fail + 1)); \
 	done; \
 	echo "unit: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+# clang with -Wall -Wextra -Werror must build everything gcc builds; one
+# summary line for t/run-all.
+CLANG_O ?= build-clang
+clang:
+	@if $(MAKE) --no-print-directory -s O=$(CLANG_O) CC=clang WERROR=1 \
+	        all $(patsubst $(O)/%,$(CLANG_O)/%,$(UNIT_BINS)); then \
+	    echo "clang: 1 passed, 0 failed"; \
+	else echo "clang: 0 passed, 1 failed"; exit 1; fi
 
 deps:
 	scripts/install-deps.sh
