@@ -7,6 +7,10 @@
 #   make unit     C unit tests of the pure parts
 #   make clang    the module and the unit tests built by clang -Werror
 #                 into build-clang/ (a second compiler's warnings)
+#   make test-asan the module built with ASan + UBSan (build-asan/) serving
+#                 the API tests on SQLite (t/run-asan)
+#   make fuzz     libFuzzer harnesses of the pure parsers (t/fuzz/, clang,
+#                 build-fuzz/), FUZZ_SECONDS (20) each; make fuzz-long: 600
 #   make install  copy the module into httpd's module directory
 #
 # Build output goes to $(O) (default build/), so several builds can live
@@ -30,7 +34,10 @@ CURL_LIBS       := $(shell pkg-config --libs libcurl 2>/dev/null)
 YAML_CFLAGS     := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
 YAML_LIBS       := $(shell pkg-config --libs yaml-0.1 2>/dev/null)
 
-CFLAGS_ALL = -std=gnu99 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
+# SAN_FLAGS: sanitizer options for compiling and linking (make test-asan)
+SAN_FLAGS ?=
+
+CFLAGS_ALL = $(SAN_FLAGS) -std=gnu99 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
              -Wno-missing-field-initializers $(if $(WERROR),-Werror) \
              -Iinclude -I$(O) -I$(APXS_INCLUDEDIR) $(APR_CFLAGS) $(JSON_CFLAGS) \
              $(CURL_CFLAGS) $(YAML_CFLAGS)
@@ -47,12 +54,13 @@ PURE_OBJS := $(foreach f,$(PURE),$(if $(wildcard mod_placement/$(f).c),$(O)/$(f)
 UNIT_SRCS := $(wildcard t/unit/test_*.c)
 UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 
-.PHONY: all deps deps-run run test unit install clean clang
+.PHONY: all deps deps-run run test unit install clean clang test-asan \
+        fuzz fuzz-long fuzz-build fuzz-bins
 
 all: $(O)/mod_placement.so
 
 $(O)/mod_placement.so: $(OBJS)
-	$(CC) -shared -o $@ $(OBJS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
+	$(CC) $(SAN_FLAGS) -shared -o $@ $(OBJS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
 
 $(O)/%.o: mod_placement/%.c $(HDRS) | $(O)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
@@ -88,6 +96,39 @@ clang:
 	        all $(patsubst $(O)/%,$(CLANG_O)/%,$(UNIT_BINS)); then \
 	    echo "clang: 1 passed, 0 failed"; \
 	else echo "clang: 0 passed, 1 failed"; exit 1; fi
+
+# The module under AddressSanitizer and UndefinedBehaviorSanitizer serving
+# every API test file; any report fails (t/run-asan, docs/reliability.md).
+ASAN_O ?= build-asan
+test-asan:
+	$(MAKE) --no-print-directory O=$(ASAN_O) WERROR=1 \
+	    SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer \
+	               -fno-sanitize-recover=undefined" all
+	MOD_PLACEMENT=$(abspath $(ASAN_O))/mod_placement.so t/run-asan
+
+# libFuzzer harnesses (t/fuzz/fuzz_<name>.c) on the pure objects, built by
+# clang with ASan + UBSan into $(FUZZ_O); t/fuzz/run runs each one.
+FUZZ_O       ?= build-fuzz
+FUZZ_SECONDS ?= 20
+FUZZ_NAMES   := $(patsubst t/fuzz/fuzz_%.c,%,$(wildcard t/fuzz/fuzz_*.c))
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+                -fno-omit-frame-pointer
+fuzz-bins: $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZ_NAMES))
+
+$(O)/fuzz/fuzz_%: t/fuzz/fuzz_%.c t/fuzz/fuzz.h $(PURE_OBJS) $(HDRS) | $(O)
+	@mkdir -p $(O)/fuzz
+	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(PURE_OBJS) \
+	    $(APR_LIBS) $(JSON_LIBS) $(YAML_LIBS) -luuid
+
+fuzz-build:
+	$(MAKE) --no-print-directory O=$(FUZZ_O) CC=clang WERROR=1 \
+	    SAN_FLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-bins
+
+fuzz: fuzz-build
+	FUZZ_O=$(FUZZ_O) t/fuzz/run $(FUZZ_SECONDS)
+
+fuzz-long: fuzz-build
+	FUZZ_O=$(FUZZ_O) t/fuzz/run $(or $(FUZZ_LONG_SECONDS),600)
 
 deps:
 	scripts/install-deps.sh
