@@ -43,12 +43,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     APR_ARRAY_PUSH(values, const char *) = s;
     APR_ARRAY_PUSH(values, const char *) = s;
 
-    (void)pl_qs_py_space(s);
-    (void)pl_qs_u8_len(s);
-    (void)pl_qs_py_strip(p, s, strlen(s));
-    (void)pl_qs_py_repr(p, s, 0);
-    (void)pl_qs_py_repr(p, s, 200);
-    CHECK(pl_qs_py_int(p, s, &neg, &digits, &err));
+    (void)pl_py_space(s);
+    (void)pl_py_u8_len(s);
+    (void)pl_py_strip(p, s, strlen(s));
+    (void)pl_py_repr(p, s, 0);
+    (void)pl_py_repr(p, s, 200);
+    CHECK(pl_py_int(p, s, &neg, &digits, &err));
     CHECK(pl_qs_resources(p, s, &arr, &err));
     traits = pl_qs_traits_make(p);
     CHECK(pl_qs_traits_value(p, s, 1, 1, traits, &err));
