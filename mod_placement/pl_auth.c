@@ -63,16 +63,22 @@ static int answer(pl_req_t *req, int status, const char *body)
     return status;
 }
 
-/* Python's str.strip(): the whitespace of str.isspace() for ASCII */
+/* Is c whitespace for Python's str.strip() of a header value? WSGI
+ * decodes headers as latin-1, so each byte is one character: ASCII
+ * whitespace, the separators 0x1c-0x1f, NEL (0x85) and NBSP (0xa0). */
+static int py_latin1_space(unsigned char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f)
+           || c == 0x85 || c == 0xa0;
+}
+
+/* s[0..len) without the whitespace around it, as str.strip() */
 static const char *py_strip(apr_pool_t *p, const char *s, apr_size_t len)
 {
-    while (len && (*s == ' ' || (*s >= '\t' && *s <= '\r') ||
-                   (*s >= 0x1c && *s <= 0x1f))) {
+    while (len && py_latin1_space((unsigned char)*s)) {
         s++, len--;
     }
-    while (len && (s[len - 1] == ' ' ||
-                   (s[len - 1] >= '\t' && s[len - 1] <= '\r') ||
-                   (s[len - 1] >= 0x1c && s[len - 1] <= 0x1f))) {
+    while (len && py_latin1_space((unsigned char)s[len - 1])) {
         len--;
     }
     return apr_pstrmemdup(p, s, len);
