@@ -5,6 +5,12 @@
 #   make test     install what is missing, build, run every test on
 #                 SQLite, PostgreSQL and MariaDB
 #   make unit     C unit tests of the pure parts
+#   make clang    the module and the unit tests built by clang -Werror
+#                 into build-clang/ (a second compiler's warnings)
+#   make test-asan the module built with ASan + UBSan (build-asan/) serving
+#                 the API tests on SQLite (t/run-asan)
+#   make fuzz     libFuzzer harnesses of the pure parsers (t/fuzz/, clang,
+#                 build-fuzz/), FUZZ_SECONDS (20) each; make fuzz-long: 600
 #   make install  copy the module into httpd's module directory; on Debian
 #                 also placement.load/.conf into /etc/apache2/mods-available
 #                 (for a2enmod; DESTDIR honoured)
@@ -30,7 +36,10 @@ CURL_LIBS       := $(shell pkg-config --libs libcurl 2>/dev/null)
 YAML_CFLAGS     := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
 YAML_LIBS       := $(shell pkg-config --libs yaml-0.1 2>/dev/null)
 
-CFLAGS_ALL = -std=gnu99 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
+# SAN_FLAGS: sanitizer options for compiling and linking (make test-asan)
+SAN_FLAGS ?=
+
+CFLAGS_ALL = $(SAN_FLAGS) -std=gnu99 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
              -Wno-missing-field-initializers $(if $(WERROR),-Werror) \
              -Iinclude -I$(O) -I$(APXS_INCLUDEDIR) $(APR_CFLAGS) $(JSON_CFLAGS) \
              $(CURL_CFLAGS) $(YAML_CFLAGS) $(CPPFLAGS) $(CFLAGS)
@@ -40,18 +49,20 @@ OBJS  := $(patsubst mod_placement/%.c,$(O)/%.o,$(SRCS)) $(O)/pl_std_data.o
 HDRS  := $(wildcard include/*.h)
 
 # The httpd-free parts that unit tests link against.
-PURE  := pl_mv pl_qs pl_uuid pl_jsonschema pl_str pl_policy_check \
+PURE  := pl_mv pl_qs pl_py pl_uuid pl_jsonschema pl_schemas pl_str pl_policy_check \
          pl_policy_rules pl_policy_enforce pl_policy_file \
          $(patsubst mod_placement/%.c,%,$(wildcard mod_placement/ac_*.c))
 PURE_OBJS := $(foreach f,$(PURE),$(if $(wildcard mod_placement/$(f).c),$(O)/$(f).o))
 UNIT_SRCS := $(wildcard t/unit/test_*.c)
 UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 
-.PHONY: all deps deps-run run test unit install clean
+.PHONY: all deps deps-run run test unit install clean clang test-asan \
+        fuzz fuzz-long fuzz-build fuzz-bins
 
 all: $(O)/mod_placement.so
 
 $(O)/mod_placement.so: $(OBJS)
+	$(CC) $(SAN_FLAGS) -shared -o $@ $(OBJS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
 	$(CC) -shared $(LDFLAGS) -o $@ $(OBJS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
 
 $(O)/%.o: mod_placement/%.c $(HDRS) | $(O)
@@ -79,6 +90,48 @@ unit: $(UNIT_BINS)
 	    $$t >/dev/null 2>&1 || [ $$f -gt 0 ] || fail=$$((fail + 1)); \
 	done; \
 	echo "unit: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+# clang with -Wall -Wextra -Werror must build everything gcc builds; one
+# summary line for t/run-all.
+CLANG_O ?= build-clang
+clang:
+	@if $(MAKE) --no-print-directory -s O=$(CLANG_O) CC=clang WERROR=1 \
+	        all $(patsubst $(O)/%,$(CLANG_O)/%,$(UNIT_BINS)); then \
+	    echo "clang: 1 passed, 0 failed"; \
+	else echo "clang: 0 passed, 1 failed"; exit 1; fi
+
+# The module under AddressSanitizer and UndefinedBehaviorSanitizer serving
+# every API test file; any report fails (t/run-asan, docs/reliability.md).
+ASAN_O ?= build-asan
+test-asan:
+	$(MAKE) --no-print-directory O=$(ASAN_O) WERROR=1 \
+	    SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer \
+	               -fno-sanitize-recover=undefined" all
+	MOD_PLACEMENT=$(abspath $(ASAN_O))/mod_placement.so t/run-asan
+
+# libFuzzer harnesses (t/fuzz/fuzz_<name>.c) on the pure objects, built by
+# clang with ASan + UBSan into $(FUZZ_O); t/fuzz/run runs each one.
+FUZZ_O       ?= build-fuzz
+FUZZ_SECONDS ?= 20
+FUZZ_NAMES   := $(patsubst t/fuzz/fuzz_%.c,%,$(wildcard t/fuzz/fuzz_*.c))
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+                -fno-omit-frame-pointer
+fuzz-bins: $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZ_NAMES))
+
+$(O)/fuzz/fuzz_%: t/fuzz/fuzz_%.c t/fuzz/fuzz.h $(PURE_OBJS) $(HDRS) | $(O)
+	@mkdir -p $(O)/fuzz
+	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(PURE_OBJS) \
+	    $(APR_LIBS) $(JSON_LIBS) $(YAML_LIBS) -luuid
+
+fuzz-build:
+	$(MAKE) --no-print-directory O=$(FUZZ_O) CC=clang WERROR=1 \
+	    SAN_FLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-bins
+
+fuzz: fuzz-build
+	FUZZ_O=$(FUZZ_O) t/fuzz/run $(FUZZ_SECONDS)
+
+fuzz-long: fuzz-build
+	FUZZ_O=$(FUZZ_O) t/fuzz/run $(or $(FUZZ_LONG_SECONDS),600)
 
 deps:
 	scripts/install-deps.sh

@@ -47,7 +47,8 @@ typedef struct pl_req_t {
     const char *project_id;
     const char *domain_id;
     apr_array_header_t *roles;          /* const char * */
-    int system_scope_all;
+    int system_scope_all;               /* system_scope is "all" */
+    const char *system_scope;           /* as sent (noauth2), or NULL */
 
     pl_db_t *db;                        /* acquired on first use */
 
@@ -82,7 +83,8 @@ apr_array_header_t *pl_args(const pl_req_t *req, const char *key);
 /**
  * Validate the query string against a JSON schema as upstream does (a dict
  * of parameter -> last value). On failure records the 400 and returns it;
- * returns 0 on success.
+ * returns 0 on success. A NULL schema (pl_schema failed) is a 500, never
+ * "valid".
  */
 int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema);
 
@@ -95,17 +97,26 @@ int pl_require_json(pl_req_t *req);
 /**
  * Read the body: 415 unless Content-Type is application/json, 400 for
  * malformed JSON or a body the schema refuses. Returns 0 and *pdoc (bound
- * to the request pool) or the recorded error status.
+ * to the request pool) or the recorded error status. A NULL schema
+ * (pl_schema failed) is a 500 before anything is read, never "valid".
  */
 int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
                  json_object **pdoc);
 
 /**
- * The compiled form of a JSON schema given as JSON text (a string literal:
- * compiled once per process, keyed by the literal's address). Returns NULL
- * after recording a 500 if the schema itself is broken.
+ * The compiled form of a JSON schema given as JSON text, keyed by the
+ * literal's address: the texts of pl_schemas.h were compiled at start-up
+ * (pl_schema_compile_all); any other literal is compiled once per process
+ * on first use. Returns NULL after recording a 500 if it does not compile.
  */
 const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text);
+
+/**
+ * Called from post_config: compile every text of pl_schemas_all into
+ * pconf. On failure returns the error and sets *failed to the text that
+ * does not compile (the server must refuse to start).
+ */
+apr_status_t pl_schema_compile_all(apr_pool_t *pconf, const char **failed);
 
 /** Called from child_init: the pool and lock the schema cache uses. */
 void pl_schema_init(apr_pool_t *pchild);

@@ -12,23 +12,11 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_schemas.h"
 #include "pl_store_aggregate.h"
 
 /* schemas/aggregate.py */
-#define AGGREGATES_LIST \
-    "{\"type\": \"array\"," \
-    " \"items\": {\"type\": \"string\", \"format\": \"uuid\"}," \
-    " \"uniqueItems\": true}"
-
-static const char PUT_SCHEMA_V1_1[] = AGGREGATES_LIST;
-
-static const char PUT_SCHEMA_V1_19[] =
-    "{\"type\": \"object\","
-    " \"properties\": {"
-    "   \"aggregates\": " AGGREGATES_LIST ","
-    "   \"resource_provider_generation\": {\"type\": \"integer\"}},"
-    " \"required\": [\"aggregates\", \"resource_provider_generation\"],"
-    " \"additionalProperties\": false}";
+/* Body and query schemas: pl_schemas.c (PL_SCHEMA_AGGREGATE_*). */
 
 /* _send_aggregates: the generation from 1.19; last-modified is now, as
  * upstream keeps no time for an association. */
@@ -87,8 +75,8 @@ int pl_api_aggregate_set(pl_req_t *req)
                                  "aggregates:update", NULL))
         || (st = pl_api_provider_of_path(req, NULL, &prov))
         || (st = pl_read_json(req, pl_schema(req, with_generation
-                                                  ? PUT_SCHEMA_V1_19
-                                                  : PUT_SCHEMA_V1_1),
+                                                  ? PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_19
+                                                  : PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_1),
                               &doc))) {
         return st;
     }

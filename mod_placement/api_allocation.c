@@ -14,37 +14,12 @@
 #include "pl_private.h"
 #include "pl_metrics.h"
 #include "pl_api.h"
+#include "pl_schemas.h"
 #include "pl_api_allocation.h"
 #include "pl_uuid.h"
 
 /* 1.0-1.7: a list of {resource_provider: {uuid}, resources} */
-#define SCH_LIST_ITEMS \
-    "{\"type\": \"array\", \"minItems\": 1, \"items\": {\"type\": " \
-    "\"object\", \"properties\": {\"resource_provider\": {\"type\": " \
-    "\"object\", \"properties\": {\"uuid\": {\"type\": \"string\", " \
-    "\"format\": \"uuid\"}}, \"additionalProperties\": false, " \
-    "\"required\": [\"uuid\"]}, \"resources\": " PL_SCH_RESOURCES "}, " \
-    "\"required\": [\"resource_provider\", \"resources\"], " \
-    "\"additionalProperties\": false}}"
-
-static const char SCHEMA_PUT_1_0[] =
-    "{\"type\": \"object\", \"properties\": {\"allocations\": "
-    SCH_LIST_ITEMS "}, \"required\": [\"allocations\"], "
-    "\"additionalProperties\": false}";
-static const char SCHEMA_PUT_1_8[] =
-    "{\"type\": \"object\", \"properties\": {\"allocations\": "
-    SCH_LIST_ITEMS ", \"project_id\": " PL_SCH_ID_STRING ", \"user_id\": "
-    PL_SCH_ID_STRING "}, \"required\": [\"allocations\", \"project_id\", "
-    "\"user_id\"], \"additionalProperties\": false}";
-static const char SCHEMA_PUT_1_12[] = PL_SCH_DICT_1_12;
-static const char SCHEMA_PUT_1_28[] = PL_SCH_DICT_1_28;
-static const char SCHEMA_PUT_1_34[] = PL_SCH_DICT_1_34;
-static const char SCHEMA_PUT_1_38[] = PL_SCH_DICT_1_38;
-
-static const char SCHEMA_POST_1_13[] = PL_SCH_POST("1", PL_SCH_DELETABLE);
-static const char SCHEMA_POST_1_28[] = PL_SCH_POST("1", PL_SCH_DICT_1_28);
-static const char SCHEMA_POST_1_34[] = PL_SCH_POST("1", PL_SCH_DICT_1_34);
-static const char SCHEMA_POST_1_38[] = PL_SCH_POST("1", PL_SCH_DICT_1_38);
+/* Body and query schemas: pl_schemas.c (PL_SCHEMA_ALLOCATION_*). */
 
 static const char *jstr(json_object *o, const char *key)
 {
@@ -315,9 +290,9 @@ static json_object *list_to_dict(pl_req_t *req, json_object *list)
 
 int pl_api_allocation_consumer_put(pl_req_t *req)
 {
-    const char *schemas[] = { SCHEMA_PUT_1_0, SCHEMA_PUT_1_8,
-                              SCHEMA_PUT_1_12, SCHEMA_PUT_1_28,
-                              SCHEMA_PUT_1_34, SCHEMA_PUT_1_38 };
+    const char *schemas[] = { PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_0, PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_8,
+                              PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_12, PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_28,
+                              PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_34, PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_38 };
     const char *uuid = req->params[0];
     apr_hash_t *provs = apr_hash_make(req->pool);
     json_object *doc, *allocs = NULL;
@@ -360,10 +335,10 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
 
 int pl_api_allocation_post(pl_req_t *req)
 {
-    const char *schema = req->mv >= PL_MV(1, 38) ? SCHEMA_POST_1_38
-                         : req->mv >= PL_MV(1, 34) ? SCHEMA_POST_1_34
-                         : req->mv >= PL_MV(1, 28) ? SCHEMA_POST_1_28
-                         : SCHEMA_POST_1_13;
+    const char *schema = req->mv >= PL_MV(1, 38) ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_38
+                         : req->mv >= PL_MV(1, 34) ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_34
+                         : req->mv >= PL_MV(1, 28) ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_28
+                         : PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_13;
     apr_hash_t *provs = apr_hash_make(req->pool);
     json_object *doc;
     pl_alloc_write_t w;

@@ -14,58 +14,13 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_schemas.h"
 #include "pl_store_inventory.h"
 #include "pl_store_rc.h"
 
 /* schemas/inventory.py, key order included. One inventory record; the
  * variants differ only in their properties and "required". */
-#define INV_PROPERTIES \
-    "\"resource_provider_generation\": {\"type\": \"integer\"}," \
-    " \"total\": {\"type\": \"integer\", \"maximum\": 2147483647," \
-    "             \"minimum\": 1}," \
-    " \"reserved\": {\"type\": \"integer\", \"maximum\": 2147483647," \
-    "                \"minimum\": 0}," \
-    " \"min_unit\": {\"type\": \"integer\", \"maximum\": 2147483647," \
-    "                \"minimum\": 1}," \
-    " \"max_unit\": {\"type\": \"integer\", \"maximum\": 2147483647," \
-    "                \"minimum\": 1}," \
-    " \"step_size\": {\"type\": \"integer\", \"maximum\": 2147483647," \
-    "                 \"minimum\": 1}," \
-    " \"allocation_ratio\": {\"type\": \"number\"," \
-    "                        \"maximum\": 3.40282e+38}"
-#define RC_PATTERN "^[A-Z0-9_]+$"
-
-/* BASE_INVENTORY_SCHEMA: PUT of one inventory */
-static const char PUT_ONE_SCHEMA[] =
-    "{\"type\": \"object\","
-    " \"properties\": {" INV_PROPERTIES "},"
-    " \"required\": [\"total\", \"resource_provider_generation\"],"
-    " \"additionalProperties\": false}";
-
-/* POST_INVENTORY_SCHEMA */
-static const char POST_SCHEMA[] =
-    "{\"type\": \"object\","
-    " \"properties\": {" INV_PROPERTIES ","
-    "   \"resource_class\": {\"type\": \"string\","
-    "                        \"pattern\": \"" RC_PATTERN "\"}},"
-    " \"required\": [\"total\", \"resource_class\"],"
-    " \"additionalProperties\": false}";
-
-/* PUT_INVENTORY_SCHEMA */
-static const char PUT_ALL_SCHEMA[] =
-    "{\"type\": \"object\","
-    " \"properties\": {"
-    "   \"resource_provider_generation\": {\"type\": \"integer\"},"
-    "   \"inventories\": {"
-    "     \"type\": \"object\","
-    "     \"patternProperties\": {"
-    "       \"" RC_PATTERN "\": {"
-    "         \"type\": \"object\","
-    "         \"properties\": {" INV_PROPERTIES "},"
-    "         \"required\": [\"total\"],"
-    "         \"additionalProperties\": false}}}},"
-    " \"required\": [\"resource_provider_generation\", \"inventories\"],"
-    " \"additionalProperties\": false}";
+/* Body and query schemas: pl_schemas.c (PL_SCHEMA_INVENTORY_*). */
 
 #define CONCURRENT_TEXT \
     "Another thread concurrently updated the resource provider data. " \
@@ -280,7 +235,7 @@ int pl_api_inventory_create(pl_req_t *req)
         || (st = pl_policy_check(req, "placement:resource_providers:"
                                  "inventories:create", NULL))
         || (st = pl_api_provider_of_path(req, NULL, &prov))
-        || (st = pl_read_json(req, pl_schema(req, POST_SCHEMA), &doc))) {
+        || (st = pl_read_json(req, pl_schema(req, PL_SCHEMA_INVENTORY_POST_SCHEMA), &doc))) {
         return st;
     }
     json_object_object_get_ex(doc, "resource_class", &v);
@@ -352,7 +307,7 @@ int pl_api_inventory_update(pl_req_t *req)
     apr_status_t rv;
     int st, exceeded = 0;
 
-    if ((st = read_update(req, PUT_ONE_SCHEMA, &prov, &doc))) {
+    if ((st = read_update(req, PL_SCHEMA_INVENTORY_PUT_ONE_SCHEMA, &prov, &doc))) {
         return st;
     }
     inv = inventory_from_json(req->pool, doc, rc_name);
@@ -401,7 +356,7 @@ int pl_api_inventory_set_all(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = read_update(req, PUT_ALL_SCHEMA, &prov, &doc))) {
+    if ((st = read_update(req, PL_SCHEMA_INVENTORY_PUT_ALL_SCHEMA, &prov, &doc))) {
         return st;
     }
     json_object_object_get_ex(doc, "inventories", &records);

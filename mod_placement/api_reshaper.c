@@ -11,40 +11,10 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_schemas.h"
 #include "pl_api_allocation.h"
 
-#define SCH_INT_MAX(min) \
-    "{\"type\": \"integer\", \"maximum\": 2147483647, \"minimum\": " min "}"
-
-/* inventory.PUT_INVENTORY_SCHEMA */
-#define SCH_PUT_INVENTORY \
-    "{\"type\": \"object\", \"properties\": {" \
-    "\"resource_provider_generation\": {\"type\": \"integer\"}, " \
-    "\"inventories\": {\"type\": \"object\", \"patternProperties\": {" \
-    PL_SCH_RC_PAT ": {\"type\": \"object\", \"properties\": {" \
-    "\"resource_provider_generation\": {\"type\": \"integer\"}, " \
-    "\"total\": " SCH_INT_MAX("1") ", \"reserved\": " SCH_INT_MAX("0") ", " \
-    "\"min_unit\": " SCH_INT_MAX("1") ", \"max_unit\": " SCH_INT_MAX("1") \
-    ", \"step_size\": " SCH_INT_MAX("1") ", \"allocation_ratio\": {" \
-    "\"type\": \"number\", \"maximum\": 3.40282e+38}}, " \
-    "\"required\": [\"total\"], \"additionalProperties\": false}}}}, " \
-    "\"required\": [\"resource_provider_generation\", \"inventories\"], " \
-    "\"additionalProperties\": false}"
-
-#define SCH_RESHAPER(allocs) \
-    "{\"type\": \"object\", \"properties\": {\"inventories\": {" \
-    "\"type\": \"object\", \"patternProperties\": {" PL_SCH_UUID_PAT ": " \
-    SCH_PUT_INVENTORY "}, \"minProperties\": 1, " \
-    "\"additionalProperties\": false}, \"allocations\": " allocs "}, " \
-    "\"required\": [\"inventories\", \"allocations\"], " \
-    "\"additionalProperties\": false}"
-
-static const char SCHEMA_1_30[] =
-    SCH_RESHAPER(PL_SCH_POST("0", PL_SCH_DICT_1_28));
-static const char SCHEMA_1_34[] =
-    SCH_RESHAPER(PL_SCH_POST("0", PL_SCH_DICT_1_34));
-static const char SCHEMA_1_38[] =
-    SCH_RESHAPER(PL_SCH_POST("0", PL_SCH_DICT_1_38));
+/* Body and query schemas: pl_schemas.c (PL_SCHEMA_RESHAPER_*). */
 
 static apr_int64_t field(json_object *o, const char *key, apr_int64_t dflt)
 {
@@ -107,9 +77,9 @@ static int read_inventories(pl_req_t *req, pl_db_t *db, json_object *invs,
 
 int pl_api_reshaper_post(pl_req_t *req)
 {
-    const char *schema = req->mv >= PL_MV(1, 38) ? SCHEMA_1_38
-                         : req->mv >= PL_MV(1, 34) ? SCHEMA_1_34
-                         : SCHEMA_1_30;
+    const char *schema = req->mv >= PL_MV(1, 38) ? PL_SCHEMA_RESHAPER_SCHEMA_1_38
+                         : req->mv >= PL_MV(1, 34) ? PL_SCHEMA_RESHAPER_SCHEMA_1_34
+                         : PL_SCHEMA_RESHAPER_SCHEMA_1_30;
     apr_hash_t *provs = apr_hash_make(req->pool);
     json_object *doc, *invs = NULL, *allocs = NULL;
     pl_alloc_write_t w;

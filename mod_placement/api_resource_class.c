@@ -12,18 +12,12 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_schemas.h"
 #include "pl_store_rc.h"
 
 /* schemas/resource_class.py: POST_RC_SCHEMA_V1_2 (PUT_RC_SCHEMA_V1_2 is
  * the same dict) */
-static const char RC_SCHEMA[] =
-    "{\"type\": \"object\","
-    " \"properties\": {"
-    "   \"name\": {\"type\": \"string\","
-    "              \"pattern\": \"^CUSTOM_[A-Z0-9_]+$\","
-    "              \"maxLength\": 255}},"
-    " \"required\": [\"name\"],"
-    " \"additionalProperties\": false}";
+/* Body and query schemas: pl_schemas.c (PL_SCHEMA_RC_*). */
 
 /* util.pick_last_modified: updated_at, else created_at, else now. */
 static void touch_rc(pl_req_t *req, const pl_rc_t *rc)
@@ -152,7 +146,7 @@ static int read_name(pl_req_t *req, const char *rule, const char **pname,
     if ((st = pl_policy_check(req, rule, NULL))) {
         return st;
     }
-    if (!(schema = pl_schema(req, RC_SCHEMA))) {
+    if (!(schema = pl_schema(req, PL_SCHEMA_RC_RC_SCHEMA))) {
         return req->err_status;
     }
     if ((st = pl_read_json(req, schema, &doc))) {
@@ -257,7 +251,7 @@ static int rc_ensure(pl_req_t *req)
     }
     /* Upstream validates the name as the body {"name": <name>} of the
      * rename schema, so the 400 reads like a body error. */
-    if (!(schema = pl_schema(req, RC_SCHEMA))) {
+    if (!(schema = pl_schema(req, PL_SCHEMA_RC_RC_SCHEMA))) {
         return req->err_status;
     }
     doc = pl_json_own(req, json_object_new_object());

@@ -11,45 +11,13 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_schemas.h"
 #include "pl_qs.h"
 #include "pl_uuid.h"
 #include "pl_store_provider.h"
 
 /* Bodies, as placement's schemas/resource_provider.py (key order kept). */
-#define RP_NAME_SCHEMA "\"name\": {\"type\": \"string\", \"maxLength\": 200}"
-#define RP_UUID_SCHEMA "{\"type\": \"string\", \"format\": \"uuid\"}"
-#define RP_PARENT_SCHEMA \
-    "\"parent_provider_uuid\": {\"anyOf\": [" RP_UUID_SCHEMA ", " \
-    "{\"type\": \"null\"}]}"
-#define RP_BODY(props) \
-    "{\"type\": \"object\", \"properties\": {" props "}, " \
-    "\"required\": [\"name\"], \"additionalProperties\": false}"
-
-static const char POST_SCHEMA[] =
-    RP_BODY(RP_NAME_SCHEMA ", \"uuid\": " RP_UUID_SCHEMA);
-/* 1.14+: parent_provider_uuid */
-static const char POST_SCHEMA_1_14[] =
-    RP_BODY(RP_NAME_SCHEMA ", \"uuid\": " RP_UUID_SCHEMA ", "
-            RP_PARENT_SCHEMA);
-static const char PUT_SCHEMA[] = RP_BODY(RP_NAME_SCHEMA);
-static const char PUT_SCHEMA_1_14[] =
-    RP_BODY(RP_NAME_SCHEMA ", " RP_PARENT_SCHEMA);
-
-/* Query strings of GET /resource_providers, one more key per version. */
-#define QS_1_0 "\"name\": {\"type\": \"string\"}, \"uuid\": " RP_UUID_SCHEMA
-#define QS_1_3 QS_1_0 ", \"member_of\": {\"type\": \"string\"}"
-#define QS_1_4 QS_1_3 ", \"resources\": {\"type\": \"string\"}"
-#define QS_1_14 QS_1_4 ", \"in_tree\": " RP_UUID_SCHEMA
-#define QS_1_18 QS_1_14 ", \"required\": {\"type\": \"string\"}"
-#define QS(props) \
-    "{\"type\": \"object\", \"properties\": {" props "}, " \
-    "\"additionalProperties\": false}"
-
-static const char LIST_QS[] = QS(QS_1_0);
-static const char LIST_QS_1_3[] = QS(QS_1_3);     /* member_of */
-static const char LIST_QS_1_4[] = QS(QS_1_4);     /* resources */
-static const char LIST_QS_1_14[] = QS(QS_1_14);   /* in_tree */
-static const char LIST_QS_1_18[] = QS(QS_1_18);   /* required */
+/* Body and query schemas: pl_schemas.c (PL_SCHEMA_RP_*). */
 
 static json_object *provider_links(pl_req_t *req, const pl_provider_t *prov)
 {
@@ -175,10 +143,10 @@ static int read_filters(pl_req_t *req, pl_provider_filter_t *f)
 
 int pl_api_rp_list(pl_req_t *req)
 {
-    const char *qs = req->mv >= PL_MV(1, 18) ? LIST_QS_1_18
-                   : req->mv >= PL_MV(1, 14) ? LIST_QS_1_14
-                   : req->mv >= PL_MV(1, 4) ? LIST_QS_1_4
-                   : req->mv >= PL_MV(1, 3) ? LIST_QS_1_3 : LIST_QS;
+    const char *qs = req->mv >= PL_MV(1, 18) ? PL_SCHEMA_RP_LIST_QS_1_18
+                   : req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_LIST_QS_1_14
+                   : req->mv >= PL_MV(1, 4) ? PL_SCHEMA_RP_LIST_QS_1_4
+                   : req->mv >= PL_MV(1, 3) ? PL_SCHEMA_RP_LIST_QS_1_3 : PL_SCHEMA_RP_LIST_QS;
     const pl_jsonschema_t *schema;
     pl_provider_filter_t f;
     pl_provider_unknown_t unknown;
@@ -245,8 +213,8 @@ int pl_api_rp_create(pl_req_t *req)
                                  NULL))) {
         return st;
     }
-    schema = pl_schema(req, req->mv >= PL_MV(1, 14) ? POST_SCHEMA_1_14
-                                                    : POST_SCHEMA);
+    schema = pl_schema(req, req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_POST_SCHEMA_1_14
+                                                    : PL_SCHEMA_RP_POST_SCHEMA);
     if (schema == NULL) {
         return req->err_status;
     }
@@ -366,8 +334,8 @@ int pl_api_rp_update(pl_req_t *req)
         return st;
     }
     db = pl_req_db(req);
-    schema = pl_schema(req, req->mv >= PL_MV(1, 14) ? PUT_SCHEMA_1_14
-                                                    : PUT_SCHEMA);
+    schema = pl_schema(req, req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_PUT_SCHEMA_1_14
+                                                    : PL_SCHEMA_RP_PUT_SCHEMA);
     if (schema == NULL) {
         return req->err_status;
     }

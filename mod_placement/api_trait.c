@@ -12,33 +12,13 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_schemas.h"
 #include "pl_str.h"
 #include "pl_qs.h"
 #include "pl_store_trait.h"
 
 /* schemas/trait.py: CUSTOM_TRAIT (a name, not a document) */
-static const char CUSTOM_TRAIT_SCHEMA[] =
-    "{\"type\": \"string\", \"minLength\": 1, \"maxLength\": 255,"
-    " \"pattern\": \"^CUSTOM_[A-Z0-9_]+$\"}";
-
-/* schemas/trait.py: SET_TRAITS_FOR_RP_SCHEMA */
-static const char SET_TRAITS_SCHEMA[] =
-    "{\"type\": \"object\","
-    " \"properties\": {"
-    "   \"traits\": {\"type\": \"array\","
-    "                \"items\": {\"type\": \"string\", \"minLength\": 1,"
-    "                           \"maxLength\": 255}},"
-    "   \"resource_provider_generation\": {\"type\": \"integer\"}},"
-    " \"required\": [\"traits\", \"resource_provider_generation\"],"
-    " \"additionalProperties\": false}";
-
-/* schemas/trait.py: LIST_TRAIT_SCHEMA (the query string) */
-static const char LIST_TRAITS_QS_SCHEMA[] =
-    "{\"type\": \"object\","
-    " \"properties\": {"
-    "   \"name\": {\"type\": \"string\"},"
-    "   \"associated\": {\"type\": \"string\"}},"
-    " \"additionalProperties\": false}";
+/* Body and query schemas: pl_schemas.c (PL_SCHEMA_TRAIT_*). */
 
 #define GENERATION_CHANGED \
     "Resource provider's generation already changed. Please update the " \
@@ -117,7 +97,7 @@ int pl_api_trait_list(pl_req_t *req)
     if ((st = pl_policy_check(req, "placement:traits:list", NULL))) {
         return st;
     }
-    if (!(schema = pl_schema(req, LIST_TRAITS_QS_SCHEMA))) {
+    if (!(schema = pl_schema(req, PL_SCHEMA_TRAIT_LIST_TRAITS_QS_SCHEMA))) {
         return req->err_status;
     }
     if ((st = pl_check_query(req, schema))) {
@@ -188,7 +168,7 @@ int pl_api_trait_put(pl_req_t *req)
     if ((st = pl_policy_check(req, "placement:traits:update", NULL))) {
         return st;
     }
-    if (!(schema = pl_schema(req, CUSTOM_TRAIT_SCHEMA))) {
+    if (!(schema = pl_schema(req, PL_SCHEMA_TRAIT_CUSTOM_TRAIT_SCHEMA))) {
         return req->err_status;
     }
     jname = pl_json_own(req, json_object_new_string(name));
@@ -361,7 +341,7 @@ int pl_api_trait_provider_set(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    if (!(schema = pl_schema(req, SET_TRAITS_SCHEMA))) {
+    if (!(schema = pl_schema(req, PL_SCHEMA_TRAIT_SET_TRAITS_SCHEMA))) {
         return req->err_status;
     }
     if ((st = pl_read_json(req, schema, &doc))) {

@@ -10,31 +10,12 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_schemas.h"
 #include "pl_store_provider.h"
 #include "pl_store_usage.h"
 
 /* schemas/usage.py GET_USAGES_SCHEMA_1_9 */
-#define USAGES_PROPERTIES \
-    "\"project_id\": {\"type\": \"string\", \"minLength\": 1," \
-    "                 \"maxLength\": 255}," \
-    " \"user_id\": {\"type\": \"string\", \"minLength\": 1," \
-    "               \"maxLength\": 255}"
-
-static const char QS_SCHEMA_V1_9[] =
-    "{\"type\": \"object\","
-    " \"properties\": {" USAGES_PROPERTIES "},"
-    " \"required\": [\"project_id\"],"
-    " \"additionalProperties\": false}";
-
-/* GET_USAGES_SCHEMA_V1_38: consumer_type added last */
-static const char QS_SCHEMA_V1_38[] =
-    "{\"type\": \"object\","
-    " \"properties\": {" USAGES_PROPERTIES ","
-    "   \"consumer_type\": {\"type\": \"string\","
-    "                       \"pattern\": \"^[A-Z0-9_]+$|^all|^unknown$\","
-    "                       \"minLength\": 1, \"maxLength\": 255}},"
-    " \"required\": [\"project_id\"],"
-    " \"additionalProperties\": false}";
+/* Body and query schemas: pl_schemas.c (PL_SCHEMA_USAGE_*). */
 
 int pl_api_usage_provider(pl_req_t *req)
 {
@@ -91,8 +72,8 @@ int pl_api_usage_totals(pl_req_t *req)
     if ((st = pl_policy_check(req, "placement:usages",
                               project ? project : "None"))
         || (st = pl_check_query(req, pl_schema(req, by_type
-                                                    ? QS_SCHEMA_V1_38
-                                                    : QS_SCHEMA_V1_9)))) {
+                                                    ? PL_SCHEMA_USAGE_QS_SCHEMA_V1_38
+                                                    : PL_SCHEMA_USAGE_QS_SCHEMA_V1_9)))) {
         return st;
     }
     if ((db = pl_req_db(req)) == NULL) {

@@ -34,12 +34,21 @@ static int pl_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
 static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                           apr_pool_t *ptemp, server_rec *s)
 {
+    const char *bad = NULL;
+    apr_status_t rv;
+
     (void)plog;
     if (APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire) == NULL) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(00001)
                      "mod_placement needs mod_dbd: add LoadModule "
                      "dbd_module before placement_module, and DBDriver/"
                      "DBDParams for the server");
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    /* every built-in JSON schema, once: a broken one refuses to start */
+    if ((rv = pl_schema_compile_all(pconf, &bad)) != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s, PL_LOGNO(00008)
+                     "a built-in JSON schema does not compile: %.120s", bad);
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     /* libcurl's global state, before any child thread exists */

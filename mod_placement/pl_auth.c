@@ -63,6 +63,36 @@ static int answer(pl_req_t *req, int status, const char *body)
     return status;
 }
 
+/* Is c whitespace for Python's str.strip() of a header value? WSGI
+ * decodes headers as latin-1, so each byte is one character: ASCII
+ * whitespace, the separators 0x1c-0x1f, NEL (0x85) and NBSP (0xa0). */
+static int py_latin1_space(unsigned char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f)
+           || c == 0x85 || c == 0xa0;
+}
+
+/* s[0..len) without the whitespace around it, as str.strip() */
+static const char *py_strip(apr_pool_t *p, const char *s, apr_size_t len)
+{
+    while (len && py_latin1_space((unsigned char)*s)) {
+        s++, len--;
+    }
+    while (len && py_latin1_space((unsigned char)s[len - 1])) {
+        len--;
+    }
+    return apr_pstrmemdup(p, s, len);
+}
+
+/* upstream's NoAuthMiddleware, then oslo.context's from_environ():
+ * - roles: X-Roles split on ',' (every piece kept, empty ones too), each
+ *   stripped of surrounding whitespace only ("ad min" is not "admin");
+ *   an empty X-Roles is no role at all; without X-Roles, user "admin" is
+ *   admin;
+ * - system_scope: OpenStack-System-Scope as sent ("ALL" is not "all");
+ *   when it is non-empty the token's project is not used;
+ * - project_id: X-Project-Id when present, even empty; else the token's
+ *   project (not system-scoped), else X-Tenant-Id, else X-Tenant. */
 static void noauth2_identity(pl_req_t *req, const char *token)
 {
     apr_table_t *h = req->r->headers_in;
@@ -70,30 +100,37 @@ static void noauth2_identity(pl_req_t *req, const char *token)
     const char *roles = apr_table_get(h, "X-Roles");
     const char *scope = apr_table_get(h, "OpenStack-System-Scope");
     const char *project_hdr = apr_table_get(h, "X-Project-Id");
-    char *list, *role, *state;
 
     req->user_id = colon ? apr_pstrmemdup(req->pool, token, colon - token)
                          : token;
     req->project_id = colon && colon[1] ? colon + 1 : req->user_id;
     req->roles = apr_array_make(req->pool, 2, sizeof(const char *));
     if (roles) {
-        list = apr_pstrdup(req->pool, roles);
-        for (role = apr_strtok(list, ",", &state); role;
-             role = apr_strtok(NULL, ",", &state)) {
-            apr_collapse_spaces(role, role);
-            APR_ARRAY_PUSH(req->roles, const char *) = role;
+        const char *piece = roles, *comma;
+
+        while (*roles) {
+            comma = strchr(piece, ',');
+            APR_ARRAY_PUSH(req->roles, const char *) =
+                py_strip(req->pool, piece,
+                         comma ? (apr_size_t)(comma - piece) : strlen(piece));
+            if (comma == NULL) {
+                break;
+            }
+            piece = comma + 1;
         }
     }
     else if (!strcmp(req->user_id, "admin")) {
         APR_ARRAY_PUSH(req->roles, const char *) = "admin";
     }
-    /* oslo.context: a system-scoped request has no project; an explicit
-     * X-Project-Id header wins over the token's. */
+    req->system_scope = scope;
+    req->system_scope_all = scope && !strcmp(scope, "all");
     if (scope && *scope) {
-        req->project_id = NULL;
-        req->system_scope_all = !strcasecmp(scope, "all");
+        req->project_id = apr_table_get(h, "X-Tenant-Id");
+        if (req->project_id == NULL) {
+            req->project_id = apr_table_get(h, "X-Tenant");
+        }
     }
-    if (project_hdr && *project_hdr) {
+    if (project_hdr) {
         req->project_id = project_hdr;
     }
 }

@@ -4,6 +4,8 @@
  * matters), their per-directory create/merge, and the getters that hold
  * the defaults. Setters validate and return the startup error text.
  */
+/* offsetof, so APR_OFFSETOF is not a NULL pointer subtraction */
+#include <stddef.h>
 #include <apr_strings.h>
 #include <http_core.h>
 

@@ -6,6 +6,9 @@
  * checks, routing, the route's handler; then renders the answer, and
  * every error body, in one place.
  */
+/* offsetof, so APR_OFFSETOF (APR_RING_SENTINEL) is not a NULL pointer
+ * subtraction */
+#include <stddef.h>
 #include <string.h>
 #include <apr_strings.h>
 #include <apr_lib.h>

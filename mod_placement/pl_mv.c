@@ -61,7 +61,7 @@
 #include <apr_strings.h>
 
 #include "pl_mv.h"
-#include "pl_qs.h"
+#include "pl_py.h"
 
 #define MV_SERVICE "placement"
 
@@ -98,13 +98,13 @@ static const char *mv_find(apr_pool_t *p, const char *hdr)
         while (start > hdr && start[-1] != ',') {
             start--;
         }
-        entry = pl_qs_py_strip(p, start, end - start);
+        entry = pl_py_strip(p, start, end - start);
         /* service, version = entry.split(None, 1); one word: skipped */
-        for (w = entry; *w && pl_qs_py_space(w) == 0; w += pl_qs_u8_len(w)) {
+        for (w = entry; *w && pl_py_space(w) == 0; w += pl_py_u8_len(w)) {
         }
         if (*w && (apr_size_t)(w - entry) == strlen(MV_SERVICE)
             && apr_cstr_casecmpn(entry, MV_SERVICE, w - entry) == 0) {
-            while ((n = pl_qs_py_space(w)) > 0) {
+            while ((n = pl_py_space(w)) > 0) {
                 w += n;
             }
             return w;           /* entry is stripped: w is too */
@@ -123,7 +123,7 @@ static apr_status_t mv_int(apr_pool_t *p, const char *vs, const char *part,
 {
     const char *err;
 
-    if (pl_qs_py_int(p, part, pneg, pdigits, &err) != APR_SUCCESS) {
+    if (pl_py_int(p, part, pneg, pdigits, &err) != APR_SUCCESS) {
         *perr = apr_psprintf(p, "Invalid microversion: invalid version "
                              "string: %s; %s", vs, err);
         return APR_EINVAL;

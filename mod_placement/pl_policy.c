@@ -121,14 +121,16 @@ static int creds_of(const pl_req_t *req, pl_policy_attr_t *c)
 {
     static const apr_array_header_t none = { NULL, sizeof(char *), 0, 0,
                                              NULL };
-    const char *system = req->system_scope_all ? "all" : NULL;
+    const char *scope = req->system_scope ? req->system_scope
+                        : req->system_scope_all ? "all" : NULL;
+    const char *system = scope && *scope ? scope : NULL;
     int n = 0;
 
 #define CRED(k, v, l) \
     (c[n].key = (k), c[n].value = (v), c[n].list = (l), n++)
     CRED("user_id", req->user_id, NULL);
     CRED("user_domain_id", NULL, NULL);
-    CRED("system_scope", system, NULL);
+    CRED("system_scope", scope, NULL);
     CRED("domain_id", req->domain_id, NULL);
     CRED("project_id", req->project_id, NULL);
     CRED("project_domain_id", NULL, NULL);

@@ -21,6 +21,7 @@
 #include "pl_req.h"
 #include "pl_store.h"
 #include "pl_metrics.h"
+#include "pl_schemas.h"
 
 /* Bodies larger than this are refused before parsing (LimitRequestBody
  * applies too); a reshaper of thousands of providers fits easily. */
@@ -101,11 +102,26 @@ json_object *pl_json_own(pl_req_t *req, json_object *obj)
     return obj;
 }
 
+/* No schema (pl_schema failed) is never "valid": the 500 pl_schema
+ * recorded, or one now. */
+static int schema_missing(pl_req_t *req)
+{
+    if (req->err_status) {
+        return req->err_status;
+    }
+    return pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL, "Broken schema");
+}
+
 int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema)
 {
-    json_object *doc = pl_json_own(req, json_object_new_object());
+    json_object *doc;
     const char *err = NULL;
     int i;
+
+    if (schema == NULL) {
+        return schema_missing(req);
+    }
+    doc = pl_json_own(req, json_object_new_object());
 
     /* Upstream validates dict(req.GET): the last value of each key. */
     for (i = 0; i < req->args->nelts; i++) {
@@ -251,6 +267,9 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
     const char *err = NULL;
     int status;
 
+    if (schema == NULL) {
+        return schema_missing(req);
+    }
     if ((status = pl_require_json(req)) != 0 ||
         (status = read_body(req, &buf, &len)) != 0) {
         return status;
@@ -290,8 +309,8 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: NaN "
                       "and Infinity are not numbers");
     }
-    if (schema && pl_jsonschema_validate_detail(schema, doc, req->pool, &err)
-                  != APR_SUCCESS) {
+    if (pl_jsonschema_validate_detail(schema, doc, req->pool, &err)
+        != APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "JSON does not validate: %s", err);
     }
@@ -299,11 +318,35 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
     return 0;
 }
 
+/* The compiled schemas: every text of pl_schemas_all, compiled in
+ * post_config (before the children fork, so they only read the hash),
+ * keyed by the text's address. Texts not in that list (other families
+ * still keeping their own) are compiled on first use, under the lock. */
+static apr_hash_t *schema_startup;
 static apr_pool_t *schema_pool;
 static apr_hash_t *schema_cache;
 #if APR_HAS_THREADS
 static apr_thread_mutex_t *schema_mutex;
 #endif
+
+apr_status_t pl_schema_compile_all(apr_pool_t *pconf, const char **failed)
+{
+    apr_hash_t *h = apr_hash_make(pconf);
+    int i;
+
+    for (i = 0; pl_schemas_all[i]; i++) {
+        pl_jsonschema_t *s;
+        apr_status_t rv = pl_jsonschema_compile(pconf, pl_schemas_all[i], &s);
+
+        if (rv != APR_SUCCESS) {
+            *failed = pl_schemas_all[i];
+            return rv;
+        }
+        apr_hash_set(h, &pl_schemas_all[i], sizeof(pl_schemas_all[i]), s);
+    }
+    schema_startup = h;
+    return APR_SUCCESS;
+}
 
 void pl_schema_init(apr_pool_t *pchild)
 {
@@ -317,29 +360,34 @@ void pl_schema_init(apr_pool_t *pchild)
 
 const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text)
 {
-    pl_jsonschema_t *s;
+    pl_jsonschema_t *s = NULL;
     apr_status_t rv = APR_SUCCESS;
 
-#if APR_HAS_THREADS
-    apr_thread_mutex_lock(schema_mutex);
-#endif
-    s = apr_hash_get(schema_cache, &json_text, sizeof(json_text));
-    if (s == NULL) {
-        rv = pl_jsonschema_compile(schema_pool, json_text, &s);
-        if (rv == APR_SUCCESS) {
-            const char **key = apr_palloc(schema_pool, sizeof(*key));
-
-            *key = json_text;
-            apr_hash_set(schema_cache, key, sizeof(*key), s);
-        }
+    if (schema_startup) {
+        s = apr_hash_get(schema_startup, &json_text, sizeof(json_text));
     }
+    if (s == NULL && schema_cache) {
 #if APR_HAS_THREADS
-    apr_thread_mutex_unlock(schema_mutex);
+        apr_thread_mutex_lock(schema_mutex);
 #endif
-    if (rv != APR_SUCCESS) {
+        s = apr_hash_get(schema_cache, &json_text, sizeof(json_text));
+        if (s == NULL) {
+            rv = pl_jsonschema_compile(schema_pool, json_text, &s);
+            if (rv == APR_SUCCESS) {
+                const char **key = apr_palloc(schema_pool, sizeof(*key));
+
+                *key = json_text;
+                apr_hash_set(schema_cache, key, sizeof(*key), s);
+            }
+        }
+#if APR_HAS_THREADS
+        apr_thread_mutex_unlock(schema_mutex);
+#endif
+    }
+    if (s == NULL) {
         ap_log_rerror(APLOG_MARK, APLOG_CRIT, rv, req->r, PL_LOGNO(00103)
                       "a built-in JSON schema does not compile: %.80s",
-                      json_text);
+                      json_text ? json_text : "(none)");
         pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL, "Broken schema");
         return NULL;
     }

@@ -154,7 +154,7 @@ static void test_py(apr_pool_t *p)
 
         digits = err = NULL;
         neg = -1;
-        rv = pl_qs_py_int(p, ints[i].in, &neg, &digits, &err);
+        rv = pl_py_int(p, ints[i].in, &neg, &digits, &err);
         if (ints[i].digits) {
             TAP_IS_INT(rv, APR_SUCCESS, "int(%s)", ints[i].in);
             TAP_IS_STR(digits, ints[i].digits, "int(%s) digits", ints[i].in);
@@ -167,61 +167,61 @@ static void test_py(apr_pool_t *p)
                    "int(%s): ValueError text", ints[i].in);
         }
     }
-    pl_qs_py_int(p, "x y", &neg, &digits, &err);
+    pl_py_int(p, "x y", &neg, &digits, &err);
     TAP_IS_STR(err, "invalid literal for int() with base 10: 'x y'",
                "int() error text");
-    pl_qs_py_int(p, "\xff", &neg, &digits, &err);
+    pl_py_int(p, "\xff", &neg, &digits, &err);
     TAP_IS_STR(err, "invalid literal for int() with base 10: '\\udcff'",
                "invalid UTF-8 shown as surrogateescape");
 
     big = repeat(p, "0", 4301);
-    TAP_IS_INT(pl_qs_py_int(p, big, &neg, &digits, &err), APR_EINVAL,
+    TAP_IS_INT(pl_py_int(p, big, &neg, &digits, &err), APR_EINVAL,
                "4301 digits refused");
     TAP_IS_STR(err, "Exceeds the limit (4300 digits) for integer string "
                "conversion: value has 4301 digits; use "
                "sys.set_int_max_str_digits() to increase the limit",
                "4301 digits: Python's limit text");
-    TAP_IS_INT(pl_qs_py_int(p, repeat(p, "1_", 4300), &neg, &digits, &err),
+    TAP_IS_INT(pl_py_int(p, repeat(p, "1_", 4300), &neg, &digits, &err),
                APR_EINVAL, "trailing '_' after 4300 digits: invalid");
     TAP_OK(strstr(err, "invalid literal") != NULL,
            "trailing '_' is checked before the limit");
-    TAP_IS_INT(pl_qs_py_int(p, repeat(p, "9", 4300), &neg, &digits, &err),
+    TAP_IS_INT(pl_py_int(p, repeat(p, "9", 4300), &neg, &digits, &err),
                APR_SUCCESS, "4300 digits accepted");
     TAP_IS_INT(strlen(digits), 4300, "4300 digits kept");
 
     /* repr() */
-    TAP_IS_STR(pl_qs_py_repr(p, "abc", 0), "'abc'", "repr plain");
-    TAP_IS_STR(pl_qs_py_repr(p, "", 0), "''", "repr empty");
-    TAP_IS_STR(pl_qs_py_repr(p, "a'b", 0), "\"a'b\"", "repr with '");
-    TAP_IS_STR(pl_qs_py_repr(p, "a'\"b", 0), "'a\\'\"b'", "repr with ' \"");
-    TAP_IS_STR(pl_qs_py_repr(p, "a\"b", 0), "'a\"b'", "repr with \"");
-    TAP_IS_STR(pl_qs_py_repr(p, "\\", 0), "'\\\\'", "repr backslash");
-    TAP_IS_STR(pl_qs_py_repr(p, "\t\n\r\x01\x7f", 0),
+    TAP_IS_STR(pl_py_repr(p, "abc", 0), "'abc'", "repr plain");
+    TAP_IS_STR(pl_py_repr(p, "", 0), "''", "repr empty");
+    TAP_IS_STR(pl_py_repr(p, "a'b", 0), "\"a'b\"", "repr with '");
+    TAP_IS_STR(pl_py_repr(p, "a'\"b", 0), "'a\\'\"b'", "repr with ' \"");
+    TAP_IS_STR(pl_py_repr(p, "a\"b", 0), "'a\"b'", "repr with \"");
+    TAP_IS_STR(pl_py_repr(p, "\\", 0), "'\\\\'", "repr backslash");
+    TAP_IS_STR(pl_py_repr(p, "\t\n\r\x01\x7f", 0),
                "'\\t\\n\\r\\x01\\x7f'", "repr controls");
-    TAP_IS_STR(pl_qs_py_repr(p, "\xc2\x85\xc2\xa0\xc2\xad\xc3\xa9", 0),
+    TAP_IS_STR(pl_py_repr(p, "\xc2\x85\xc2\xa0\xc2\xad\xc3\xa9", 0),
                "'\\x85\\xa0\\xad\xc3\xa9'", "repr latin-1 range");
-    TAP_IS_STR(pl_qs_py_repr(p, "abcdef", 4), "'abc", "repr cut");
-    TAP_IS_STR(pl_qs_py_repr(p, "\x01" "bcdef", 3), "'\\x", "repr cut in "
+    TAP_IS_STR(pl_py_repr(p, "abcdef", 4), "'abc", "repr cut");
+    TAP_IS_STR(pl_py_repr(p, "\x01" "bcdef", 3), "'\\x", "repr cut in "
                "an escape");
-    TAP_IS_STR(pl_qs_py_repr(p, "\xc3\xa9\xc3\xa9", 2), "'\xc3\xa9",
+    TAP_IS_STR(pl_py_repr(p, "\xc3\xa9\xc3\xa9", 2), "'\xc3\xa9",
                "repr cut counts characters, not bytes");
 
     /* strip() and whitespace */
-    TAP_IS_STR(pl_qs_py_strip(p, " \t a b \xe3\x80\x80", 10), "a b",
+    TAP_IS_STR(pl_py_strip(p, " \t a b \xe3\x80\x80", 10), "a b",
                "strip Unicode whitespace");
-    TAP_IS_STR(pl_qs_py_strip(p, "\xc2\xa0\xc2\x85", 4), "",
+    TAP_IS_STR(pl_py_strip(p, "\xc2\xa0\xc2\x85", 4), "",
                "strip to empty");
-    TAP_IS_STR(pl_qs_py_strip(p, "  ab  cd", 5), "ab", "strip with len");
-    TAP_IS_STR(pl_qs_py_strip(p, "\xc3\x85", 2), "\xc3\x85",
+    TAP_IS_STR(pl_py_strip(p, "  ab  cd", 5), "ab", "strip with len");
+    TAP_IS_STR(pl_py_strip(p, "\xc3\x85", 2), "\xc3\x85",
                "U+00C5 (C3 85) is not NEL (C2 85)");
-    TAP_IS_STR(pl_qs_py_strip(p, "\xe2\x80\x8b" "a", 4), "\xe2\x80\x8b" "a",
+    TAP_IS_STR(pl_py_strip(p, "\xe2\x80\x8b" "a", 4), "\xe2\x80\x8b" "a",
                "zero width space is not whitespace");
-    TAP_IS_INT(pl_qs_py_space("\xe2\x80\xa8"), 3, "U+2028 is whitespace");
-    TAP_IS_INT(pl_qs_py_space("\x85"), 0, "a lone 0x85 byte is not");
-    TAP_IS_INT(pl_qs_py_space(""), 0, "end of string is not");
-    TAP_IS_INT(pl_qs_u8_len("\xf0\x9f\x98\x80"), 4, "u8_len 4");
-    TAP_IS_INT(pl_qs_u8_len("\xc3"), 1, "u8_len of a truncated sequence");
-    TAP_IS_INT(pl_qs_u8_len(""), 0, "u8_len at the end");
+    TAP_IS_INT(pl_py_space("\xe2\x80\xa8"), 3, "U+2028 is whitespace");
+    TAP_IS_INT(pl_py_space("\x85"), 0, "a lone 0x85 byte is not");
+    TAP_IS_INT(pl_py_space(""), 0, "end of string is not");
+    TAP_IS_INT(pl_py_u8_len("\xf0\x9f\x98\x80"), 4, "u8_len 4");
+    TAP_IS_INT(pl_py_u8_len("\xc3"), 1, "u8_len of a truncated sequence");
+    TAP_IS_INT(pl_py_u8_len(""), 0, "u8_len at the end");
 }
 
 /* ------------------------------------------------------------------ */
