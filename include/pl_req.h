@@ -104,10 +104,9 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
                  json_object **pdoc);
 
 /**
- * The compiled form of a JSON schema given as JSON text, keyed by the
- * literal's address: the texts of pl_schemas.h were compiled at start-up
- * (pl_schema_compile_all); any other literal is compiled once per process
- * on first use. Returns NULL after recording a 500 if it does not compile.
+ * The compiled form of a JSON schema of pl_schemas.h (compiled at
+ * start-up by pl_schema_compile_all), found by the text's address. Any
+ * other text is a bug: NULL after recording a 500.
  */
 const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text);
 
@@ -117,9 +116,6 @@ const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text);
  * does not compile (the server must refuse to start).
  */
 apr_status_t pl_schema_compile_all(apr_pool_t *pconf, const char **failed);
-
-/** Called from child_init: the pool and lock the schema cache uses. */
-void pl_schema_init(apr_pool_t *pchild);
 
 /** The database handle of this request (mod_dbd), or NULL after
  *  recording a 500. */

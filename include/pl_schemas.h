@@ -40,6 +40,15 @@ extern const char PL_SCHEMA_TRAIT_SET_TRAITS_SCHEMA[];
 extern const char PL_SCHEMA_TRAIT_LIST_TRAITS_QS_SCHEMA[];
 extern const char PL_SCHEMA_USAGE_QS_SCHEMA_V1_9[];
 extern const char PL_SCHEMA_USAGE_QS_SCHEMA_V1_38[];
+extern const char PL_SCHEMA_AC_QS_1_10[];
+extern const char PL_SCHEMA_AC_QS_1_16[];
+extern const char PL_SCHEMA_AC_QS_1_17[];
+extern const char PL_SCHEMA_AC_QS_1_21[];
+extern const char PL_SCHEMA_AC_QS_1_25[];
+extern const char PL_SCHEMA_AC_QS_1_31[];
+extern const char PL_SCHEMA_AC_QS_1_33[];
+extern const char PL_SCHEMA_AC_QS_1_35[];
+extern const char PL_SCHEMA_AC_QS_1_36[];
 
 /** Every text above, NULL-terminated: what start-up compiles. */
 extern const char *const pl_schemas_all[];

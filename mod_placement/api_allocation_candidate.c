@@ -16,65 +16,19 @@
 #include "pl_metrics.h"
 #include "pl_api.h"
 #include "pl_ac.h"
-
-/* Query strings, as placement's schemas/allocation_candidate.py (one per
- * microversion where it changes; keys in upstream's dict order). */
-#define QS_RESOURCES "\"resources\": {\"type\": \"string\"}"
-#define QS_LIMIT \
-    "\"limit\": {\"type\": [\"integer\", \"string\"], " \
-    "\"pattern\": \"^[1-9][0-9]*$\", \"minimum\": 1, \"minLength\": 1}"
-#define QS_REQUIRED "\"required\": {\"type\": [\"string\"]}"
-#define QS_MEMBER_OF "\"member_of\": {\"type\": [\"string\"]}"
-#define QS_GROUP_POLICY \
-    "\"group_policy\": {\"type\": \"string\", " \
-    "\"enum\": [\"none\", \"isolate\"]}"
-#define QS_ROOT_REQUIRED "\"root_required\": {\"type\": [\"string\"]}"
-#define QS_SAME_SUBTREE "\"same_subtree\": {\"type\": [\"string\"]}"
-#define QS_OLD(props) \
-    "{\"type\": \"object\", \"properties\": {" props "}, " \
-    "\"required\": [\"resources\"], \"additionalProperties\": false}"
-#define QS_GROUPED(props, pats) \
-    "{\"type\": \"object\", \"properties\": {" props "}, " \
-    "\"additionalProperties\": false, \"patternProperties\": {" pats "}}"
-#define PAT(name, suffix) "\"^" name "(" suffix ")?$\": {\"type\": \"string\"}"
-#define NUM "[1-9][0-9]*"
-#define STR "[a-zA-Z0-9_-]{1,64}"
-#define PATS_1_25 \
-    PAT("resources", NUM) ", " PAT("required", NUM) ", " \
-    PAT("member_of", NUM)
-#define PATS_1_31 PATS_1_25 ", " PAT("in_tree", NUM)
-#define PATS_1_33 \
-    PAT("resources", STR) ", " PAT("required", STR) ", " \
-    PAT("member_of", STR) ", " PAT("in_tree", STR)
-
-static const char QS_1_10[] = QS_OLD(QS_RESOURCES);
-static const char QS_1_16[] = QS_OLD(QS_RESOURCES ", " QS_LIMIT);
-static const char QS_1_17[] = QS_OLD(QS_RESOURCES ", " QS_LIMIT ", "
-                                     QS_REQUIRED);
-static const char QS_1_21[] = QS_OLD(QS_RESOURCES ", " QS_LIMIT ", "
-                                     QS_REQUIRED ", " QS_MEMBER_OF);
-static const char QS_1_25[] = QS_GROUPED(QS_LIMIT ", " QS_GROUP_POLICY,
-                                         PATS_1_25);
-static const char QS_1_31[] = QS_GROUPED(QS_LIMIT ", " QS_GROUP_POLICY,
-                                         PATS_1_31);
-static const char QS_1_33[] = QS_GROUPED(QS_LIMIT ", " QS_GROUP_POLICY,
-                                         PATS_1_33);
-static const char QS_1_35[] = QS_GROUPED(QS_LIMIT ", " QS_GROUP_POLICY ", "
-                                         QS_ROOT_REQUIRED, PATS_1_33);
-static const char QS_1_36[] = QS_GROUPED(QS_LIMIT ", " QS_GROUP_POLICY ", "
-                                         QS_ROOT_REQUIRED ", "
-                                         QS_SAME_SUBTREE, PATS_1_33);
+#include "pl_schemas.h"
 
 static const char *query_schema(int mv)
 {
-    return mv >= PL_MV(1, 36) ? QS_1_36
-         : mv >= PL_MV(1, 35) ? QS_1_35
-         : mv >= PL_MV(1, 33) ? QS_1_33
-         : mv >= PL_MV(1, 31) ? QS_1_31
-         : mv >= PL_MV(1, 25) ? QS_1_25
-         : mv >= PL_MV(1, 21) ? QS_1_21
-         : mv >= PL_MV(1, 17) ? QS_1_17
-         : mv >= PL_MV(1, 16) ? QS_1_16 : QS_1_10;
+    return mv >= PL_MV(1, 36) ? PL_SCHEMA_AC_QS_1_36
+         : mv >= PL_MV(1, 35) ? PL_SCHEMA_AC_QS_1_35
+         : mv >= PL_MV(1, 33) ? PL_SCHEMA_AC_QS_1_33
+         : mv >= PL_MV(1, 31) ? PL_SCHEMA_AC_QS_1_31
+         : mv >= PL_MV(1, 25) ? PL_SCHEMA_AC_QS_1_25
+         : mv >= PL_MV(1, 21) ? PL_SCHEMA_AC_QS_1_21
+         : mv >= PL_MV(1, 17) ? PL_SCHEMA_AC_QS_1_17
+         : mv >= PL_MV(1, 16) ? PL_SCHEMA_AC_QS_1_16
+         : PL_SCHEMA_AC_QS_1_10;
 }
 
 /* ------------------------------------------------------------------ */

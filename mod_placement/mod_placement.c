@@ -68,7 +68,6 @@ static void pl_child_init(apr_pool_t *pchild, server_rec *s)
 {
     apr_status_t rv = pl_store_std_sync_init(pchild);
 
-    pl_schema_init(pchild);
     pl_token_cache_child_init(pchild, s);
     if (pl_ks_child_init(pchild) != APR_SUCCESS) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(00004)

@@ -12,7 +12,6 @@
 #include <apr_lib.h>
 #include <apr_date.h>
 #include <apr_hash.h>
-#include <apr_thread_mutex.h>
 #include <http_protocol.h>
 #include <apr_dbd.h>
 #include <mod_dbd.h>
@@ -320,14 +319,9 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
 
 /* The compiled schemas: every text of pl_schemas_all, compiled in
  * post_config (before the children fork, so they only read the hash),
- * keyed by the text's address. Texts not in that list (other families
- * still keeping their own) are compiled on first use, under the lock. */
+ * keyed by the text's address. A text not in the list is a bug: it
+ * answers 500, it is never taken as "valid". */
 static apr_hash_t *schema_startup;
-static apr_pool_t *schema_pool;
-static apr_hash_t *schema_cache;
-#if APR_HAS_THREADS
-static apr_thread_mutex_t *schema_mutex;
-#endif
 
 apr_status_t pl_schema_compile_all(apr_pool_t *pconf, const char **failed)
 {
@@ -348,45 +342,16 @@ apr_status_t pl_schema_compile_all(apr_pool_t *pconf, const char **failed)
     return APR_SUCCESS;
 }
 
-void pl_schema_init(apr_pool_t *pchild)
-{
-    apr_pool_create(&schema_pool, pchild);
-    apr_pool_tag(schema_pool, "pl_schema_cache");
-    schema_cache = apr_hash_make(schema_pool);
-#if APR_HAS_THREADS
-    apr_thread_mutex_create(&schema_mutex, APR_THREAD_MUTEX_DEFAULT, pchild);
-#endif
-}
-
 const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text)
 {
-    pl_jsonschema_t *s = NULL;
-    apr_status_t rv = APR_SUCCESS;
+    const pl_jsonschema_t *s = NULL;
 
     if (schema_startup) {
         s = apr_hash_get(schema_startup, &json_text, sizeof(json_text));
     }
-    if (s == NULL && schema_cache) {
-#if APR_HAS_THREADS
-        apr_thread_mutex_lock(schema_mutex);
-#endif
-        s = apr_hash_get(schema_cache, &json_text, sizeof(json_text));
-        if (s == NULL) {
-            rv = pl_jsonschema_compile(schema_pool, json_text, &s);
-            if (rv == APR_SUCCESS) {
-                const char **key = apr_palloc(schema_pool, sizeof(*key));
-
-                *key = json_text;
-                apr_hash_set(schema_cache, key, sizeof(*key), s);
-            }
-        }
-#if APR_HAS_THREADS
-        apr_thread_mutex_unlock(schema_mutex);
-#endif
-    }
     if (s == NULL) {
-        ap_log_rerror(APLOG_MARK, APLOG_CRIT, rv, req->r, PL_LOGNO(00103)
-                      "a built-in JSON schema does not compile: %.80s",
+        ap_log_rerror(APLOG_MARK, APLOG_CRIT, 0, req->r, PL_LOGNO(00103)
+                      "a JSON schema not compiled at start-up: %.80s",
                       json_text ? json_text : "(none)");
         pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL, "Broken schema");
         return NULL;

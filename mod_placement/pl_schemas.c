@@ -303,6 +303,70 @@ const char PL_SCHEMA_USAGE_QS_SCHEMA_V1_38[] =
     " \"additionalProperties\": false}";
 #undef USAGES_PROPERTIES
 
+/* ---- api_allocation_candidate.c ---- */
+/* Query strings, as placement's schemas/allocation_candidate.py (one per
+ * microversion where it changes; keys in upstream's dict order). */
+#define QS_RESOURCES "\"resources\": {\"type\": \"string\"}"
+#define QS_LIMIT \
+    "\"limit\": {\"type\": [\"integer\", \"string\"], " \
+    "\"pattern\": \"^[1-9][0-9]*$\", \"minimum\": 1, \"minLength\": 1}"
+#define QS_REQUIRED "\"required\": {\"type\": [\"string\"]}"
+#define QS_MEMBER_OF "\"member_of\": {\"type\": [\"string\"]}"
+#define QS_GROUP_POLICY \
+    "\"group_policy\": {\"type\": \"string\", " \
+    "\"enum\": [\"none\", \"isolate\"]}"
+#define QS_ROOT_REQUIRED "\"root_required\": {\"type\": [\"string\"]}"
+#define QS_SAME_SUBTREE "\"same_subtree\": {\"type\": [\"string\"]}"
+#define QS_OLD(props) \
+    "{\"type\": \"object\", \"properties\": {" props "}, " \
+    "\"required\": [\"resources\"], \"additionalProperties\": false}"
+#define QS_GROUPED(props, pats) \
+    "{\"type\": \"object\", \"properties\": {" props "}, " \
+    "\"additionalProperties\": false, \"patternProperties\": {" pats "}}"
+#define PAT(name, suffix) "\"^" name "(" suffix ")?$\": {\"type\": \"string\"}"
+#define NUM "[1-9][0-9]*"
+#define STR "[a-zA-Z0-9_-]{1,64}"
+#define PATS_1_25 \
+    PAT("resources", NUM) ", " PAT("required", NUM) ", " \
+    PAT("member_of", NUM)
+#define PATS_1_31 PATS_1_25 ", " PAT("in_tree", NUM)
+#define PATS_1_33 \
+    PAT("resources", STR) ", " PAT("required", STR) ", " \
+    PAT("member_of", STR) ", " PAT("in_tree", STR)
+
+const char PL_SCHEMA_AC_QS_1_10[] = QS_OLD(QS_RESOURCES);
+const char PL_SCHEMA_AC_QS_1_16[] = QS_OLD(QS_RESOURCES ", " QS_LIMIT);
+const char PL_SCHEMA_AC_QS_1_17[] = QS_OLD(QS_RESOURCES ", " QS_LIMIT ", "
+                                     QS_REQUIRED);
+const char PL_SCHEMA_AC_QS_1_21[] = QS_OLD(QS_RESOURCES ", " QS_LIMIT ", "
+                                     QS_REQUIRED ", " QS_MEMBER_OF);
+const char PL_SCHEMA_AC_QS_1_25[] = QS_GROUPED(QS_LIMIT ", " QS_GROUP_POLICY,
+                                         PATS_1_25);
+const char PL_SCHEMA_AC_QS_1_31[] = QS_GROUPED(QS_LIMIT ", " QS_GROUP_POLICY,
+                                         PATS_1_31);
+const char PL_SCHEMA_AC_QS_1_33[] = QS_GROUPED(QS_LIMIT ", " QS_GROUP_POLICY,
+                                         PATS_1_33);
+const char PL_SCHEMA_AC_QS_1_35[] = QS_GROUPED(QS_LIMIT ", " QS_GROUP_POLICY ", "
+                                         QS_ROOT_REQUIRED, PATS_1_33);
+const char PL_SCHEMA_AC_QS_1_36[] = QS_GROUPED(QS_LIMIT ", " QS_GROUP_POLICY ", "
+                                         QS_ROOT_REQUIRED ", "
+                                         QS_SAME_SUBTREE, PATS_1_33);
+#undef QS_RESOURCES
+#undef QS_LIMIT
+#undef QS_REQUIRED
+#undef QS_MEMBER_OF
+#undef QS_GROUP_POLICY
+#undef QS_ROOT_REQUIRED
+#undef QS_SAME_SUBTREE
+#undef QS_OLD
+#undef QS_GROUPED
+#undef PAT
+#undef NUM
+#undef STR
+#undef PATS_1_25
+#undef PATS_1_31
+#undef PATS_1_33
+
 const char *const pl_schemas_all[] = {
     PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_1,
     PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_19,
@@ -337,5 +401,14 @@ const char *const pl_schemas_all[] = {
     PL_SCHEMA_TRAIT_LIST_TRAITS_QS_SCHEMA,
     PL_SCHEMA_USAGE_QS_SCHEMA_V1_9,
     PL_SCHEMA_USAGE_QS_SCHEMA_V1_38,
+    PL_SCHEMA_AC_QS_1_10,
+    PL_SCHEMA_AC_QS_1_16,
+    PL_SCHEMA_AC_QS_1_17,
+    PL_SCHEMA_AC_QS_1_21,
+    PL_SCHEMA_AC_QS_1_25,
+    PL_SCHEMA_AC_QS_1_31,
+    PL_SCHEMA_AC_QS_1_33,
+    PL_SCHEMA_AC_QS_1_35,
+    PL_SCHEMA_AC_QS_1_36,
     NULL
 };
