@@ -6,10 +6,15 @@
  * (pl_handler.c).
  */
 #define PL_MODULE_MAIN
+#include <string.h>
 #include <httpd.h>
 #include <http_config.h>
 #include <http_log.h>
 #include <http_protocol.h>
+#include <apr_strings.h>
+#include <http_core.h>
+#include <http_request.h>
+#include <ap_expr.h>
 #include <apr_dbd.h>
 #include <mod_dbd.h>
 
@@ -80,12 +85,44 @@ static void pl_child_init(apr_pool_t *pchild, server_rec *s)
     }
 }
 
+/* API paths are not files. In translate_name the location's config is
+ * in place: note a request that SetHandler gives to placement, and let
+ * map_to_storage skip the directory walk for it (as mod_proxy does), so
+ * no <Directory> or .htaccess applies and a path segment longer than a
+ * file name gets the API's JSON 404, not a 403 from the filesystem. */
+static int pl_translate_name(request_rec *r)
+{
+    core_dir_config *d = ap_get_core_module_config(r->per_dir_config);
+    const char *err = NULL, *handler;
+
+    if (d == NULL || d->expr_handler == NULL) {
+        return DECLINED;
+    }
+    handler = ap_expr_str_exec(r, d->expr_handler, &err);
+    if (err == NULL && handler && !strcmp(handler, "placement")) {
+        apr_table_setn(r->notes, "pl-api", "1");
+    }
+    return DECLINED;
+}
+
+static int pl_map_to_storage(request_rec *r)
+{
+    if (apr_table_get(r->notes, "pl-api") == NULL) {
+        return DECLINED;
+    }
+    /* a name no filesystem module takes for a file (mod_proxy's way) */
+    r->filename = apr_pstrcat(r->pool, "placement:", r->uri, NULL);
+    return OK;
+}
+
 static void pl_register_hooks(apr_pool_t *p)
 {
     (void)p;
     ap_hook_pre_config(pl_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(pl_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(pl_child_init, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_translate_name(pl_translate_name, NULL, NULL, APR_HOOK_FIRST);
+    ap_hook_map_to_storage(pl_map_to_storage, NULL, NULL, APR_HOOK_FIRST);
     ap_hook_handler(pl_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(pl_metrics_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(pl_health_handler, NULL, NULL, APR_HOOK_MIDDLE);

@@ -154,7 +154,15 @@ $user_group
 LoadModule mpm_event_module "$MODULES_DIR/mod_mpm_event.so"
 LoadModule authz_core_module "$MODULES_DIR/mod_authz_core.so"
 LoadModule dbd_module "$MODULES_DIR/mod_dbd.so"
+LoadModule reqtimeout_module "$MODULES_DIR/mod_reqtimeout.so"
 LoadModule placement_module "$MOD"
+
+# A client that opens connections and sends nothing (or dribbles) must not
+# hold the worker threads: headers within 20 s (40 s while data keeps
+# coming at 500 B/s), bodies likewise. TRACE would echo X-Auth-Token.
+RequestReadTimeout header=20-40,MinRate=500 body=20,MinRate=500
+Timeout 30
+TraceEnable Off
 
 StartServers 2
 ServerLimit 2
@@ -165,8 +173,8 @@ MaxSpareThreads 32
 
 ErrorLog /dev/stderr
 LogLevel ${LOGLEVEL:-warn}
-LogFormat "%h %t \"%r\" %>s %b %Dus" pl
-CustomLog /dev/stdout pl
+LogFormat "%a \"%r\" status: %>s len: %B microversion: %{pl-microversion}n [%{pl-global-request-id}n %{pl-request-id}n %{pl-user-id}n %{pl-project-id}n] %{pl-route}n %Dus" placement
+CustomLog /dev/stdout placement
 
 $dbd
 DBDPersist On
