@@ -16,7 +16,4 @@
  */
 int pl_auth_identify(pl_req_t *req);
 
-/** Keystone's v3 API URL for an auth URL given with or without /v3. */
-const char *pl_auth_v3_url(apr_pool_t *p, const char *url);
-
 #endif /* PL_AUTH_H */

@@ -59,7 +59,8 @@ typedef struct pl_dir_conf_t {
     apr_array_header_t *cors_allow_headers;
 
     /* Keystone ([keystone_authtoken]) */
-    const char *ks_auth_url;
+    const char *ks_auth_url;            /* as configured */
+    const char *ks_v3_url;              /* the same, ending in /v3 */
     const char *ks_www_authenticate_uri;
     const char *ks_username;
     const char *ks_password;

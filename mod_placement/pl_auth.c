@@ -141,7 +141,7 @@ static pl_ks_endpoint_t *endpoint_of(pl_req_t *req)
     const pl_dir_conf_t *c = req->conf;
     pl_ks_endpoint_t *ep = apr_pcalloc(req->pool, sizeof(*ep));
 
-    ep->auth_url = pl_auth_v3_url(req->pool, c->ks_auth_url);
+    ep->auth_url = c->ks_v3_url;
     ep->username = c->ks_username;
     ep->password = c->ks_password;
     ep->project_name = c->ks_project_name;
@@ -238,23 +238,6 @@ static int keystone_identity(pl_req_t *req, const char *token)
     req->system_scope_all = id.system_all;
     req->roles = id.roles;
     return 0;
-}
-
-const char *pl_auth_v3_url(apr_pool_t *p, const char *url)
-{
-    apr_size_t len;
-
-    if (url == NULL) {
-        return NULL;
-    }
-    len = strlen(url);
-    while (len > 0 && url[len - 1] == '/') {
-        len--;
-    }
-    if (len >= 3 && !strncmp(url + len - 3, "/v3", 3)) {
-        return apr_pstrmemdup(p, url, len);
-    }
-    return apr_pstrcat(p, apr_pstrmemdup(p, url, len), "/v3", NULL);
 }
 
 int pl_auth_identify(pl_req_t *req)

@@ -86,6 +86,7 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_PTR(cors_allow_methods);
     MERGE_PTR(cors_allow_headers);
     MERGE_PTR(ks_auth_url);
+    MERGE_PTR(ks_v3_url);
     MERGE_PTR(ks_www_authenticate_uri);
     MERGE_PTR(ks_username);
     MERGE_PTR(ks_password);
@@ -403,6 +404,26 @@ static const char *set_policy_file(cmd_parms *cmd, void *dc,
     return NULL;
 }
 
+/* PlacementKeystoneAuthURL, with or without /v3: the v3 API's URL is
+ * worked out once here, not per request. */
+static const char *set_ks_auth_url(cmd_parms *cmd, void *dc,
+                                   const char *url)
+{
+    pl_dir_conf_t *c = dc;
+    apr_pool_t *p = cmd->pool;
+    apr_size_t len = strlen(url);
+
+    while (len > 0 && url[len - 1] == '/') {
+        len--;
+    }
+    c->ks_auth_url = url;
+    c->ks_v3_url = len >= 3 && !strncmp(url + len - 3, "/v3", 3)
+                       ? apr_pstrmemdup(p, url, len)
+                       : apr_pstrcat(p, apr_pstrmemdup(p, url, len), "/v3",
+                                     NULL);
+    return NULL;
+}
+
 #define DIR_OFFSET(f) ((void *)APR_OFFSETOF(pl_dir_conf_t, f))
 #define DIR_STRING(name, field, help)                                    \
     AP_INIT_TAKE1(name, ap_set_string_slot, DIR_OFFSET(field),           \
@@ -487,9 +508,10 @@ const command_rec pl_cmds[] = {
               "HEADER...: request headers allowed in a CORS request "
               "(default placement's list)"),
 
-    DIR_STRING("PlacementKeystoneAuthURL", ks_auth_url,
-               "URL: Keystone's identity endpoint, e.g. "
-               "http://keystone:5000 (auth_url)"),
+    AP_INIT_TAKE1("PlacementKeystoneAuthURL", set_ks_auth_url, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "URL: Keystone's identity endpoint, e.g. "
+                  "http://keystone:5000 (auth_url)"),
     DIR_STRING("PlacementKeystoneWWWAuthenticateURI",
                ks_www_authenticate_uri,
                "URL: the Keystone endpoint named in 401 answers "
