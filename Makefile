@@ -62,8 +62,7 @@ UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 all: $(O)/mod_placement.so
 
 $(O)/mod_placement.so: $(OBJS)
-	$(CC) $(SAN_FLAGS) -shared -o $@ $(OBJS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
-	$(CC) -shared $(LDFLAGS) -o $@ $(OBJS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
+	$(CC) $(SAN_FLAGS) -shared $(LDFLAGS) -o $@ $(OBJS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
 
 $(O)/%.o: mod_placement/%.c $(HDRS) | $(O)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
