@@ -83,7 +83,10 @@ static const char *fill_head(pl_req_t *req, const char *head)
     const char *ctype = apr_table_get(req->r->headers_in, "Content-Type");
     const char *vars[][2] = {
         { "${REQUEST_METHOD}", req->r->method },
-        { "${HTTP_ACCEPT}", accept ? accept : "application/json" },
+        /* what placement's RequestLog left in the environ: no Accept, an
+         * empty one or the any range alone became application/json */
+        { "${HTTP_ACCEPT}", accept && *accept && strcmp(accept, "*/*")
+                            ? accept : "application/json" },
         { "${CONTENT_TYPE}", ctype ? ctype : "" },
     };
     const char *at;
