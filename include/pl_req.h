@@ -61,6 +61,7 @@ typedef struct pl_req_t {
     int err_status;
     const char *err_code;
     const char *err_detail;
+    int err_escaped;                    /* see pl_err_escaped */
 } pl_req_t;
 
 typedef int (*pl_handler_fn)(pl_req_t *req);
@@ -69,6 +70,12 @@ typedef int (*pl_handler_fn)(pl_req_t *req);
  *  code may be NULL for PL_ERRC_DEFAULT. */
 int pl_err(pl_req_t *req, int status, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/** Mark the failure recorded as one that upstream raises past webob's
+ *  wsgify (an object's NotFound, a policy refusal, a path no route
+ *  matches): its microversion middleware then adds the version header
+ *  but no Vary. Returns status: `return pl_err_escaped(req, pl_err(...))`. */
+int pl_err_escaped(pl_req_t *req, int status);
 
 /** Map a store status to an HTTP failure with a generic detail, logging
  *  database errors (5xx) with the driver's text. */

@@ -52,15 +52,16 @@ static json_object *rc_to_json(pl_req_t *req, const pl_rc_t *rc)
     return obj;
 }
 
-/* The class named in the URL; 404 as upstream's generic NotFound. */
+/* The class named in the URL; 404 as upstream's generic NotFound, which
+ * its handlers let escape. */
 static int find_rc(pl_req_t *req, pl_db_t *db, const char *name,
                    pl_rc_t **prc)
 {
     apr_status_t rv = pl_store_rc_get(db, req->pool, name, prc);
 
     if (rv == APR_ENOENT) {
-        return pl_err(req, HTTP_NOT_FOUND, NULL,
-                      "No such resource class %s.", name);
+        return pl_err_escaped(req, pl_err(req, HTTP_NOT_FOUND, NULL,
+                              "No such resource class %s.", name));
     }
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "reading a resource class");

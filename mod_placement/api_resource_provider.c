@@ -281,10 +281,13 @@ int pl_api_provider_of_path(pl_req_t *req, const char *fmt,
         return req->err_status;
     }
     rv = pl_store_provider_get(db, req->pool, uuid, pprov);
-    if (rv == APR_ENOENT) {
-        return pl_err(req, HTTP_NOT_FOUND, NULL,
-                      fmt ? fmt : "No resource provider with uuid %s found",
-                      uuid, uuid);
+    if (rv == APR_ENOENT && fmt == NULL) {  /* get_by_uuid's NotFound */
+        return pl_err_escaped(req, pl_err(req, HTTP_NOT_FOUND, NULL,
+                              "No resource provider with uuid %s found",
+                              uuid));
+    }
+    if (rv == APR_ENOENT) {             /* a handler's own HTTPNotFound */
+        return pl_err(req, HTTP_NOT_FOUND, NULL, fmt, uuid, uuid);
     }
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "reading a resource provider");

@@ -448,7 +448,8 @@ static int route_and_run(pl_req_t *req)
      * anything, a query that is not cannot be read (and must not reach
      * the database, which would refuse it with a 500). */
     if (!pl_str_is_clean_utf8(req->path, strlen(req->path))) {
-        return pl_err(req, HTTP_NOT_FOUND, NULL, "%s", "");
+        return pl_err_escaped(req, pl_err(req, HTTP_NOT_FOUND, NULL, "%s",
+                                          ""));
     }
     if (!args_are_clean(req)) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "Invalid query string: "
@@ -456,9 +457,9 @@ static int route_and_run(pl_req_t *req)
     }
 
     if (clen && apr_atoi64(clen) > 0 && (ctype == NULL || *ctype == '\0')) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "content-type header required when content-length "
-                      "> 0");
+        return pl_err_escaped(req, pl_err(req, HTTP_BAD_REQUEST, NULL,
+                              "content-type header required when "
+                              "content-length > 0"));
     }
     status = pl_router_match(req, r->method, &route, &allow);
     if (status == HTTP_METHOD_NOT_ALLOWED) {
@@ -467,7 +468,11 @@ static int route_and_run(pl_req_t *req)
                       "The method specified is not allowed for this "
                       "resource.");
     }
-    if (status != 0 || req->mv < route->since) {
+    if (status != 0) {                  /* no route: raised by dispatch */
+        return pl_err_escaped(req, pl_err(req, HTTP_NOT_FOUND, NULL, "%s",
+                                          ""));
+    }
+    if (req->mv < route->since) {       /* raised by version_handler */
         return pl_err(req, HTTP_NOT_FOUND, NULL, "%s", "");
     }
     if (!strcmp(r->method, "GET") && route->handler != pl_api_root_home &&
@@ -509,11 +514,15 @@ static void add_answer_headers(pl_req_t *req, int status)
     request_rec *r = req->r;
     apr_table_t *h = status >= 400 ? r->err_headers_out : r->headers_out;
 
-    if (req->mv_set) {
+    /* Upstream's 5xx come from its FaultWrapper, outside the
+     * microversion middleware: no version header, no Vary. */
+    if (req->mv_set && status < 500) {
         apr_table_setn(h, "openstack-api-version",
                        apr_pstrcat(req->pool, "placement ",
                                    pl_mv_str(req->pool, req->mv), NULL));
-        apr_table_mergen(h, "vary", "openstack-api-version");
+        if (!req->err_escaped) {
+            apr_table_mergen(h, "vary", "openstack-api-version");
+        }
     }
     if (status < 400 && req->location) {
         const char *host = apr_table_get(r->headers_in, "Host");

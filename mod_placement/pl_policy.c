@@ -191,6 +191,6 @@ int pl_policy_check(pl_req_t *req, const char *rule,
                       req->user_id ? req->user_id : "-");
         break;
     }
-    return pl_err(req, HTTP_FORBIDDEN, NULL,
-                  "Policy does not allow %s to be performed.", rule);
+    return pl_err_escaped(req, pl_err(req, HTTP_FORBIDDEN, NULL,
+                          "Policy does not allow %s to be performed.", rule));
 }

@@ -38,6 +38,12 @@ int pl_err(pl_req_t *req, int status, const char *code, const char *fmt, ...)
     return status;
 }
 
+int pl_err_escaped(pl_req_t *req, int status)
+{
+    req->err_escaped = 1;
+    return status;
+}
+
 int pl_err_store(pl_req_t *req, apr_status_t rv, const char *what)
 {
     ap_log_rerror(APLOG_MARK, APLOG_ERR, rv, req->r, PL_LOGNO(00101)
