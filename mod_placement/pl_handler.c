@@ -295,6 +295,12 @@ static void send_error(pl_req_t *req, int status)
     ap_log_rerror(APLOG_MARK, status >= 500 ? APLOG_ERR : APLOG_DEBUG, 0,
                   req->r, PL_LOGNO(00201) "%s: %d: %s", req->request_id,
                   status, detail);
+    if (req->r->header_only) {
+        /* webob answers HEAD with its exception's bare Response: no
+         * body generated, so neither a length nor its media type */
+        ap_set_content_type(req->r, "text/html; charset=UTF-8");
+        return;
+    }
     mtype = error_media_type(req);
     if (!strcmp(mtype, "application/json")) {
         send_json(req, root);
