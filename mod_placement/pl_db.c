@@ -35,14 +35,62 @@ struct pl_db_t {
 typedef struct conn_state_t {
     apr_hash_t *prepared;
     int ncached;
+    int timeout;                /* statement timeout set on it, seconds */
 } conn_state_t;
+
+/* The server-side statement timeout (PlacementStatementTimeout), when it
+ * differs from what the connection has: once per new connection, again
+ * only if a location with another value uses it. A statement past it is
+ * cancelled by the server, its transaction rolled back by pl_db_end, and
+ * the request answers 500 as upstream's would on any database error.
+ * MariaDB: max_statement_time also cuts a row lock wait, and the lock
+ * wait timeout is set above it, so such a wait ends in the timeout (not
+ * retried) rather than in "Lock wait timeout", which is retried as a
+ * deadlock. SQLite: apr_dbd offers no progress handler; busy_timeout
+ * bounds its only waits (for a writer). */
+static void set_statement_timeout(pl_db_t *db, conn_state_t *cs,
+                                  int seconds)
+{
+    int changed;
+
+    if (cs->timeout == seconds) {
+        return;
+    }
+    cs->timeout = seconds;
+    switch (db->dialect) {
+    case PL_DB_PGSQL:
+        /* in ms, at most INT_MAX: 0 is "none" there too */
+        apr_dbd_query(db->driver, db->handle, &changed, apr_psprintf(db->pool,
+                      "SET statement_timeout = %" APR_INT64_T_FMT,
+                      seconds > 2000000 ? (apr_int64_t)2000000000
+                                        : (apr_int64_t)seconds * 1000));
+        break;
+    case PL_DB_MYSQL:
+        apr_dbd_query(db->driver, db->handle, &changed, apr_psprintf(db->pool,
+                      "SET SESSION max_statement_time = %d", seconds));
+        apr_dbd_query(db->driver, db->handle, &changed, apr_psprintf(db->pool,
+                      "SET SESSION innodb_lock_wait_timeout = %d",
+                      seconds > 0 && seconds < 1000000 ? seconds + 1 : 50));
+        break;
+    default:
+        break;
+    }
+}
 
 /* Once per new connection: what each dialect needs to behave like
  * upstream's sessions. MySQL: TRADITIONAL as oslo.db sets it, plus
  * NO_AUTO_VALUE_ON_ZERO so resource class id 0 (VCPU) can be inserted;
- * READ COMMITTED so a retried transaction sees what others committed.
- * SQLite: wait for a writer instead of failing at once. */
-static void session_setup(pl_db_t *db)
+ * READ COMMITTED so a retried transaction sees what others committed;
+ * on a Galera node, reads, updates and deletes that wait until the node
+ * has applied what the cluster committed before them (wsrep_sync_wait 3:
+ * a client that wrote through one node and reads or deletes through
+ * another sees its write; apr_dbd_mysql opens transactions with
+ * autocommit=0, not BEGIN, so their first statement may be a DELETE), and an
+ * autocommit statement that loses certification (two nodes inserting the
+ * same project at once) retried by the server itself, as its callers do
+ * not retry; both are ignored without Galera. SQLite: wait for a writer
+ * instead of failing at once. */
+static void session_setup(pl_db_t *db, conn_state_t *cs)
 {
     int changed;
 
@@ -54,6 +102,10 @@ static void session_setup(pl_db_t *db)
         apr_dbd_query(db->driver, db->handle, &changed,
                       "SET SESSION TRANSACTION ISOLATION LEVEL "
                       "READ COMMITTED");
+        apr_dbd_query(db->driver, db->handle, &changed,
+                      "SET SESSION wsrep_retry_autocommit = 10");
+        apr_dbd_query(db->driver, db->handle, &changed,
+                      "SET SESSION wsrep_sync_wait = 3");
         break;
     case PL_DB_SQLITE:
         apr_dbd_query(db->driver, db->handle, &changed,
@@ -62,10 +114,13 @@ static void session_setup(pl_db_t *db)
     default:
         break;
     }
+    /* what the server has before we set anything */
+    cs->timeout = 0;
 }
 
 pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
-                    const apr_dbd_driver_t *driver, apr_dbd_t *handle)
+                    const apr_dbd_driver_t *driver, apr_dbd_t *handle,
+                    int statement_timeout)
 {
     pl_db_t *db = apr_pcalloc(p, sizeof(*db));
     const char *name = apr_dbd_name(driver);
@@ -95,8 +150,9 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
         apr_pool_userdata_set(cs, PREPARED_KEY, NULL, conn_pool);
         cache = cs;
         db->prepared = cs->prepared;
-        session_setup(db);
+        session_setup(db, cs);
     }
+    set_statement_timeout(db, cache, statement_timeout);
     db->prepared = ((conn_state_t *)cache)->prepared;
     db->ncached = &((conn_state_t *)cache)->ncached;
     return db;
@@ -113,11 +169,22 @@ const char *pl_db_errstr(const pl_db_t *db)
 }
 
 /* Map a driver error onto what callers act upon. Drivers only give us
- * text, so we look for the phrases each database uses. */
+ * text, so we look for the phrases each database uses.
+ * apr_dbd_mysql ends a transaction with COMMIT then "SET autocommit=1",
+ * whose success clears the COMMIT's error: a MySQL error without text
+ * is a COMMIT the server refused and rolled back while the connection
+ * stayed up (a lost connection fails the second statement too, with
+ * text). On Galera that is a certification failure (1213), so it is
+ * retried as the deadlock it is. */
 static apr_status_t classify(pl_db_t *db, int ret)
 {
     const char *msg = apr_dbd_error(db->driver, db->handle, ret);
 
+    if (db->dialect == PL_DB_MYSQL && (msg == NULL || *msg == '\0')) {
+        db->errstr = "COMMIT refused and rolled back (deadlock or Galera "
+                     "certification failure)";
+        return PL_EDEADLOCK;
+    }
     db->errstr = apr_pstrdup(db->pool, msg ? msg : "unknown error");
     if (strstr(db->errstr, "duplicate key") ||
         strstr(db->errstr, "Duplicate entry") ||
