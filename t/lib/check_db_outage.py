@@ -218,13 +218,12 @@ def main():
     # one failure per kept connection, then every write succeeds.
     # (one provider per writer: no generation conflicts among them)
     failures, answers, rps = [], [], []
-    for _ in range(6):
-        while len(rps) < 8:
-            rp2 = make_provider(url, failures)
-            if rp2 is None:
-                break
-            rps.append(rp2)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(failures) <= 32:
         if len(rps) < 8:
+            rp2 = make_provider(url, failures)
+            if rp2 is not None:
+                rps.append(rp2)
             continue
         answers = []
         writers = [threading.Thread(target=lambda rp=rp: answers.extend(
