@@ -71,7 +71,7 @@ static void set_statement_timeout(pl_db_t *db, conn_state_t *cs,
                       "SET SESSION max_statement_time = %d", seconds));
         apr_dbd_query(db->driver, db->handle, &changed, apr_psprintf(db->pool,
                       "SET SESSION innodb_lock_wait_timeout = %d",
-                      seconds > 0 && seconds < 1000000 ? seconds + 1 : 50));
+                      seconds > 0 ? seconds + 1 : 50));
         break;
     default:
         break;
