@@ -28,6 +28,9 @@ typedef struct pl_dir_conf_t {
     int randomize;
     /* PlacementMaxAllocationCandidates, -1 unlimited */
     int max_candidates;
+    /* PlacementStatementTimeout: seconds any one SQL statement may run
+     * on the server, 0 no limit, -1 unset */
+    int statement_timeout;
     /* PlacementAllocationCandidatesStrategy: -1 unset, 0 depth-first,
      * 1 breadth-first (pl_ac_strategy_e) */
     int ac_strategy;
@@ -88,6 +91,9 @@ int pl_config_auth(const pl_dir_conf_t *c);
 int pl_config_conflict_retries(const pl_dir_conf_t *c);
 int pl_config_randomize(const pl_dir_conf_t *c);
 int pl_config_max_candidates(const pl_dir_conf_t *c);
+/** seconds a statement may run on the database server, 0 no limit
+ *  (default 60) */
+int pl_config_statement_timeout(const pl_dir_conf_t *c);
 /** 0 depth-first, 1 breadth-first (the default) */
 int pl_config_ac_strategy(const pl_dir_conf_t *c);
 const char *pl_config_incomplete_project(const pl_dir_conf_t *c);

@@ -44,10 +44,13 @@ typedef struct pl_rows_t {
 /**
  * Wrap an open apr_dbd connection. conn_pool lives as long as the
  * connection (prepared statements and per-connection state go there);
- * p is the pool of this use (a request).
+ * p is the pool of this use (a request). statement_timeout: seconds any
+ * one statement may run on the server (0 no limit; PostgreSQL and MySQL),
+ * set on the connection when it differs from what it has.
  */
 pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
-                    const apr_dbd_driver_t *driver, apr_dbd_t *handle);
+                    const apr_dbd_driver_t *driver, apr_dbd_t *handle,
+                    int statement_timeout);
 
 pl_db_dialect_e pl_db_dialect(const pl_db_t *db);
 

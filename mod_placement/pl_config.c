@@ -28,6 +28,7 @@ void *pl_config_create_dir(apr_pool_t *p, char *dir)
     c->randomize = -1;
     c->max_candidates = -2;     /* -1 is a legal value: unlimited */
     c->ac_strategy = -1;
+    c->statement_timeout = -1;
     c->policy = apr_table_make(p, 4);
     c->policy_exprs = apr_hash_make(p);
     c->enforce_scope = -1;
@@ -69,6 +70,7 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_INT(randomize, -1);
     MERGE_INT(max_candidates, -2);
     MERGE_INT(ac_strategy, -1);
+    MERGE_INT(statement_timeout, -1);
     MERGE_PTR(incomplete_project);
     MERGE_PTR(incomplete_user);
     c->policy = apr_table_overlay(p, base->policy, add->policy);
@@ -118,6 +120,14 @@ int pl_config_randomize(const pl_dir_conf_t *c)
 int pl_config_max_candidates(const pl_dir_conf_t *c)
 {
     return c->max_candidates == -2 ? -1 : c->max_candidates;
+}
+
+/* 60 s: far above any statement a legitimate request runs (the gate
+ * query at 100,000 providers takes milliseconds), low enough that a
+ * runaway one does not hold a backend for long; see docs/directives.md */
+int pl_config_statement_timeout(const pl_dir_conf_t *c)
+{
+    return c->statement_timeout < 0 ? 60 : c->statement_timeout;
 }
 
 /* breadth-first by default: see docs/directives.md */
@@ -461,6 +471,9 @@ const command_rec pl_cmds[] = {
                   "depth-first|breadth-first: order of the roots' "
                   "candidates when limit or the maximum cuts them "
                   "(default breadth-first)"),
+    DIR_COUNT("PlacementStatementTimeout", statement_timeout,
+              "SECONDS: the longest one SQL statement may run on the "
+              "database server, 0 for no limit (default 60)"),
     AP_INIT_TAKE1("PlacementIncompleteConsumerProject", set_uuid, (void *)0,
                   RSRC_CONF | ACCESS_CONF,
                   "UUID: project of consumers written before 1.8 "

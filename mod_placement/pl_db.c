@@ -35,14 +35,63 @@ struct pl_db_t {
 typedef struct conn_state_t {
     apr_hash_t *prepared;
     int ncached;
+    int timeout;                /* statement timeout set on it, seconds */
+    int lost;                   /* the driver reconnected: set up again */
 } conn_state_t;
+
+/* The server-side statement timeout (PlacementStatementTimeout), when it
+ * differs from what the connection has: once per new connection, again
+ * only if a location with another value uses it. A statement past it is
+ * cancelled by the server, its transaction rolled back by pl_db_end, and
+ * the request answers 500 as upstream's would on any database error.
+ * MariaDB: max_statement_time also cuts a row lock wait, and the lock
+ * wait timeout is set above it, so such a wait ends in the timeout (not
+ * retried) rather than in "Lock wait timeout", which is retried as a
+ * deadlock. SQLite: apr_dbd offers no progress handler; busy_timeout
+ * bounds its only waits (for a writer). */
+static void set_statement_timeout(pl_db_t *db, conn_state_t *cs,
+                                  int seconds)
+{
+    int changed;
+
+    if (cs->timeout == seconds) {
+        return;
+    }
+    cs->timeout = seconds;
+    switch (db->dialect) {
+    case PL_DB_PGSQL:
+        /* in ms, at most INT_MAX: 0 is "none" there too */
+        apr_dbd_query(db->driver, db->handle, &changed, apr_psprintf(db->pool,
+                      "SET statement_timeout = %" APR_INT64_T_FMT,
+                      seconds > 2000000 ? (apr_int64_t)2000000000
+                                        : (apr_int64_t)seconds * 1000));
+        break;
+    case PL_DB_MYSQL:
+        apr_dbd_query(db->driver, db->handle, &changed, apr_psprintf(db->pool,
+                      "SET SESSION max_statement_time = %d", seconds));
+        apr_dbd_query(db->driver, db->handle, &changed, apr_psprintf(db->pool,
+                      "SET SESSION innodb_lock_wait_timeout = %d",
+                      seconds > 0 ? seconds + 1 : 50));
+        break;
+    default:
+        break;
+    }
+}
 
 /* Once per new connection: what each dialect needs to behave like
  * upstream's sessions. MySQL: TRADITIONAL as oslo.db sets it, plus
  * NO_AUTO_VALUE_ON_ZERO so resource class id 0 (VCPU) can be inserted;
- * READ COMMITTED so a retried transaction sees what others committed.
- * SQLite: wait for a writer instead of failing at once. */
-static void session_setup(pl_db_t *db)
+ * READ COMMITTED so a retried transaction sees what others committed;
+ * on a Galera node, reads, updates and deletes that wait until the node
+ * has applied what the cluster committed before them (wsrep_sync_wait 3:
+ * a client that wrote through one node and reads or deletes through
+ * another sees its write; apr_dbd_mysql opens transactions with
+ * autocommit=0, not BEGIN, so their first statement may be a DELETE), and an
+ * autocommit statement that loses certification (two nodes inserting the
+ * same project at once) retried by the server itself, as its callers do
+ * not retry; both are ignored without Galera. SQLite: wait for a writer
+ * instead of failing at once. */
+static void session_setup(pl_db_t *db, conn_state_t *cs)
 {
     int changed;
 
@@ -54,6 +103,10 @@ static void session_setup(pl_db_t *db)
         apr_dbd_query(db->driver, db->handle, &changed,
                       "SET SESSION TRANSACTION ISOLATION LEVEL "
                       "READ COMMITTED");
+        apr_dbd_query(db->driver, db->handle, &changed,
+                      "SET SESSION wsrep_retry_autocommit = 10");
+        apr_dbd_query(db->driver, db->handle, &changed,
+                      "SET SESSION wsrep_sync_wait = 3");
         break;
     case PL_DB_SQLITE:
         apr_dbd_query(db->driver, db->handle, &changed,
@@ -62,14 +115,19 @@ static void session_setup(pl_db_t *db)
     default:
         break;
     }
+    /* what the server has before we set anything */
+    cs->timeout = 0;
+    cs->lost = 0;
 }
 
 pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
-                    const apr_dbd_driver_t *driver, apr_dbd_t *handle)
+                    const apr_dbd_driver_t *driver, apr_dbd_t *handle,
+                    int statement_timeout)
 {
     pl_db_t *db = apr_pcalloc(p, sizeof(*db));
     const char *name = apr_dbd_name(driver);
     void *cache = NULL;
+    conn_state_t *cs;
 
     db->pool = p;
     db->conn_pool = conn_pool;
@@ -88,17 +146,23 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
     /* The statement cache belongs to the connection, not to the request:
      * a prepared statement is only valid on the handle that prepared it. */
     apr_pool_userdata_get(&cache, PREPARED_KEY, conn_pool);
-    if (cache == NULL) {
-        conn_state_t *cs = apr_pcalloc(conn_pool, sizeof(*cs));
-
+    cs = cache;
+    if (cs == NULL) {
+        cs = apr_pcalloc(conn_pool, sizeof(*cs));
         cs->prepared = apr_hash_make(conn_pool);
         apr_pool_userdata_set(cs, PREPARED_KEY, NULL, conn_pool);
-        cache = cs;
-        db->prepared = cs->prepared;
-        session_setup(db);
+        session_setup(db, cs);
     }
-    db->prepared = ((conn_state_t *)cache)->prepared;
-    db->ncached = &((conn_state_t *)cache)->ncached;
+    else if (cs->lost) {
+        /* a new session under the old handle: nothing of ours is in it
+         * (the old statements stay in conn_pool until it goes) */
+        apr_hash_clear(cs->prepared);
+        cs->ncached = 0;
+        session_setup(db, cs);
+    }
+    set_statement_timeout(db, cs, statement_timeout);
+    db->prepared = cs->prepared;
+    db->ncached = &cs->ncached;
     return db;
 }
 
@@ -112,13 +176,69 @@ const char *pl_db_errstr(const pl_db_t *db)
     return db->errstr ? db->errstr : "";
 }
 
+/* The connection's state is stale: the driver reconnected by itself
+ * (apr_dbd_mysql's mysql_ping with its default reconnect=1, or
+ * apr_dbd_pgsql's PQreset in check_conn, when mod_dbd checks a connection
+ * whose server went away and came back). The new session has neither our
+ * prepared statements nor our settings; the next use sets it up again. */
+static void mark_lost(pl_db_t *db)
+{
+    void *cs = NULL;
+
+    apr_pool_userdata_get(&cs, PREPARED_KEY, db->conn_pool);
+    if (cs != NULL) {
+        ((conn_state_t *)cs)->lost = 1;
+    }
+}
+
+/* Whether the error says the session is gone (connection lost, or the
+ * driver dropped our prepared statements): the driver may reconnect on
+ * its own afterwards. MySQL: the client library's own errors (CR_*,
+ * 2000-2999, e.g. 2013 lost connection, 2030 statement not prepared). */
+static int session_gone(const pl_db_t *db, int ret)
+{
+    const char *e = db->errstr;
+
+    if (db->dialect == PL_DB_MYSQL) {
+        return (ret >= 2000 && ret < 3000) || strstr(e, "Lost connection")
+               || strstr(e, "gone away") || strstr(e, "Can't connect");
+    }
+    return db->dialect == PL_DB_PGSQL
+           && (strstr(e, "server closed the connection")
+               || strstr(e, "terminating connection")
+               || strstr(e, "no connection to the server")
+               || (strstr(e, "prepared statement \"pl_")
+                   && strstr(e, "does not exist")));
+}
+
 /* Map a driver error onto what callers act upon. Drivers only give us
- * text, so we look for the phrases each database uses. */
+ * text, so we look for the phrases each database uses.
+ * apr_dbd_mysql ends a transaction with COMMIT then "SET autocommit=1",
+ * whose success clears the COMMIT's error text; ret is then mysql_commit's
+ * flag, 1. Such a COMMIT was refused by a server that stayed up (a lost
+ * connection fails the second statement too, with text) and rolled back:
+ * on Galera a certification failure (1213), retried as the deadlock it
+ * is. A prepared statement's error number (ret) stays on the statement:
+ * its text is not the connection's either. */
 static apr_status_t classify(pl_db_t *db, int ret)
 {
     const char *msg = apr_dbd_error(db->driver, db->handle, ret);
 
-    db->errstr = apr_pstrdup(db->pool, msg ? msg : "unknown error");
+    if (msg == NULL || *msg == '\0') {
+        if (db->dialect == PL_DB_MYSQL && ret == 1) {
+            db->errstr = "COMMIT refused and rolled back (deadlock or "
+                         "Galera certification failure)";
+            return PL_EDEADLOCK;
+        }
+        db->errstr = apr_psprintf(db->pool, "error %d", ret);
+    }
+    else {
+        db->errstr = apr_pstrdup(db->pool, msg);
+    }
+    if (session_gone(db, ret)) {
+        mark_lost(db);
+        return PL_EDB;
+    }
     if (strstr(db->errstr, "duplicate key") ||
         strstr(db->errstr, "Duplicate entry") ||
         strstr(db->errstr, "UNIQUE constraint") ||
@@ -387,13 +507,25 @@ const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value)
 
 apr_status_t pl_db_begin(pl_db_t *db)
 {
+    apr_status_t rv;
     int ret;
 
-    db->txn = NULL;
+    /* apr_dbd_pgsql (apr-util 1.6) writes through *txn even when BEGIN
+     * fails, as on a connection that died idle in the pool: give it a
+     * zeroed block bigger than its struct, and end its hold on the
+     * handle. Other drivers allocate their own. */
+    db->txn = db->dialect == PL_DB_PGSQL ? apr_pcalloc(db->pool, 64) : NULL;
     ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle,
                                     &db->txn);
     if (ret != 0) {
-        return classify(db, ret);
+        rv = classify(db, ret);
+        if (db->txn != NULL) {
+            apr_dbd_transaction_mode_set(db->driver, db->txn,
+                                         APR_DBD_TRANSACTION_ROLLBACK);
+            apr_dbd_transaction_end(db->driver, db->pool, db->txn);
+            db->txn = NULL;
+        }
+        return rv;
     }
     apr_dbd_transaction_mode_set(db->driver, db->txn,
                                  APR_DBD_TRANSACTION_COMMIT);

@@ -399,7 +399,8 @@ pl_db_t *pl_req_db(pl_req_t *req)
     pl_metrics_add(PL_METRIC_DB_IN_USE, 1);
     apr_pool_cleanup_register(req->r->pool, NULL, db_released,
                               apr_pool_cleanup_null);
-    req->db = pl_db_wrap(req->pool, dbd->pool, dbd->driver, dbd->handle);
+    req->db = pl_db_wrap(req->pool, dbd->pool, dbd->driver, dbd->handle,
+                         pl_config_statement_timeout(req->conf));
     rv = pl_store_std_sync(req->db, req->pool);
     if (rv != APR_SUCCESS) {
         pl_err_store(req, rv, "inserting the standard resource classes "

@@ -106,6 +106,9 @@ print_dbd() {
         p="host=$DB_HOST port=$DB_PORT user=$DB_USER"
       fi
       [ -z "$DB_PASS" ] || p="$p pass=$DB_PASS"
+      # no silent reconnect: it would hide a new session without the
+      # module's settings (docs/reliability.md)
+      p="$p reconnect=0"
       echo "DBDriver mysql"
       echo "DBDParams \"$p dbname=$DB_NAME\"" ;;
   esac

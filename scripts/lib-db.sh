@@ -9,7 +9,9 @@
 #   mysql_start DIR  mariadb-install-db in DIR/data, mariadbd on DIR/sock and
 #                    127.0.0.1:<free port>; user placement/placement with all
 #                    privileges and a database "placement". Exports MYSQL_DIR,
-#                    MYSQL_PORT, MYSQL_SOCK (= DIR/sock). mysql_stop DIR stops it.
+#                    MYSQL_PORT, MYSQL_SOCK (= DIR/sock). mysql_stop DIR stops it;
+#                    mysql_kill DIR SIGKILLs it, mysql_restart DIR starts it
+#                    again on the same datadir and port.
 #
 # Nothing here uses the system services or /etc configuration. As root,
 # PostgreSQL runs as the "postgres" user (DIR is chowned to it and every parent
@@ -83,37 +85,48 @@ pl_mysql_client() {
   if command -v mariadb >/dev/null 2>&1; then echo mariadb; else echo mysql; fi
 }
 
-mysql_start() {
-  local dir=$1 port pid me client
-  command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] ||
-    { echo "mysql_start: mariadbd not found" >&2; return 1; }
-  mkdir -p "$dir" || return 1
-  dir=$(cd "$dir" && pwd)
-  me=$(id -un)
-  client=$(pl_mysql_client)
-  if ! mariadb-install-db --no-defaults --datadir="$dir/data" --user="$me" \
-        --auth-root-authentication-method=normal --skip-test-db \
-        --skip-name-resolve >"$dir/install-db.log" 2>&1; then
-    echo "mysql_start: mariadb-install-db failed:" >&2; tail -20 "$dir/install-db.log" >&2; return 1
-  fi
-  port=$(pl_free_port) || return 1
-  setsid /usr/sbin/mariadbd --no-defaults --user="$me" --datadir="$dir/data" \
+# mariadbd on DIR/data, DIR/sock and 127.0.0.1:PORT, in its own session;
+# returns once it answers. The port is kept in DIR/port for mysql_restart.
+mysql_launch() {  # dir port
+  local dir=$1 port=$2 pid
+  setsid /usr/sbin/mariadbd --no-defaults --user="$(id -un)" --datadir="$dir/data" \
     --socket="$dir/sock" --port="$port" --bind-address=127.0.0.1 \
     --pid-file="$dir/mariadbd.pid" --log-error="$dir/mariadbd.log" --tmpdir="$dir" \
     --skip-log-bin --skip-name-resolve --innodb-buffer-pool-size=64M \
     --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 --max-connections=200 \
     </dev/null >/dev/null 2>&1 &
   pid=$!
+  # not a job of the caller's shell: no "Killed" note after mysql_kill
+  disown "$pid" 2>/dev/null || true
   echo "$pid" >"$dir/launcher.pid"
+  echo "$port" >"$dir/port"
   for _ in $(seq 1 $((${PL_DB_WAIT:-60} * 4))); do
     if mariadb-admin --no-defaults --socket="$dir/sock" --user=root ping >/dev/null 2>&1; then
-      break
+      return 0
     fi
     if ! kill -0 "$pid" 2>/dev/null; then
-      echo "mysql_start: mariadbd exited:" >&2; tail -20 "$dir/mariadbd.log" >&2; return 1
+      echo "mysql_launch: mariadbd exited:" >&2; tail -20 "$dir/mariadbd.log" >&2; return 1
     fi
     sleep 0.25
   done
+  echo "mysql_launch: mariadbd does not answer:" >&2; tail -20 "$dir/mariadbd.log" >&2
+  return 1
+}
+
+mysql_start() {
+  local dir=$1 port client
+  command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] ||
+    { echo "mysql_start: mariadbd not found" >&2; return 1; }
+  mkdir -p "$dir" || return 1
+  dir=$(cd "$dir" && pwd)
+  client=$(pl_mysql_client)
+  if ! mariadb-install-db --no-defaults --datadir="$dir/data" --user="$(id -un)" \
+        --auth-root-authentication-method=normal --skip-test-db \
+        --skip-name-resolve >"$dir/install-db.log" 2>&1; then
+    echo "mysql_start: mariadb-install-db failed:" >&2; tail -20 "$dir/install-db.log" >&2; return 1
+  fi
+  port=$(pl_free_port) || return 1
+  mysql_launch "$dir" "$port" || { mysql_stop "$dir"; return 1; }
   if ! "$client" --no-defaults --socket="$dir/sock" --user=root -e "
         CREATE USER 'placement'@'localhost' IDENTIFIED BY 'placement';
         CREATE USER 'placement'@'%' IDENTIFIED BY 'placement';
@@ -126,6 +139,28 @@ mysql_start() {
   fi
   export MYSQL_DIR=$dir MYSQL_PORT=$port MYSQL_SOCK=$dir/sock
   echo "mysql_start: MariaDB on 127.0.0.1:$port and $dir/sock"
+}
+
+# SIGKILL the mariadbd of DIR (a crash, for fault tests); returns once it
+# is gone. mysql_restart DIR starts it again on the same datadir and port
+# (InnoDB recovers; with the test servers' innodb-flush-log-at-trx-commit=0
+# the last second of commits may be lost).
+mysql_kill() {
+  local dir=$1 pid
+  pid=$(cat "$dir/mariadbd.pid" 2>/dev/null || cat "$dir/launcher.pid" 2>/dev/null) ||
+    { echo "mysql_kill: no pid under $dir" >&2; return 1; }
+  kill -KILL "$pid" 2>/dev/null || return 1
+  for _ in $(seq 1 80); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+mysql_restart() {
+  local dir=$1
+  [ -s "$dir/port" ] || { echo "mysql_restart: no $dir/port (not started by mysql_start)" >&2; return 1; }
+  mysql_launch "$dir" "$(cat "$dir/port")"
 }
 
 mysql_stop() {
