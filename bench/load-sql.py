@@ -173,13 +173,45 @@ ANALYZE TABLE resource_providers, inventories, allocations, placement_aggregates
 """)
 
 
+def allocations_sql(dialect):
+    """One consumer per flat provider ('bench-cn-...'), its uuid the
+    provider's with a first digit of 'c', holding VCPU 1 and MEMORY_MB 256:
+    usage sums and consumer lookups then run over as many rows as a cloud in
+    use has (the project and user are shared)."""
+    now = 'UTC_TIMESTAMP()' if dialect == 'mysql' else "now() AT TIME ZONE 'UTC'"
+    cuuid = ("CONCAT('c', SUBSTRING(rp.uuid, 2))" if dialect == 'mysql'
+             else "'c' || substr(rp.uuid, 2)")
+    return """
+INSERT INTO projects (external_id, created_at) VALUES ('bench-load-project', {now});
+INSERT INTO users (external_id, created_at) VALUES ('bench-load-user', {now});
+INSERT INTO consumers (uuid, project_id, user_id, generation, created_at)
+  SELECT {cuuid}, p.id, u.id, 1, {now} FROM resource_providers rp
+  JOIN projects p ON p.external_id = 'bench-load-project'
+  JOIN users u ON u.external_id = 'bench-load-user'
+  WHERE rp.name LIKE 'bench-cn-%';
+INSERT INTO allocations (resource_provider_id, consumer_id, resource_class_id, used, created_at)
+  SELECT rp.id, {cuuid}, rc.id, CASE rc.name WHEN 'VCPU' THEN 1 ELSE 256 END, {now}
+  FROM resource_providers rp JOIN resource_classes rc ON rc.name IN ('VCPU', 'MEMORY_MB')
+  WHERE rp.name LIKE 'bench-cn-%';
+UPDATE resource_providers SET generation = generation + 1 WHERE name LIKE 'bench-cn-%';
+COMMIT;
+""".format(now=now, cuuid=cuuid) + ('ANALYZE TABLE consumers, allocations, projects, users;\n'
+                                   if dialect == 'mysql' else 'ANALYZE;\n')
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('providers', type=int)
     p.add_argument('--seed', type=int, default=42)
     p.add_argument('--nested-trees', type=int, default=None)
     p.add_argument('--dialect', choices=('pgsql', 'mysql'), default='pgsql')
+    p.add_argument('--allocations-only', action='store_true',
+                   help='print only SQL that gives every flat provider already '
+                   'loaded one consumer holding VCPU 1 and MEMORY_MB 256')
     a = p.parse_args()
+    if a.allocations_only:
+        sys.stdout.write(allocations_sql(a.dialect))
+        return
     trees = a.nested_trees if a.nested_trees is not None else max(10, a.providers // 10)
     rng = random.Random(a.seed)
     plans = pb.flat_plan(a.providers, rng)
