@@ -3,6 +3,8 @@
  * pl_jstream.c: JSON text into a growing buffer or, for a response, into
  * a fixed buffer sent to the client whenever it is full (pl_jstream.h).
  */
+/* before APR: its ring macros then use offsetof, not a null pointer */
+#include <stddef.h>
 #include <string.h>
 #include <apr_strings.h>
 #include <apr_buckets.h>
