@@ -235,25 +235,25 @@ static apr_status_t read_held(pl_db_t *db, apr_pool_t *p,
                               const apr_array_header_t *consumers,
                               apr_array_header_t **pheld)
 {
-    const char *list = NULL;
+    apr_array_header_t *quoted = apr_array_make(p, consumers->nelts + 1,
+                                                sizeof(const char *));
     pl_rows_t *rows;
     apr_status_t rv;
     int i;
 
     *pheld = apr_array_make(p, 4, sizeof(held_t));
     for (i = 0; i < consumers->nelts; i++) {
-        const char *q = pl_db_quote(db, p, APR_ARRAY_IDX(consumers, i,
-                                    pl_alloc_consumer_t *)->consumer->uuid);
-
-        list = list ? apr_pstrcat(p, list, ",", q, NULL) : q;
+        APR_ARRAY_PUSH(quoted, const char *) = pl_db_quote(db, p,
+            APR_ARRAY_IDX(consumers, i, pl_alloc_consumer_t *)->consumer->uuid);
     }
-    if (list == NULL) {
+    if (quoted->nelts == 0) {
         return APR_SUCCESS;
     }
     rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
         "SELECT resource_provider_id, resource_class_id, SUM(used) "
         "FROM allocations WHERE consumer_id IN (%s) "
-        "GROUP BY resource_provider_id, resource_class_id", list));
+        "GROUP BY resource_provider_id, resource_class_id",
+        apr_array_pstrcat(p, quoted, ',')));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -399,7 +399,7 @@ static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
     for (k = 0; k < work->nelts; k++) {
         work_t *wk = &APR_ARRAY_IDX(work, k, work_t);
         inv_row_t *inv = NULL;
-        apr_int64_t sum = 0, before;
+        apr_int64_t sum = 0;
         double capacity;
 
         for (j = 0; j <= k; j++) {
@@ -435,10 +435,11 @@ static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
             return PL_ECAPACITY;
         }
         capacity = (double)(inv->total - inv->reserved) * inv->ratio;
-        before = inv->used + held_on(held, inv->rp_id, inv->rc_id);
+        /* usage after (others + sum) above usage before (others +
+         * held), without adding to the others' (no overflow) */
         if ((capacity < (double)(inv->used + wk->used)
              || capacity < (double)(inv->used + sum))
-            && inv->used + sum > before) {
+            && sum > held_on(held, inv->rp_id, inv->rc_id)) {
             w->msg = apr_psprintf(p, "Unable to create allocation for '%s' "
                                   "on resource provider '%s'. The requested "
                                   "amount would exceed the capacity.",
