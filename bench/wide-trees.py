@@ -3,7 +3,7 @@
 #
 #   bench/wide-trees.py URL [--roots R] [--children C] [--units U]
 #                       [--access-log FILE] [--repeat N] [--skip-load]
-#                       [--cases CASES]
+#                       [--cases CASES] [--md5]
 #
 # Loads R compute roots, each with C children holding U units of
 # CUSTOM_WIDE (and 2 units of CUSTOM_PF_ODD on every odd child), through
@@ -16,8 +16,11 @@
 # A case is GROUPS:POLICY:LIMIT[:extra query], e.g. 65:none:1000 (65
 # groups of CUSTOM_WIDE:1 each, group_policy=none, limit=1000). The
 # default cases cover satisfiable and unsatisfiable requests, both
-# policies and limit 10 to 1000.
+# policies and limit 10 to 1000. With --md5, each case is asked once and
+# the md5 of the answer's bytes is printed instead (to compare two servers
+# on the same database byte for byte).
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -97,6 +100,7 @@ def main():
     ap.add_argument('--repeat', type=int, default=5)
     ap.add_argument('--access-log')
     ap.add_argument('--skip-load', action='store_true')
+    ap.add_argument('--md5', action='store_true')
     ap.add_argument('--cases', default=','.join(DEFAULT_CASES))
     a = ap.parse_args()
     base = a.url.rstrip('/')
@@ -105,6 +109,14 @@ def main():
         load(base, a.roots, a.children, a.units)
         print('# loaded %d roots x %d children x %d units in %.1f s'
               % (a.roots, a.children, a.units, time.time() - t))
+    if a.md5:
+        for case in a.cases.split(','):
+            req = urllib.request.Request(base + query(case), headers=HDR)
+            with urllib.request.urlopen(req) as r:
+                raw = r.read()
+            print('%-26s %s %d' % (case, hashlib.md5(raw).hexdigest(),
+                                   len(raw)))
+        return
     print('# %-24s %6s %6s %10s %10s %10s' % ('case', 'cands', 'roots',
                                              'client50', 'server50',
                                              'servermax'))

@@ -56,6 +56,8 @@ typedef struct pl_req_t {
     json_object *body;
     const char *body_text;              /* or a body already written */
     apr_size_t body_len;
+    void (*body_writer)(struct pl_req_t *req, void *baton);
+    void *body_writer_baton;            /* or one written after the headers */
     apr_time_t last_modified;           /* 0: none */
     const char *location;               /* path below the mount point */
     int err_status;
@@ -131,6 +133,12 @@ pl_db_t *pl_req_db(pl_req_t *req);
 /** Answer with a JSON body (the request pool owns obj). */
 int pl_reply_json(pl_req_t *req, int status, json_object *obj);
 /** Answer with JSON text the handler wrote itself (big answers). */
+/** A JSON body written by writer(req, baton) once the status and the
+ *  headers are set (large answers, sent as they are produced). */
+int pl_reply_stream(pl_req_t *req, int status,
+                    void (*writer)(struct pl_req_t *req, void *baton),
+                    void *baton);
+
 int pl_reply_text(pl_req_t *req, int status, const char *text,
                   apr_size_t len);
 /** Answer without a body (204, or 201 with Location). */

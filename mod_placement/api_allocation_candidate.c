@@ -17,6 +17,7 @@
 #include "pl_api.h"
 #include "pl_ac.h"
 #include "pl_schemas.h"
+#include "pl_jstream.h"
 
 static const char *query_schema(int mv)
 {
@@ -34,89 +35,13 @@ static const char *query_schema(int mv)
 /* ------------------------------------------------------------------ */
 /* The answer is written as JSON text directly: an answer can hold tens */
 /* of thousands of values, and a json-c object for each costs more than */
-/* finding the candidates. The glue sends the text as it is            */
-/* (pl_reply_text), spaced as Python's json.dumps spaces the others.   */
+/* finding the candidates. It is written once the status and headers   */
+/* are known, to the client in buffers of STREAM_BUFFER bytes as it is  */
+/* produced (pl_jstream.h), spaced as Python's json.dumps spaces the    */
+/* others.                                                              */
 /* ------------------------------------------------------------------ */
 
-typedef struct jbuf_t {
-    apr_pool_t *p;
-    char *s;
-    apr_size_t len, cap;
-} jbuf_t;
-
-static void jb_grow(jbuf_t *b, apr_size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        /* the first size asked for is the estimate of the whole answer:
-         * taken as it is; beyond it, doubled */
-        apr_size_t cap = b->cap ? b->cap * 2 : n + 1;
-        char *ns;
-
-        while (cap < b->len + n + 1) {
-            cap *= 2;
-        }
-        ns = apr_palloc(b->p, cap);
-        if (b->len) {
-            memcpy(ns, b->s, b->len);
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-}
-
-static void jb_raw(jbuf_t *b, const char *s, apr_size_t n)
-{
-    jb_grow(b, n);
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-}
-
-#define JB_LIT(b, lit) jb_raw((b), (lit), sizeof(lit) - 1)
-
-/* a JSON string: quotes, backslashes and control characters escaped;
- * runs of plain characters copied at once */
-static void jb_str(jbuf_t *b, const char *s)
-{
-    static const char hex[] = "0123456789abcdef";
-    const unsigned char *u = (const unsigned char *)s;
-    apr_size_t n = strlen(s), i = 0;
-
-    jb_grow(b, n * 6 + 2);
-    b->s[b->len++] = '"';
-    while (i < n) {
-        apr_size_t run = i;
-        unsigned char ch;
-
-        while (run < n && u[run] >= 0x20 && u[run] != '"' && u[run] != '\\') {
-            run++;
-        }
-        memcpy(b->s + b->len, u + i, run - i);
-        b->len += run - i;
-        if ((i = run) == n) {
-            break;
-        }
-        ch = u[i++];
-        if (ch == '"' || ch == '\\') {
-            b->s[b->len++] = '\\';
-            b->s[b->len++] = (char)ch;
-        }
-        else {
-            memcpy(b->s + b->len, "\\u00", 4);
-            b->s[b->len + 4] = hex[ch >> 4];
-            b->s[b->len + 5] = hex[ch & 15];
-            b->len += 6;
-        }
-    }
-    b->s[b->len++] = '"';
-}
-
-static void jb_int(jbuf_t *b, apr_int64_t v)
-{
-    char num[24];
-    int n = apr_snprintf(num, sizeof(num), "%" APR_INT64_T_FMT, v);
-
-    jb_raw(b, num, (apr_size_t)n);
-}
+#define STREAM_BUFFER (64 * 1024)
 
 /* Provider id -> its uuid as JSON text: a wide answer names providers
  * over a hundred thousand times, an apr_hash lookup and an escape each */
@@ -143,7 +68,7 @@ static uuids_t *uuids_make(apr_pool_t *p, apr_hash_t *by_id)
     uuids_t *u = apr_pcalloc(p, sizeof(*u));
     apr_size_t size = 16, i;
     apr_hash_index_t *hi;
-    jbuf_t b;
+    pl_jstream_t b;
 
     while (size < apr_hash_count(by_id) * 2) {
         size *= 2;
@@ -153,9 +78,8 @@ static uuids_t *uuids_make(apr_pool_t *p, apr_hash_t *by_id)
     for (hi = apr_hash_first(p, by_id); hi; hi = apr_hash_next(hi)) {
         const pl_ac_summary_t *sm = apr_hash_this_val(hi);
 
-        memset(&b, 0, sizeof(b));
-        b.p = p;
-        jb_str(&b, sm->uuid ? sm->uuid : "");
+        pl_jstream_text(&b, p, 0);
+        pl_jstream_str(&b, sm->uuid ? sm->uuid : "");
         for (i = uuid_hash(sm->id) & u->mask; u->slots[i].json;
              i = (i + 1) & u->mask) {
         }
@@ -167,81 +91,81 @@ static uuids_t *uuids_make(apr_pool_t *p, apr_hash_t *by_id)
 }
 
 /* the quoted uuid of provider id ("" when unknown) */
-static void jb_uuid(jbuf_t *b, const uuids_t *u, apr_int64_t id)
+static void js_uuid(pl_jstream_t *b, const uuids_t *u, apr_int64_t id)
 {
     apr_size_t i;
 
     for (i = uuid_hash(id) & u->mask; u->slots[i].json;
          i = (i + 1) & u->mask) {
         if (u->slots[i].id == id) {
-            jb_raw(b, u->slots[i].json, u->slots[i].len);
+            pl_jstream_raw(b, u->slots[i].json, u->slots[i].len);
             return;
         }
     }
-    JB_LIT(b, "\"\"");
+    PL_JS_LIT(b, "\"\"");
 }
 
 /* 1.12+: {"allocations": {uuid: {"resources": {...}}}, "mappings"};
  * 1.10 - 1.11: {"allocations": [{"resource_provider": {"uuid"},
  * "resources"}]} */
-static void request_json(jbuf_t *b, int mv, const pl_ac_cand_t *cand,
+static void request_json(pl_jstream_t *b, int mv, const pl_ac_cand_t *cand,
                          const uuids_t *uuids)
 {
     int dict = mv >= PL_MV(1, 12);
     apr_int64_t cur = -1;
     int i, j;
 
-    JB_LIT(b, "{\"allocations\": ");
-    jb_raw(b, dict ? "{" : "[", 1);
+    PL_JS_LIT(b, "{\"allocations\": ");
+    pl_jstream_raw(b, dict ? "{" : "[", 1);
     for (i = 0; i < cand->nallocs; i++) {
         const pl_ac_alloc_t *a = &cand->allocs[i];
 
         if (a->rp_id != cur) {
             if (cur != -1) {
-                JB_LIT(b, "}}, ");
+                PL_JS_LIT(b, "}}, ");
             }
             if (dict) {
-                jb_uuid(b, uuids, a->rp_id);
-                JB_LIT(b, ": {\"resources\": {");
+                js_uuid(b, uuids, a->rp_id);
+                PL_JS_LIT(b, ": {\"resources\": {");
             }
             else {
-                JB_LIT(b, "{\"resource_provider\": {\"uuid\": ");
-                jb_uuid(b, uuids, a->rp_id);
-                JB_LIT(b, "}, \"resources\": {");
+                PL_JS_LIT(b, "{\"resource_provider\": {\"uuid\": ");
+                js_uuid(b, uuids, a->rp_id);
+                PL_JS_LIT(b, "}, \"resources\": {");
             }
             cur = a->rp_id;
         }
         else {
-            JB_LIT(b, ", ");
+            PL_JS_LIT(b, ", ");
         }
-        jb_str(b, a->rc_name);
-        JB_LIT(b, ": ");
-        jb_int(b, a->amount);
+        pl_jstream_str(b, a->rc_name);
+        PL_JS_LIT(b, ": ");
+        pl_jstream_int(b, a->amount);
     }
     if (cur != -1) {
-        JB_LIT(b, "}}");
+        PL_JS_LIT(b, "}}");
     }
-    jb_raw(b, dict ? "}" : "]", 1);
+    pl_jstream_raw(b, dict ? "}" : "]", 1);
     /* 1.34+: which providers each group got */
     if (mv >= PL_MV(1, 34)) {
-        JB_LIT(b, ", \"mappings\": {");
+        PL_JS_LIT(b, ", \"mappings\": {");
         for (i = 0; i < cand->nmaps; i++) {
             if (i) {
-                JB_LIT(b, ", ");
+                PL_JS_LIT(b, ", ");
             }
-            jb_str(b, cand->maps[i].suffix);
-            JB_LIT(b, ": [");
+            pl_jstream_str(b, cand->maps[i].suffix);
+            PL_JS_LIT(b, ": [");
             for (j = 0; j < cand->maps[i].nrps; j++) {
                 if (j) {
-                    JB_LIT(b, ", ");
+                    PL_JS_LIT(b, ", ");
                 }
-                jb_uuid(b, uuids, cand->maps[i].rp_ids[j]);
+                js_uuid(b, uuids, cand->maps[i].rp_ids[j]);
             }
-            JB_LIT(b, "]");
+            PL_JS_LIT(b, "]");
         }
-        JB_LIT(b, "}");
+        PL_JS_LIT(b, "}");
     }
-    JB_LIT(b, "}");
+    PL_JS_LIT(b, "}");
 }
 
 static int requested(const pl_ac_request_t *acr, const char *rc)
@@ -262,13 +186,13 @@ static int requested(const pl_ac_request_t *acr, const char *rc)
     return 0;
 }
 
-static void summary_json(jbuf_t *b, int mv, const pl_ac_request_t *acr,
+static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
                          const pl_ac_summary_t *s)
 {
     int j, n = 0;
 
-    jb_str(b, s->uuid);
-    JB_LIT(b, ": {\"resources\": {");
+    pl_jstream_str(b, s->uuid);
+    PL_JS_LIT(b, ": {\"resources\": {");
     for (j = 0; j < s->res->nelts; j++) {
         const pl_ac_summary_res_t *r =
             &APR_ARRAY_IDX(s->res, j, pl_ac_summary_res_t);
@@ -278,40 +202,40 @@ static void summary_json(jbuf_t *b, int mv, const pl_ac_request_t *acr,
             continue;
         }
         if (n++) {
-            JB_LIT(b, ", ");
+            PL_JS_LIT(b, ", ");
         }
-        jb_str(b, r->rc_name);
-        JB_LIT(b, ": {\"capacity\": ");
-        jb_int(b, r->capacity);
-        JB_LIT(b, ", \"used\": ");
-        jb_int(b, r->used);
-        JB_LIT(b, "}");
+        pl_jstream_str(b, r->rc_name);
+        PL_JS_LIT(b, ": {\"capacity\": ");
+        pl_jstream_int(b, r->capacity);
+        PL_JS_LIT(b, ", \"used\": ");
+        pl_jstream_int(b, r->used);
+        PL_JS_LIT(b, "}");
     }
-    JB_LIT(b, "}");
+    PL_JS_LIT(b, "}");
     /* 1.17+: traits */
     if (mv >= PL_MV(1, 17)) {
-        JB_LIT(b, ", \"traits\": [");
+        PL_JS_LIT(b, ", \"traits\": [");
         for (j = 0; j < s->traits->nelts; j++) {
             if (j) {
-                JB_LIT(b, ", ");
+                PL_JS_LIT(b, ", ");
             }
-            jb_str(b, APR_ARRAY_IDX(s->traits, j, const char *));
+            pl_jstream_str(b, APR_ARRAY_IDX(s->traits, j, const char *));
         }
-        JB_LIT(b, "]");
+        PL_JS_LIT(b, "]");
     }
     /* 1.29+: where it sits in its tree */
     if (mv >= PL_MV(1, 29)) {
-        JB_LIT(b, ", \"parent_provider_uuid\": ");
+        PL_JS_LIT(b, ", \"parent_provider_uuid\": ");
         if (s->parent_uuid) {
-            jb_str(b, s->parent_uuid);
+            pl_jstream_str(b, s->parent_uuid);
         }
         else {
-            JB_LIT(b, "null");
+            PL_JS_LIT(b, "null");
         }
-        JB_LIT(b, ", \"root_provider_uuid\": ");
-        jb_str(b, s->root_uuid);
+        PL_JS_LIT(b, ", \"root_provider_uuid\": ");
+        pl_jstream_str(b, s->root_uuid);
     }
-    JB_LIT(b, "}");
+    PL_JS_LIT(b, "}");
 }
 
 /* How many candidate trees to read first: enough for the bound (limit
@@ -331,28 +255,46 @@ static int first_trees(const pl_ac_opts_t *opts)
     return bound * 2 + 16;
 }
 
-/* About the bytes of the allocation requests: a wide candidate (64
- * allocations and mappings) is 8 KB, so a flat guess per candidate made
- * the buffer double and copy itself five times on large answers. */
-static apr_size_t answer_estimate(const pl_ac_result_t *res)
+/* What the answer is written from, once the status and headers are set. */
+typedef struct answer_t {
+    int mv;
+    const pl_ac_request_t *acr;
+    const pl_ac_result_t *res;
+    const apr_array_header_t *sums;
+    const uuids_t *uuids;
+} answer_t;
+
+/* The answer, streamed: the client gets it in STREAM_BUFFER pieces while
+ * the rest is being written. Nothing here can fail but the connection. */
+static void write_answer(pl_req_t *req, void *baton)
 {
-    apr_size_t n = 0;
-    int i, j;
+    const answer_t *a = baton;
+    pl_jstream_t js;
+    int i;
 
-    for (i = 0; i < res->cands->nelts; i++) {
-        const pl_ac_cand_t *c = APR_ARRAY_IDX(res->cands, i,
-                                              pl_ac_cand_t *);
-
-        n += 80;
-        for (j = 0; j < c->nallocs; j++) {
-            n += 72 + (c->allocs[j].rc_name ? strlen(c->allocs[j].rc_name)
-                                            : 32);
+    pl_jstream_response(&js, req->r, req->pool, STREAM_BUFFER);
+    PL_JS_LIT(&js, "{\"allocation_requests\": [");
+    for (i = 0; i < a->res->cands->nelts && !js.failed; i++) {
+        if (i) {
+            PL_JS_LIT(&js, ", ");
         }
-        for (j = 0; j < c->nmaps; j++) {
-            n += 12 + strlen(c->maps[j].suffix) + 40 * c->maps[j].nrps;
-        }
+        request_json(&js, a->mv, APR_ARRAY_IDX(a->res->cands, i,
+                                               pl_ac_cand_t *), a->uuids);
     }
-    return n;
+    PL_JS_LIT(&js, "], \"provider_summaries\": {");
+    for (i = 0; i < a->sums->nelts && !js.failed; i++) {
+        if (i) {
+            PL_JS_LIT(&js, ", ");
+        }
+        summary_json(&js, a->mv, a->acr,
+                     APR_ARRAY_IDX(a->sums, i, pl_ac_summary_t *));
+    }
+    PL_JS_LIT(&js, "}}");
+    if (pl_jstream_finish(&js) != APR_SUCCESS) {
+        ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, req->r,
+                      "allocation candidates: the client went away after "
+                      "%" APR_SIZE_T_FMT " bytes", js.sent);
+    }
 }
 
 int pl_api_ac_list(pl_req_t *req)
@@ -365,8 +307,7 @@ int pl_api_ac_list(pl_req_t *req)
     pl_ac_result_t *res;
     pl_ac_opts_t opts;
     const char *err, *code;
-    jbuf_t *text;
-    uuids_t *uuids;
+    answer_t *answer;
     apr_status_t rv;
     pl_db_t *db;
     int st, i, max_trees;
@@ -430,29 +371,14 @@ int pl_api_ac_list(pl_req_t *req)
     }
     pl_ac_summaries(req->pool, world, res, req->mv >= PL_MV(1, 17), &sums,
                     &by_id);
-    text = apr_pcalloc(req->pool, sizeof(*text));
-    text->p = req->pool;
-    jb_grow(text, 512 + answer_estimate(res) + (apr_size_t)sums->nelts * 300);
-    uuids = uuids_make(req->pool, by_id);
-    JB_LIT(text, "{\"allocation_requests\": [");
-    for (i = 0; i < res->cands->nelts; i++) {
-        if (i) {
-            JB_LIT(text, ", ");
-        }
-        request_json(text, req->mv, APR_ARRAY_IDX(res->cands, i,
-                                                  pl_ac_cand_t *), uuids);
-    }
-    JB_LIT(text, "], \"provider_summaries\": {");
-    for (i = 0; i < sums->nelts; i++) {
-        if (i) {
-            JB_LIT(text, ", ");
-        }
-        summary_json(text, req->mv, acr,
-                     APR_ARRAY_IDX(sums, i, pl_ac_summary_t *));
-    }
-    JB_LIT(text, "}}");
+    answer = apr_palloc(req->pool, sizeof(*answer));
+    answer->mv = req->mv;
+    answer->acr = acr;
+    answer->res = res;
+    answer->sums = sums;
+    answer->uuids = uuids_make(req->pool, by_id);
     req->last_modified = apr_time_now();
     pl_metrics_add(PL_METRIC_CANDIDATE_REQUESTS, 1);
     pl_metrics_add(PL_METRIC_CANDIDATES_RETURNED, res->cands->nelts);
-    return pl_reply_text(req, HTTP_OK, text->s, text->len);
+    return pl_reply_stream(req, HTTP_OK, write_answer, answer);
 }

@@ -607,6 +607,12 @@ int pl_handler(request_rec *r)
     else if (req->body_text) {
         send_text(req, req->body_text, req->body_len, "application/json");
     }
+    else if (req->body_writer) {
+        ap_set_content_type(r, "application/json");
+        if (!r->header_only) {
+            req->body_writer(req, req->body_writer_baton);
+        }
+    }
     else if (status != HTTP_NO_CONTENT) {
         /* 201 + Location and no body: upstream sends no content type */
         ap_set_content_length(r, 0);

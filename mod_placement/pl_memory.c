@@ -64,7 +64,8 @@ static apr_status_t trim_after_answer(void *data)
 #ifdef __GLIBC__
     const request_rec *r = data;
 
-    if (r->clength >= TRIM_AFTER_BYTES) {
+    /* bytes_sent: a streamed answer has no Content-Length */
+    if (r->clength >= TRIM_AFTER_BYTES || r->bytes_sent >= TRIM_AFTER_BYTES) {
         malloc_trim(0);
     }
 #endif

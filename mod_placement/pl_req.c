@@ -425,6 +425,16 @@ int pl_reply_text(pl_req_t *req, int status, const char *text,
     return status;
 }
 
+int pl_reply_stream(pl_req_t *req, int status,
+                    void (*writer)(struct pl_req_t *req, void *baton),
+                    void *baton)
+{
+    req->body = NULL;
+    req->body_writer = writer;
+    req->body_writer_baton = baton;
+    return status;
+}
+
 int pl_reply_empty(pl_req_t *req, int status)
 {
     req->body = NULL;

@@ -137,6 +137,12 @@ typedef struct inv_row_t {
     apr_int64_t used;
 } inv_row_t;
 
+/* What the consumers of a write held on one provider and class before
+ * their allocations were cleared. */
+typedef struct held_t {
+    apr_int64_t rp_id, rc_id, used;
+} held_t;
+
 static apr_status_t rc_id(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
                           apr_hash_t *cache, const char *name,
                           apr_int64_t *pid)
@@ -222,6 +228,60 @@ static apr_status_t add_removals(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
+/* What the consumers of the write hold now, per provider and class: with
+ * what the others hold it is the usage before the write, which a provider
+ * over capacity must not exceed afterwards (upstream bug 2104040). */
+static apr_status_t read_held(pl_db_t *db, apr_pool_t *p,
+                              const apr_array_header_t *consumers,
+                              apr_array_header_t **pheld)
+{
+    apr_array_header_t *quoted = apr_array_make(p, consumers->nelts + 1,
+                                                sizeof(const char *));
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i;
+
+    *pheld = apr_array_make(p, 4, sizeof(held_t));
+    for (i = 0; i < consumers->nelts; i++) {
+        APR_ARRAY_PUSH(quoted, const char *) = pl_db_quote(db, p,
+            APR_ARRAY_IDX(consumers, i, pl_alloc_consumer_t *)->consumer->uuid);
+    }
+    if (quoted->nelts == 0) {
+        return APR_SUCCESS;
+    }
+    rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
+        "SELECT resource_provider_id, resource_class_id, SUM(used) "
+        "FROM allocations WHERE consumer_id IN (%s) "
+        "GROUP BY resource_provider_id, resource_class_id",
+        apr_array_pstrcat(p, quoted, ',')));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < rows->nrows; i++) {
+        held_t *h = apr_array_push(*pheld);
+
+        h->rp_id = apr_atoi64(PL_CELL(rows, i, 0));
+        h->rc_id = apr_atoi64(PL_CELL(rows, i, 1));
+        h->used = apr_atoi64(PL_CELL(rows, i, 2));
+    }
+    return APR_SUCCESS;
+}
+
+static apr_int64_t held_on(const apr_array_header_t *held, apr_int64_t rp_id,
+                           apr_int64_t rc_id)
+{
+    int i;
+
+    for (i = 0; i < held->nelts; i++) {
+        const held_t *h = &APR_ARRAY_IDX(held, i, held_t);
+
+        if (h->rp_id == rp_id && h->rc_id == rc_id) {
+            return h->used;
+        }
+    }
+    return 0;
+}
+
 /* Read the generations of the providers afresh (before the usages, so a
  * write committed in between makes the later compare-and-swap fail). */
 static apr_status_t refresh_generations(pl_db_t *db, apr_pool_t *p,
@@ -251,11 +311,16 @@ static apr_status_t refresh_generations(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
+/* The capacity rule of upstream's _check_capacity_exceeded, with its
+ * 13.0.0 relief: a provider and class over capacity after the write is
+ * accepted when its usage is no higher than before (held: what the
+ * write's consumers held before it; inv_row_t.used: what the others hold). */
 static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
                                    pl_alloc_write_t *w,
                                    apr_array_header_t *work,
                                    apr_array_header_t *rp_ids,
-                                   apr_array_header_t *rc_ids)
+                                   apr_array_header_t *rc_ids,
+                                   const apr_array_header_t *held)
 {
     pl_rows_t *rows;
     apr_array_header_t *invs;
@@ -370,8 +435,11 @@ static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
             return PL_ECAPACITY;
         }
         capacity = (double)(inv->total - inv->reserved) * inv->ratio;
-        if (capacity < (double)(inv->used + wk->used)
-            || capacity < (double)(inv->used + sum)) {
+        /* usage after (others + sum) above usage before (others +
+         * held), without adding to the others' (no overflow) */
+        if ((capacity < (double)(inv->used + wk->used)
+             || capacity < (double)(inv->used + sum))
+            && sum > held_on(held, inv->rp_id, inv->rc_id)) {
             w->msg = apr_psprintf(p, "Unable to create allocation for '%s' "
                                   "on resource provider '%s'. The requested "
                                   "amount would exceed the capacity.",
@@ -623,6 +691,7 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
     apr_array_header_t *rc_ids = apr_array_make(p, 4, sizeof(apr_int64_t));
     apr_array_header_t *seen = apr_array_make(p, 4, sizeof(void *));
     apr_array_header_t *check = apr_array_make(p, 4, sizeof(const char *));
+    apr_array_header_t *held;
     apr_status_t rv;
     int i, j;
 
@@ -651,6 +720,9 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
     }
     if (work->nelts == 0) {
         return APR_SUCCESS;
+    }
+    if ((rv = read_held(db, p, w->consumers, &held)) != APR_SUCCESS) {
+        return rv;
     }
 
     /* a clean slate for every consumer in the list */
@@ -684,7 +756,7 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
     }
     qsort(rp_ids->elts, rp_ids->nelts, sizeof(apr_int64_t), cmp_i64);
     if ((rv = refresh_generations(db, p, rp_ids, provs)) ||
-        (rv = check_capacity(db, p, w, work, rp_ids, rc_ids))) {
+        (rv = check_capacity(db, p, w, work, rp_ids, rc_ids, held))) {
         return rv;
     }
     for (i = 0; i < work->nelts; i++) {

@@ -1,0 +1,148 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_jstream.c: JSON text into a growing buffer or, for a response, into
+ * a fixed buffer sent to the client whenever it is full (pl_jstream.h).
+ */
+/* before APR: its ring macros then use offsetof, not a null pointer */
+#include <stddef.h>
+#include <string.h>
+#include <apr_strings.h>
+#include <apr_buckets.h>
+#include <http_protocol.h>
+#include <util_filter.h>
+
+#include "pl_jstream.h"
+
+void pl_jstream_text(pl_jstream_t *js, apr_pool_t *p, apr_size_t estimate)
+{
+    memset(js, 0, sizeof(*js));
+    js->p = p;
+    if (estimate) {
+        pl_jstream_reserve(js, estimate);
+    }
+}
+
+void pl_jstream_response(pl_jstream_t *js, request_rec *r, apr_pool_t *p,
+                         apr_size_t size)
+{
+    memset(js, 0, sizeof(*js));
+    js->p = p;
+    js->r = r;
+    js->bb = apr_brigade_create(p, r->connection->bucket_alloc);
+    js->cap = size;
+    js->s = apr_palloc(p, size);
+}
+
+/* Response mode: the buffer to the output filters as one heap bucket (a
+ * copy the network layer owns, so the buffer can be reused at once). */
+static void send_buffer(pl_jstream_t *js)
+{
+    apr_bucket *b;
+
+    if (js->len == 0 || js->failed) {
+        js->len = 0;
+        return;
+    }
+    b = apr_bucket_heap_create(js->s, js->len, NULL,
+                               js->bb->bucket_alloc);
+    APR_BRIGADE_INSERT_TAIL(js->bb, b);
+    if (ap_pass_brigade(js->r->output_filters, js->bb) != APR_SUCCESS) {
+        js->failed = 1;
+    }
+    apr_brigade_cleanup(js->bb);
+    js->sent += js->len;
+    js->len = 0;
+}
+
+void pl_jstream_reserve(pl_jstream_t *js, apr_size_t n)
+{
+    apr_size_t cap;
+    char *ns;
+
+    if (js->len + n + 1 <= js->cap) {
+        return;
+    }
+    if (js->r) {
+        send_buffer(js);
+        if (n + 1 <= js->cap) {
+            return;
+        }
+    }
+    /* the first size asked for is taken as it is; beyond it, doubled */
+    cap = js->cap ? js->cap * 2 : n + 1;
+    while (cap < js->len + n + 1) {
+        cap *= 2;
+    }
+    ns = apr_palloc(js->p, cap);
+    if (js->len) {
+        memcpy(ns, js->s, js->len);
+    }
+    js->s = ns;
+    js->cap = cap;
+}
+
+void pl_jstream_raw(pl_jstream_t *js, const char *s, apr_size_t n)
+{
+    pl_jstream_reserve(js, n);
+    memcpy(js->s + js->len, s, n);
+    js->len += n;
+}
+
+/* runs of plain characters are copied at once */
+void pl_jstream_str(pl_jstream_t *js, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = (const unsigned char *)s;
+    apr_size_t n = strlen(s), i = 0;
+
+    pl_jstream_reserve(js, n * 6 + 2);
+    js->s[js->len++] = '"';
+    while (i < n) {
+        apr_size_t run = i;
+        unsigned char ch;
+
+        while (run < n && u[run] >= 0x20 && u[run] != '"'
+               && u[run] != '\\') {
+            run++;
+        }
+        memcpy(js->s + js->len, u + i, run - i);
+        js->len += run - i;
+        if ((i = run) == n) {
+            break;
+        }
+        ch = u[i++];
+        if (ch == '"' || ch == '\\') {
+            js->s[js->len++] = '\\';
+            js->s[js->len++] = (char)ch;
+        }
+        else {
+            memcpy(js->s + js->len, "\\u00", 4);
+            js->s[js->len + 4] = hex[ch >> 4];
+            js->s[js->len + 5] = hex[ch & 15];
+            js->len += 6;
+        }
+    }
+    js->s[js->len++] = '"';
+}
+
+void pl_jstream_int(pl_jstream_t *js, apr_int64_t v)
+{
+    char num[24];
+    int n = apr_snprintf(num, sizeof(num), "%" APR_INT64_T_FMT, v);
+
+    pl_jstream_raw(js, num, (apr_size_t)n);
+}
+
+apr_status_t pl_jstream_finish(pl_jstream_t *js)
+{
+    if (js->r == NULL) {
+        return APR_SUCCESS;
+    }
+    /* an answer that fit in one buffer keeps its Content-Length; httpd
+     * ends the body (EOS) once the handler returns */
+    if (js->sent == 0 && !js->failed) {
+        ap_set_content_length(js->r, js->len);
+    }
+    send_buffer(js);
+    return js->failed ? APR_EGENERAL : APR_SUCCESS;
+}
