@@ -7,7 +7,9 @@
  * Three steps, three files:
  *   ac_request.c  (pure)  the query string -> a pl_ac_request_t of groups,
  *                         with upstream's 400 texts;
- *   store_ac.c    (db)    the slice of the world the request can touch,
+ *   store_ac.c    (db)    the slice of the world the request can touch
+ *                         (declared in pl_store_ac.h: this header knows
+ *                         no database),
  *                         read with a handful of set-based queries into a
  *                         pl_ac_world_t (plain rows, ids only);
  *   ac_build.c    (pure)  names -> ids, then the candidates, built in
@@ -26,7 +28,6 @@
 
 #include "pl_status.h"
 #include "pl_qs.h"
-#include "pl_db.h"
 
 /* ------------------------------------------------------------------ */
 /* ac_request.c: the request                                           */
@@ -283,20 +284,5 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
                      const pl_ac_result_t *res, int want_traits,
                      apr_array_header_t **psums,
                      struct apr_hash_t **pby_id);
-
-/* ------------------------------------------------------------------ */
-/* store_ac.c: the database side                                       */
-/* ------------------------------------------------------------------ */
-
-/**
- * Read the world req can touch. max_trees > 0: at most that many of the
- * candidate trees, those of the lowest root ids (the engine's order),
- * when no sharing provider can join trees; w->truncated then tells
- * whether more were left.
- * @return APR_SUCCESS and *pworld; database errors.
- */
-apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
-                               const pl_ac_request_t *req, int max_trees,
-                               pl_ac_world_t **pworld);
 
 #endif /* PL_AC_H */

@@ -8,6 +8,7 @@
  * gets the 400 upstream gives. Pure: no database, no httpd.
  */
 #include <string.h>
+#include <apr_hash.h>
 #include <apr_strings.h>
 
 #include "pl_ac.h"

@@ -15,7 +15,7 @@
 #include "pl_private.h"
 #include "pl_metrics.h"
 #include "pl_api.h"
-#include "pl_ac.h"
+#include "pl_store_ac.h"
 #include "pl_schemas.h"
 #include "pl_jstream.h"
 

@@ -18,7 +18,7 @@
 #include <apr_hash.h>
 #include <apr_strings.h>
 
-#include "pl_ac.h"
+#include "pl_store_ac.h"
 
 #define SHARING_TRAIT "MISC_SHARES_VIA_AGGREGATE"
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <apr_general.h>
+#include <apr_hash.h>
 #include <apr_strings.h>
 
 #include "pl_ac.h"
