@@ -16,7 +16,9 @@
  *                         memory: per anchor tree a depth-first walk over
  *                         the choices of every group, pruned by capacity
  *                         and group_policy, stopped at limit / the
- *                         configured maximum so that they bound the work.
+ *                         configured maximum so that they bound the work
+ *                         (ac_build.c runs ac_world.c, ac_group.c and
+ *                         ac_walk.c, which share pl_ac_private.h).
  * Then store_ac.c reads the provider summaries of the trees that made it
  * into the answer. Nothing here includes httpd headers.
  */
