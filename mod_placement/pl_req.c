@@ -18,6 +18,7 @@
 
 #include "pl_private.h"
 #include "pl_req.h"
+#include "pl_py.h"
 #include "pl_store.h"
 #include "pl_metrics.h"
 #include "pl_schemas.h"
@@ -471,19 +472,9 @@ void pl_req_touch(pl_req_t *req, const char *sql_time)
 
 json_object *pl_json_float(double d)
 {
-    char buf[64];
-    int prec;
+    char buf[PL_PY_FLOAT_REPR_SIZE];
 
-    /* Python prints the shortest text that reads back as the same
-     * double: try increasing precision until it round-trips. */
-    for (prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof(buf), "%.*g", prec, d);
-        if (strtod(buf, NULL) == d) {
-            break;
-        }
-    }
-    if (!strpbrk(buf, ".eEn")) {
-        strcat(buf, ".0");
-    }
+    /* json.dumps writes float.__repr__: 10.0, 1e+16, 0.0001 */
+    pl_py_float_repr(buf, d);
     return json_object_new_double_s(d, buf);
 }
