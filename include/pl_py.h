@@ -36,6 +36,9 @@
 apr_size_t pl_py_u8_decode(const char *s, apr_size_t n, int flags,
                            apr_uint32_t *pcp);
 
+/** str.isspace() of the one character cp (Python 3.11, Unicode 14). */
+int pl_py_isspace(apr_uint32_t cp);
+
 /**
  * Python's len() of the n bytes at s decoded as pl_py_u8_decode does.
  */
@@ -100,5 +103,16 @@ const char *pl_py_repr_n(apr_pool_t *p, const char *s, apr_size_t n,
  * Returns the length written.
  */
 apr_size_t pl_py_float_repr(char *buf, double d);
+
+/**
+ * The n bytes at s as json.dumps writes a str (ensure_ascii, its
+ * default): quoted; '"', '\\', \n, \r, \t, \b, \f escaped by name; other
+ * characters outside ' '..'~' as \u00e9, beyond U+FFFF as a surrogate
+ * pair (\ud83d\ude00); '/' as it is. Text as json-c decoded it (see
+ * PL_PY_U8_SURROGATES). Allocated from p; *plen (if not NULL) gets the
+ * length.
+ */
+const char *pl_py_json_str(apr_pool_t *p, const char *s, apr_size_t n,
+                           apr_size_t *plen);
 
 #endif /* PL_PY_H */

@@ -85,7 +85,7 @@ static apr_size_t u8_next(const char *s, apr_uint32_t *pcp)
 }
 
 /* str.isspace() (Unicode 14, Python 3.11). */
-static int py_isspace(apr_uint32_t cp)
+int pl_py_isspace(apr_uint32_t cp)
 {
     return (cp >= 0x09 && cp <= 0x0d) || (cp >= 0x1c && cp <= 0x20)
            || cp == 0x85 || cp == 0xa0 || cp == 0x1680
@@ -377,7 +377,7 @@ apr_size_t pl_py_space(const char *s)
         return 0;
     }
     n = u8_next(s, &cp);
-    return py_isspace(cp) ? n : 0;
+    return pl_py_isspace(cp) ? n : 0;
 }
 
 apr_size_t pl_py_u8_len(const char *s)
@@ -402,7 +402,7 @@ const char *pl_py_strip(apr_pool_t *p, const char *s, apr_size_t len)
 
         n = u8_next(s, &cp);
         s += n;
-        if (!py_isspace(cp)) {
+        if (!pl_py_isspace(cp)) {
             last = s;
         }
     }
@@ -496,7 +496,7 @@ apr_status_t pl_py_int(apr_pool_t *p, const char *s, int *pneg,
         int dv;
 
         q += u8_next(q, &cp);
-        if (py_isspace(cp)) {
+        if (pl_py_isspace(cp)) {
             *a++ = ' ';
         }
         else if ((dv = py_decimal(cp)) >= 0) {
@@ -686,4 +686,60 @@ apr_size_t pl_py_float_repr(char *buf, double d)
     }
     *o = '\0';
     return (apr_size_t)(o - buf);
+}
+
+/* ------------------------------------------------------------------ */
+/* json.dumps of a str                                                 */
+/* ------------------------------------------------------------------ */
+
+/* What json.dumps writes for cp into o (at least 13 bytes); returns the
+ * length. */
+static apr_size_t json_char(char *o, apr_uint32_t cp)
+{
+    switch (cp) {
+    case '"':  return (apr_size_t)(stpcpy(o, "\\\"") - o);
+    case '\\': return (apr_size_t)(stpcpy(o, "\\\\") - o);
+    case '\n': return (apr_size_t)(stpcpy(o, "\\n") - o);
+    case '\r': return (apr_size_t)(stpcpy(o, "\\r") - o);
+    case '\t': return (apr_size_t)(stpcpy(o, "\\t") - o);
+    case '\b': return (apr_size_t)(stpcpy(o, "\\b") - o);
+    case '\f': return (apr_size_t)(stpcpy(o, "\\f") - o);
+    }
+    if (cp >= 0x20 && cp < 0x7f) {
+        *o = (char)cp;
+        return 1;
+    }
+    if (cp <= 0xffff) {
+        return (apr_size_t)sprintf(o, "\\u%04x", (unsigned)cp);
+    }
+    cp -= 0x10000;
+    return (apr_size_t)sprintf(o, "\\u%04x\\u%04x",
+                               0xd800 + (unsigned)(cp >> 10),
+                               0xdc00 + (unsigned)(cp & 0x3ff));
+}
+
+const char *pl_py_json_str(apr_pool_t *p, const char *s, apr_size_t n,
+                           apr_size_t *plen)
+{
+    char one[16], *out, *o;
+    apr_size_t i, len, total = 2;
+    apr_uint32_t cp;
+
+    /* measured first: answers hold many strings, most of them plain */
+    for (i = 0; i < n; i += len) {
+        len = pl_py_u8_decode(s + i, n - i, PL_PY_U8_SURROGATES, &cp);
+        total += json_char(one, cp);
+    }
+    out = o = apr_palloc(p, total + 1);
+    *o++ = '"';
+    for (i = 0; i < n; i += len) {
+        len = pl_py_u8_decode(s + i, n - i, PL_PY_U8_SURROGATES, &cp);
+        o += json_char(o, cp);
+    }
+    *o++ = '"';
+    *o = '\0';
+    if (plen) {
+        *plen = total;
+    }
+    return out;
 }
