@@ -115,4 +115,12 @@ apr_size_t pl_py_float_repr(char *buf, double d);
 const char *pl_py_json_str(apr_pool_t *p, const char *s, apr_size_t n,
                            apr_size_t *plen);
 
+/**
+ * The JSONDecodeError text json.loads raises for the n bytes at s (valid
+ * UTF-8), e.g. "Expecting ',' delimiter: line 1 column 8 (char 7)"
+ * (positions in characters), or NULL when Python reads the text (NaN
+ * and Infinity included) or it nests too deeply to follow.
+ */
+const char *pl_py_json_error(apr_pool_t *p, const char *s, apr_size_t n);
+
 #endif /* PL_PY_H */

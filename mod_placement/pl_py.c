@@ -743,3 +743,322 @@ const char *pl_py_json_str(apr_pool_t *p, const char *s, apr_size_t n,
     }
     return out;
 }
+
+/* ------------------------------------------------------------------ */
+/* json.loads's errors                                                 */
+/* ------------------------------------------------------------------ */
+
+/* json.loads reads a document as CPython's _json scanner does; these
+ * follow it far enough to know the first error it raises and where. */
+typedef struct {
+    const char *s;
+    apr_size_t n;
+    int failed;                 /* stop: msg, or too deep (msg NULL) */
+    const char *msg;            /* the error, once found */
+    apr_size_t at;              /* its position (bytes) */
+    int depth;
+} pyjson_t;
+
+#define PYJSON_MAX_DEPTH 512
+
+/* Not a JSONDecodeError: the scanner's StopIteration, which its callers
+ * turn into "Expecting value" at the value's start. */
+#define PYJSON_STOP ((apr_size_t)-1)
+
+static apr_size_t pyjson_value(pyjson_t *j, apr_size_t i);
+
+static apr_size_t pyjson_fail(pyjson_t *j, const char *msg, apr_size_t at)
+{
+    if (!j->failed) {
+        j->failed = 1;
+        j->msg = msg;
+        j->at = at;
+    }
+    return PYJSON_STOP - 1;
+}
+
+static apr_size_t pyjson_ws(const pyjson_t *j, apr_size_t i)
+{
+    while (i < j->n && (j->s[i] == ' ' || j->s[i] == '\t'
+                        || j->s[i] == '\n' || j->s[i] == '\r')) {
+        i++;
+    }
+    return i;
+}
+
+static int pyjson_hex4(const pyjson_t *j, apr_size_t i, unsigned *pv)
+{
+    unsigned v = 0;
+    apr_size_t k;
+
+    for (k = i; k < i + 4; k++) {
+        char c = j->s[k];
+
+        v <<= 4;
+        if (c >= '0' && c <= '9') {
+            v |= (unsigned)(c - '0');
+        }
+        else if (c >= 'a' && c <= 'f') {
+            v |= (unsigned)(c - 'a' + 10);
+        }
+        else if (c >= 'A' && c <= 'F') {
+            v |= (unsigned)(c - 'A' + 10);
+        }
+        else {
+            return 0;
+        }
+    }
+    *pv = v;
+    return 1;
+}
+
+/* scanstring: i just after the opening quote; returns the end */
+static apr_size_t pyjson_string(pyjson_t *j, apr_size_t i)
+{
+    apr_size_t begin = i - 1;
+    unsigned v, w;
+
+    for (;;) {
+        while (i < j->n && j->s[i] != '"' && j->s[i] != '\\') {
+            if ((unsigned char)j->s[i] <= 0x1f) {
+                return pyjson_fail(j, "Invalid control character at", i);
+            }
+            i++;
+        }
+        if (i >= j->n) {
+            return pyjson_fail(j, "Unterminated string starting at", begin);
+        }
+        if (j->s[i++] == '"') {
+            return i;
+        }
+        if (i == j->n) {
+            return pyjson_fail(j, "Unterminated string starting at", begin);
+        }
+        if (j->s[i] != 'u') {
+            if (!strchr("\"\\/bfnrt", j->s[i]) || j->s[i] == '\0') {
+                return pyjson_fail(j, "Invalid \\escape", i - 1);
+            }
+            i++;
+            continue;
+        }
+        /* \uXXXX (and the closing quote must still follow), then a
+         * low surrogate's escape right after a high one */
+        if (i + 5 >= j->n || !pyjson_hex4(j, i + 1, &v)) {
+            return pyjson_fail(j, "Invalid \\uXXXX escape", i);
+        }
+        i += 5;
+        if (v >= 0xd800 && v <= 0xdbff && i + 6 < j->n && j->s[i] == '\\'
+            && j->s[i + 1] == 'u') {
+            if (!pyjson_hex4(j, i + 2, &w)) {
+                return pyjson_fail(j, "Invalid \\uXXXX escape", i + 1);
+            }
+            if (w >= 0xdc00 && w <= 0xdfff) {
+                i += 6;
+            }
+        }
+    }
+}
+
+/* _match_number_unicode: the end of a number at i, or PYJSON_STOP */
+static apr_size_t pyjson_number(const pyjson_t *j, apr_size_t i)
+{
+    const char *s = j->s;
+    apr_size_t n = j->n, e;
+
+    if (i < n && s[i] == '-') {
+        i++;
+    }
+    if (i < n && s[i] >= '1' && s[i] <= '9') {
+        while (i < n && apr_isdigit(s[i])) {
+            i++;
+        }
+    }
+    else if (i < n && s[i] == '0') {
+        i++;
+    }
+    else {
+        return PYJSON_STOP;
+    }
+    if (i + 1 < n && s[i] == '.' && apr_isdigit(s[i + 1])) {
+        i += 2;
+        while (i < n && apr_isdigit(s[i])) {
+            i++;
+        }
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        e = i++;
+        if (i < n && (s[i] == '-' || s[i] == '+')) {
+            i++;
+        }
+        if (i < n && apr_isdigit(s[i])) {
+            while (i < n && apr_isdigit(s[i])) {
+                i++;
+            }
+        }
+        else {
+            i = e;
+        }
+    }
+    return i;
+}
+
+static int pyjson_word(const pyjson_t *j, apr_size_t i, const char *w)
+{
+    apr_size_t l = strlen(w);
+
+    return i + l <= j->n && memcmp(j->s + i, w, l) == 0;
+}
+
+static apr_size_t pyjson_object(pyjson_t *j, apr_size_t i)
+{
+    i = pyjson_ws(j, i);
+    if (i < j->n && j->s[i] == '}') {
+        return i + 1;
+    }
+    for (;;) {
+        if (i >= j->n || j->s[i] != '"') {
+            return pyjson_fail(j, "Expecting property name enclosed in "
+                               "double quotes", i);
+        }
+        i = pyjson_string(j, i + 1);
+        if (j->failed) {
+            return i;
+        }
+        i = pyjson_ws(j, i);
+        if (i >= j->n || j->s[i] != ':') {
+            return pyjson_fail(j, "Expecting ':' delimiter", i);
+        }
+        i = pyjson_ws(j, i + 1);
+        {
+            apr_size_t v = pyjson_value(j, i);
+
+            if (j->failed) {
+                return v;
+            }
+            if (v == PYJSON_STOP) {
+                return pyjson_fail(j, "Expecting value", i);
+            }
+            i = pyjson_ws(j, v);
+        }
+        if (i < j->n && j->s[i] == '}') {
+            return i + 1;
+        }
+        if (i >= j->n || j->s[i] != ',') {
+            return pyjson_fail(j, "Expecting ',' delimiter", i);
+        }
+        i = pyjson_ws(j, i + 1);
+    }
+}
+
+static apr_size_t pyjson_array(pyjson_t *j, apr_size_t i)
+{
+    i = pyjson_ws(j, i);
+    if (i < j->n && j->s[i] == ']') {
+        return i + 1;
+    }
+    for (;;) {
+        apr_size_t v = pyjson_value(j, i);
+
+        if (j->failed) {
+            return v;
+        }
+        if (v == PYJSON_STOP) {
+            return pyjson_fail(j, "Expecting value", i);
+        }
+        i = pyjson_ws(j, v);
+        if (i < j->n && j->s[i] == ']') {
+            return i + 1;
+        }
+        if (i >= j->n || j->s[i] != ',') {
+            return pyjson_fail(j, "Expecting ',' delimiter", i);
+        }
+        i = pyjson_ws(j, i + 1);
+    }
+}
+
+/* scan_once: the end of the value at i, PYJSON_STOP when none starts
+ * there, or an error recorded in j. */
+static apr_size_t pyjson_value(pyjson_t *j, apr_size_t i)
+{
+    apr_size_t end;
+
+    if (i >= j->n) {
+        return PYJSON_STOP;
+    }
+    if (++j->depth > PYJSON_MAX_DEPTH) {
+        return pyjson_fail(j, NULL, i);
+    }
+    switch (j->s[i]) {
+    case '"':
+        end = pyjson_string(j, i + 1);
+        break;
+    case '{':
+        end = pyjson_object(j, i + 1);
+        break;
+    case '[':
+        end = pyjson_array(j, i + 1);
+        break;
+    default:
+        if (pyjson_word(j, i, "null") || pyjson_word(j, i, "true")) {
+            end = i + 4;
+        }
+        else if (pyjson_word(j, i, "false")) {
+            end = i + 5;
+        }
+        else if (pyjson_word(j, i, "NaN")) {
+            end = i + 3;
+        }
+        else if (pyjson_word(j, i, "Infinity")) {
+            end = i + 8;
+        }
+        else if (pyjson_word(j, i, "-Infinity")) {
+            end = i + 9;
+        }
+        else {
+            end = pyjson_number(j, i);
+        }
+        break;
+    }
+    j->depth--;
+    return end;
+}
+
+const char *pl_py_json_error(apr_pool_t *p, const char *s, apr_size_t n)
+{
+    pyjson_t j;
+    apr_size_t i, end, line = 1, col, chars, last_nl = 0;
+    int seen_nl = 0;
+
+    memset(&j, 0, sizeof(j));
+    j.s = s;
+    j.n = n;
+    i = pyjson_ws(&j, 0);
+    end = pyjson_value(&j, i);
+    if (!j.failed) {
+        if (end == PYJSON_STOP) {
+            pyjson_fail(&j, "Expecting value", i);
+        }
+        else if ((end = pyjson_ws(&j, end)) != n) {
+            pyjson_fail(&j, "Extra data", end);
+        }
+        else {
+            return NULL;                /* Python reads it */
+        }
+    }
+    if (j.msg == NULL) {
+        return NULL;                    /* too deep to follow */
+    }
+    /* positions count characters: the text is valid UTF-8 here */
+    for (i = 0, chars = 0; i < j.at && i < n; chars++) {
+        if (s[i] == '\n') {
+            line++;
+            seen_nl = 1;
+            last_nl = chars;
+        }
+        i += pl_py_u8_len(s + i) ? pl_py_u8_len(s + i) : 1;
+    }
+    col = seen_nl ? chars - last_nl : chars + 1;
+    return apr_psprintf(p, "%s: line %" APR_SIZE_T_FMT " column %"
+                        APR_SIZE_T_FMT " (char %" APR_SIZE_T_FMT ")", j.msg,
+                        line, col, chars);
+}

@@ -19,6 +19,7 @@
 #include "pl_private.h"
 #include "pl_req.h"
 #include "pl_py.h"
+#include "pl_str.h"
 #include "pl_store.h"
 #include "pl_metrics.h"
 #include "pl_schemas.h"
@@ -296,9 +297,17 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
         const char *what = jerr == json_tokener_success ? "Extra data"
                            : jerr == json_tokener_continue ? "Expecting value"
                            : json_tokener_error_desc(jerr);
+        /* json.loads's own words and position, when Python would fail
+         * on this UTF-8 text too */
+        const char *py = pl_str_is_clean_utf8(buf, len)
+                         ? pl_py_json_error(req->pool, buf, len) : NULL;
 
         json_object_put(doc);
         json_tokener_free(tok);
+        if (py) {
+            return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s",
+                          py);
+        }
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s: "
                       "line 1 column %" APR_SIZE_T_FMT " (char %"
                       APR_SIZE_T_FMT ")", what, offset + 1, offset);

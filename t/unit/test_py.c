@@ -6,7 +6,8 @@
  * for chosen values (signs, -0.0, integers around 2^53, the 1e16 and
  * 1e-4 boundaries, subnormals, the extremes), 40 random bit patterns and
  * every 37th power of two; the inputs are hex literals, so the expected
- * text is not also the input. Output is TAP (t/unit/tap.h).
+ * text is not also the input. The json tables are json.dumps and
+ * json.loads of the same Python. Output is TAP (t/unit/tap.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -188,6 +189,59 @@ static const struct {
     { 0x1.0000000000000p+998, "2.6787715179656683e+300" },
 };
 
+/* json.dumps(s) by /usr/bin/python3 */
+static const struct {
+    const char *in, *out;
+} json_strs[] = {
+    { "plain",
+      "\"plain\"" },
+    { "caf\xc3\xa9 \xe2\x98\x83",
+      "\"caf\\u00e9 \\u2603\"" },
+    { "q\"b\\s/",
+      "\"q\\\"b\\\\s/\"" },
+    { "\x09\x0a\x0d\x08\x0c\x01\x1f\x7f",
+      "\"\\t\\n\\r\\b\\f\\u0001\\u001f\\u007f\"" },
+    { "\xf0\x9f\x98\x80",
+      "\"\\ud83d\\ude00\"" },
+    { "",
+      "\"\"" },
+};
+
+/* json.loads(s) by /usr/bin/python3: str(JSONDecodeError), NULL when
+ * it reads s */
+static const struct {
+    const char *in, *err;
+} json_errs[] = {
+    { "",
+      "Expecting value: line 1 column 1 (char 0)" },
+    { "{\"a\": 1,",
+      "Expecting property name enclosed in double quotes: line 1 column 9 (char 8)" },
+    { "{\"a\" 1}",
+      "Expecting ':' delimiter: line 1 column 6 (char 5)" },
+    { "[1 2]",
+      "Expecting ',' delimiter: line 1 column 4 (char 3)" },
+    { "\"abc",
+      "Unterminated string starting at: line 1 column 1 (char 0)" },
+    { "\"a\\x\"",
+      "Invalid \\escape: line 1 column 3 (char 2)" },
+    { "\"a\\u12\"",
+      "Invalid \\uXXXX escape: line 1 column 4 (char 3)" },
+    { "{\"a\": 1} x",
+      "Extra data: line 1 column 10 (char 9)" },
+    { "\x0a\x0a  {\"a\": ]",
+      "Expecting value: line 3 column 9 (char 10)" },
+    { "{\"\xc3\xa9\": x}",
+      "Expecting value: line 1 column 7 (char 6)" },
+    { "\"\\ud800\\uzzzz\"",
+      "Invalid \\uXXXX escape: line 1 column 9 (char 8)" },
+    { "01",
+      "Extra data: line 1 column 2 (char 1)" },
+    { "{\"a\": 1}",
+      NULL },
+    { "NaN",
+      NULL },
+};
+
 static void run_float_repr(void)
 {
     char buf[PL_PY_FLOAT_REPR_SIZE];
@@ -235,6 +289,24 @@ static void run_str(apr_pool_t *p)
     TAP_IS_INT(cp, 0xdcc3, "... its surrogateescape character");
 }
 
+static void run_json(apr_pool_t *p)
+{
+    apr_size_t i, len;
+
+    for (i = 0; i < sizeof(json_strs) / sizeof(json_strs[0]); i++) {
+        const char *got = pl_py_json_str(p, json_strs[i].in,
+                                         strlen(json_strs[i].in), &len);
+
+        TAP_IS_STR(got, json_strs[i].out, "json.dumps %s", json_strs[i].out);
+        TAP_IS_INT(len, strlen(json_strs[i].out), "... its length");
+    }
+    for (i = 0; i < sizeof(json_errs) / sizeof(json_errs[0]); i++) {
+        TAP_IS_STR(pl_py_json_error(p, json_errs[i].in,
+                                    strlen(json_errs[i].in)),
+                   json_errs[i].err, "json.loads %s", json_errs[i].in);
+    }
+}
+
 int main(void)
 {
     apr_pool_t *p;
@@ -243,6 +315,7 @@ int main(void)
     apr_pool_create(&p, NULL);
     run_float_repr();
     run_str(p);
+    run_json(p);
     apr_pool_destroy(p);
     apr_terminate();
     return tap_done();
