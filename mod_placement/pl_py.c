@@ -909,56 +909,33 @@ static int pyjson_word(const pyjson_t *j, apr_size_t i, const char *w)
     return i + l <= j->n && memcmp(j->s + i, w, l) == 0;
 }
 
-static apr_size_t pyjson_object(pyjson_t *j, apr_size_t i)
+/* The members of an object (closer '}': each value after a key and ':')
+ * or the items of an array (']'), i just after the opening bracket. */
+static apr_size_t pyjson_members(pyjson_t *j, apr_size_t i, char closer)
 {
+    apr_size_t v;
+
     i = pyjson_ws(j, i);
-    if (i < j->n && j->s[i] == '}') {
+    if (i < j->n && j->s[i] == closer) {
         return i + 1;
     }
     for (;;) {
-        if (i >= j->n || j->s[i] != '"') {
-            return pyjson_fail(j, "Expecting property name enclosed in "
-                               "double quotes", i);
-        }
-        i = pyjson_string(j, i + 1);
-        if (j->failed) {
-            return i;
-        }
-        i = pyjson_ws(j, i);
-        if (i >= j->n || j->s[i] != ':') {
-            return pyjson_fail(j, "Expecting ':' delimiter", i);
-        }
-        i = pyjson_ws(j, i + 1);
-        {
-            apr_size_t v = pyjson_value(j, i);
-
+        if (closer == '}') {
+            if (i >= j->n || j->s[i] != '"') {
+                return pyjson_fail(j, "Expecting property name enclosed "
+                                   "in double quotes", i);
+            }
+            i = pyjson_string(j, i + 1);
             if (j->failed) {
-                return v;
+                return i;
             }
-            if (v == PYJSON_STOP) {
-                return pyjson_fail(j, "Expecting value", i);
+            i = pyjson_ws(j, i);
+            if (i >= j->n || j->s[i] != ':') {
+                return pyjson_fail(j, "Expecting ':' delimiter", i);
             }
-            i = pyjson_ws(j, v);
+            i = pyjson_ws(j, i + 1);
         }
-        if (i < j->n && j->s[i] == '}') {
-            return i + 1;
-        }
-        if (i >= j->n || j->s[i] != ',') {
-            return pyjson_fail(j, "Expecting ',' delimiter", i);
-        }
-        i = pyjson_ws(j, i + 1);
-    }
-}
-
-static apr_size_t pyjson_array(pyjson_t *j, apr_size_t i)
-{
-    i = pyjson_ws(j, i);
-    if (i < j->n && j->s[i] == ']') {
-        return i + 1;
-    }
-    for (;;) {
-        apr_size_t v = pyjson_value(j, i);
-
+        v = pyjson_value(j, i);
         if (j->failed) {
             return v;
         }
@@ -966,7 +943,7 @@ static apr_size_t pyjson_array(pyjson_t *j, apr_size_t i)
             return pyjson_fail(j, "Expecting value", i);
         }
         i = pyjson_ws(j, v);
-        if (i < j->n && j->s[i] == ']') {
+        if (i < j->n && j->s[i] == closer) {
             return i + 1;
         }
         if (i >= j->n || j->s[i] != ',') {
@@ -993,10 +970,10 @@ static apr_size_t pyjson_value(pyjson_t *j, apr_size_t i)
         end = pyjson_string(j, i + 1);
         break;
     case '{':
-        end = pyjson_object(j, i + 1);
+        end = pyjson_members(j, i + 1, '}');
         break;
     case '[':
-        end = pyjson_array(j, i + 1);
+        end = pyjson_members(j, i + 1, ']');
         break;
     default:
         if (pyjson_word(j, i, "null") || pyjson_word(j, i, "true")) {
