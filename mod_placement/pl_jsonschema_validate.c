@@ -518,8 +518,9 @@ static void offer(vctx *vc, js_coll *c, js_err *e)
     }
 }
 
-static void raise_err(vctx *vc, js_coll *c, kw_e kw, const js_node *node,
-                      const js_kw *k, json_object *inst, int depth)
+/* An error record with what every error has; the rest zero. */
+static js_err err_make(kw_e kw, const js_node *node, const js_kw *k,
+                       json_object *inst, int depth)
 {
     js_err e;
 
@@ -529,6 +530,14 @@ static void raise_err(vctx *vc, js_coll *c, kw_e kw, const js_node *node,
     e.k = k;
     e.inst = inst;
     e.depth = depth;
+    return e;
+}
+
+static void raise_err(vctx *vc, js_coll *c, kw_e kw, const js_node *node,
+                      const js_kw *k, json_object *inst, int depth)
+{
+    js_err e = err_make(kw, node, k, inst, depth);
+
     offer(vc, c, &e);
 }
 
@@ -697,14 +706,8 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
         }
         for (i = 0; i < k->n; i++) {
             if (!json_object_object_get_ex(inst, k->names[i], NULL)) {
-                js_err e;
+                js_err e = err_make(k->kw, n, k, inst, depth);
 
-                memset(&e, 0, sizeof(e));
-                e.kw = k->kw;
-                e.node = n;
-                e.k = k;
-                e.inst = inst;
-                e.depth = depth;
                 e.name = k->names[i];
                 offer(vc, c, &e);
             }
@@ -822,14 +825,8 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
             }
         }
         if (first_valid < 0) {
-            js_err e;
+            js_err e = err_make(k->kw, n, k, inst, depth);
 
-            memset(&e, 0, sizeof(e));
-            e.kw = k->kw;
-            e.node = n;
-            e.k = k;
-            e.inst = inst;
-            e.depth = depth;
             e.ctx = &ctx;
             offer(vc, c, &e);
         }
@@ -847,15 +844,9 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
                 }
             }
             if (nvalid) {
-                js_err e;
+                js_err e = err_make(KW_ONEOF_MULTI, n, k, inst, depth);
 
                 valid[nvalid++] = k->subs[first_valid];
-                memset(&e, 0, sizeof(e));
-                e.kw = KW_ONEOF_MULTI;
-                e.node = n;
-                e.k = k;
-                e.inst = inst;
-                e.depth = depth;
                 e.valid = valid;
                 e.nvalid = nvalid;
                 offer(vc, c, &e);
