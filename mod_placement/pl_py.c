@@ -586,32 +586,57 @@ static int reads_back(apr_uint64_t m, int e10, int ndig, double d)
     return strtod(tmp, NULL) == d;
 }
 
-/* The shortest digits of |d| that read back as d (David Gay's mode 0,
- * which float.__repr__ uses): ndig digits into digits, the decimal
- * exponent of the first one into *pe10. For each precision the correctly
- * rounded digits (%.*e) are tried, then their two neighbours: next to a
- * power of two the gap below d is half the gap above, so the nearest
- * decimal may miss while the next one up reads back. */
-static int shortest_digits(double d, char *digits, int *pe10)
+/* The correctly rounded prec digits of |d| (%.*e) as an integer, and
+ * the decimal exponent of the first; whether they read back as d. */
+static int rounded_digits(double d, int prec, apr_uint64_t *pm, int *pe10)
 {
     char tmp[48];
     const char *q;
-    apr_uint64_t m, pow10 = 1;
-    int prec, e10, ndig;
+    apr_uint64_t m = 0;
 
-    for (prec = 1; prec <= 17; prec++, pow10 *= 10) {
-        snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, d);
-        m = 0;
-        for (q = tmp; *q && *q != 'e'; q++) {
-            if (*q >= '0' && *q <= '9') {
-                m = m * 10 + (apr_uint64_t)(*q - '0');
+    snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, d);
+    for (q = tmp; *q && *q != 'e'; q++) {
+        if (*q >= '0' && *q <= '9') {
+            m = m * 10 + (apr_uint64_t)(*q - '0');
+        }
+    }
+    *pm = m;
+    *pe10 = atoi(q + 1);
+    return strtod(tmp, NULL) == d;
+}
+
+/* The shortest digits of |d| that read back as d (David Gay's mode 0,
+ * which float.__repr__ uses): ndig digits into digits, the decimal
+ * exponent of the first one into *pe10. Whether the correctly rounded
+ * digits of a precision read back only gets truer with more digits, so
+ * the precision is found by bisection. Next to a power of two the gap
+ * below d is half the gap above, and the nearest decimal may miss while
+ * the next one up reads back: there every precision is tried, with the
+ * two neighbours of its rounded digits. */
+static int shortest_digits(double d, char *digits, int *pe10)
+{
+    apr_uint64_t m, pow10 = 1, bits;
+    int prec, e10, ndig, lo = 1, hi = 17;
+
+    memcpy(&bits, &d, sizeof(bits));
+    if ((bits & APR_UINT64_C(0xfffffffffffff)) != 0) {
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+
+            if (rounded_digits(d, mid, &m, &e10)) {
+                hi = mid;
+            }
+            else {
+                lo = mid + 1;
             }
         }
-        e10 = atoi(q + 1);
-        if (reads_back(m, e10, prec, d)) {
-            break;
-        }
-        if (prec < 17) {
+        rounded_digits(d, lo, &m, &e10);
+    }
+    else {
+        for (prec = 1; prec <= 17; prec++, pow10 *= 10) {
+            if (rounded_digits(d, prec, &m, &e10) || prec == 17) {
+                break;
+            }
             if (reads_back(m + 1, e10, prec, d)) {
                 if (++m == pow10 * 10) {        /* 9.99 -> 10.0 */
                     m = pow10;
@@ -725,7 +750,27 @@ const char *pl_py_json_str(apr_pool_t *p, const char *s, apr_size_t n,
     apr_size_t i, len, total = 2;
     apr_uint32_t cp;
 
-    /* measured first: answers hold many strings, most of them plain */
+    /* most strings of an answer (uuids, names, classes) are plain
+     * printable ASCII: copied as they are */
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+            break;
+        }
+    }
+    if (i == n) {
+        out = apr_palloc(p, n + 3);
+        out[0] = '"';
+        memcpy(out + 1, s, n);
+        out[n + 1] = '"';
+        out[n + 2] = '\0';
+        if (plen) {
+            *plen = n + 2;
+        }
+        return out;
+    }
+    /* else measured first, then written */
     for (i = 0; i < n; i += len) {
         len = pl_py_u8_decode(s + i, n - i, PL_PY_U8_SURROGATES, &cp);
         total += json_char(one, cp);
