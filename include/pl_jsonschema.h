@@ -79,9 +79,10 @@ apr_status_t pl_jsonschema_validate(const pl_jsonschema_t *s, json_object *doc,
 
 /**
  * As pl_jsonschema_validate(), with the rest of str(ValidationError) after
- * the message: "\n\nFailed validating 'KEYWORD' in schema:\n    SCHEMA
- * \n\nOn instance:\n    VALUE" (reprs on one line, no paths), which is
- * what placement puts in its 400 details.
+ * the message: "\n\nFailed validating 'KEYWORD' in schema['properties']:
+ * \n    SCHEMA\n\nOn instance['name']:\n    VALUE", the schema and the
+ * value as pprint.pformat(width=72) writes them (every further line
+ * indented by four), which is what placement puts in its 400 details.
  */
 apr_status_t pl_jsonschema_validate_detail(const pl_jsonschema_t *s,
                                            json_object *doc, apr_pool_t *p,

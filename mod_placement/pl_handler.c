@@ -26,6 +26,7 @@
 #include "pl_metrics.h"
 #include "pl_uuid.h"
 #include "pl_str.h"
+#include "pl_py.h"
 
 typedef struct {
     int status;
@@ -129,9 +130,10 @@ static void send_body(pl_req_t *req, const char *body, const char *ctype)
 }
 
 /* JSON as Python's json.dumps writes it: ", " between items and ": "
- * after keys, so bodies are byte for byte upstream's. Scalars are
- * json-c's own text (floats keep the text they were made with). */
-static void write_json(struct printbuf *pb, json_object *o)
+ * after keys, strings ASCII-only (pl_py_json_str), so bodies are byte for
+ * byte upstream's. Other scalars are json-c's own text (floats keep the
+ * text they were made with). */
+static void write_json(apr_pool_t *p, struct printbuf *pb, json_object *o)
 {
     const char *sep = "";
     size_t i, n;
@@ -143,10 +145,10 @@ static void write_json(struct printbuf *pb, json_object *o)
             json_object *k = json_object_new_string(key);
 
             printbuf_memappend(pb, sep, (int)strlen(sep));
-            write_json(pb, k);
+            write_json(p, pb, k);
             json_object_put(k);
             printbuf_strappend(pb, ": ");
-            write_json(pb, val);
+            write_json(p, pb, val);
             sep = ", ";
         }
         printbuf_strappend(pb, "}");
@@ -156,11 +158,19 @@ static void write_json(struct printbuf *pb, json_object *o)
         n = json_object_array_length(o);
         for (i = 0; i < n; i++) {
             printbuf_memappend(pb, sep, (int)strlen(sep));
-            write_json(pb, json_object_array_get_idx(o, i));
+            write_json(p, pb, json_object_array_get_idx(o, i));
             sep = ", ";
         }
         printbuf_strappend(pb, "]");
         break;
+    case json_type_string: {
+        apr_size_t len;
+        const char *text = pl_py_json_str(p, json_object_get_string(o),
+            (apr_size_t)json_object_get_string_len(o), &len);
+
+        printbuf_memappend(pb, text, (int)len);
+        break;
+    }
     default: {
         const char *text = json_object_to_json_string_ext(o,
             JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -175,7 +185,7 @@ static void send_json(pl_req_t *req, json_object *obj)
 {
     struct printbuf *pb = printbuf_new();
 
-    write_json(pb, obj);
+    write_json(req->pool, pb, obj);
     send_body(req, apr_pstrmemdup(req->pool, pb->buf, pb->bpos),
               "application/json");
     printbuf_free(pb);

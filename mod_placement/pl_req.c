@@ -18,6 +18,8 @@
 
 #include "pl_private.h"
 #include "pl_req.h"
+#include "pl_py.h"
+#include "pl_str.h"
 #include "pl_store.h"
 #include "pl_metrics.h"
 #include "pl_schemas.h"
@@ -301,9 +303,17 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
         const char *what = jerr == json_tokener_success ? "Extra data"
                            : jerr == json_tokener_continue ? "Expecting value"
                            : json_tokener_error_desc(jerr);
+        /* json.loads's own words and position, when Python would fail
+         * on this UTF-8 text too */
+        const char *py = pl_str_is_clean_utf8(buf, len)
+                         ? pl_py_json_error(req->pool, buf, len) : NULL;
 
         json_object_put(doc);
         json_tokener_free(tok);
+        if (py) {
+            return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s",
+                          py);
+        }
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s: "
                       "line 1 column %" APR_SIZE_T_FMT " (char %"
                       APR_SIZE_T_FMT ")", what, offset + 1, offset);
@@ -488,19 +498,9 @@ void pl_req_touch(pl_req_t *req, const char *sql_time)
 
 json_object *pl_json_float(double d)
 {
-    char buf[64];
-    int prec;
+    char buf[PL_PY_FLOAT_REPR_SIZE];
 
-    /* Python prints the shortest text that reads back as the same
-     * double: try increasing precision until it round-trips. */
-    for (prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof(buf), "%.*g", prec, d);
-        if (strtod(buf, NULL) == d) {
-            break;
-        }
-    }
-    if (!strpbrk(buf, ".eEn")) {
-        strcat(buf, ".0");
-    }
+    /* json.dumps writes float.__repr__: 10.0, 1e+16, 0.0001 */
+    pl_py_float_repr(buf, d);
     return json_object_new_double_s(d, buf);
 }

@@ -5,6 +5,7 @@
  * value; every parser sees the same value.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pl_mv.h"
 #include "pl_qs.h"
@@ -48,6 +49,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)pl_py_strip(p, s, strlen(s));
     (void)pl_py_repr(p, s, 0);
     (void)pl_py_repr(p, s, 200);
+    if (size >= 9) {
+        double d;
+        char buf[PL_PY_FLOAT_REPR_SIZE];
+
+        memcpy(&d, data + 1, sizeof(d));    /* any bit pattern */
+        if (pl_py_float_repr(buf, d) >= sizeof(buf)) {
+            abort();
+        }
+    }
     CHECK(pl_py_int(p, s, &neg, &digits, &err));
     CHECK(pl_qs_resources(p, s, &arr, &err));
     traits = pl_qs_traits_make(p);

@@ -1120,6 +1120,123 @@ static void run_compile_errors(apr_pool_t *pool)
            "boolean schema true");
 }
 
+/* str(ValidationError) of jsonschema.validate(doc, schema,
+ * format_checker=FormatChecker()) by /usr/bin/python3 (python-jsonschema
+ * 4.10): the 400 detail placement writes. */
+static const struct {
+    const char *name, *schema, *doc, *detail;
+} details[] = {
+    { "wrap",
+      "{\"type\": \"object\", \"properties\": {\"allocations\": {\"type\""
+      ": \"array\", \"minItems\": 1, \"items\": {\"type\": \"object\", \""
+      "properties\": {\"resource_provider\": {\"type\": \"object\", \"pro"
+      "perties\": {\"uuid\": {\"type\": \"string\", \"format\": \"uuid\"}"
+      "}, \"additionalProperties\": false, \"required\": [\"uuid\"]}, \"r"
+      "esources\": {\"type\": \"object\", \"minProperties\": 1, \"pattern"
+      "Properties\": {\"^[A-Z0-9_]+$\": {\"type\": \"integer\", \"minimum"
+      "\": 1}}, \"additionalProperties\": false}}, \"required\": [\"resou"
+      "rce_provider\", \"resources\"], \"additionalProperties\": false}}}"
+      ", \"required\": [\"allocations\"], \"additionalProperties\": false"
+      "}",
+      "{\"allocations\": [{\"resource_provider\": {\"uuid\": \"11111111-1"
+      "111-1111-1111-111111111111\"}, \"resources\": {\"VCPU\": 2, \"MEMO"
+      "RY_MB\": 1024}}], \"project_id\": \"p\", \"user_id\": \"u\"}",
+      "Additional properties are not allowed ('project_id', 'user_id' wer"
+      "e unexpected)\n\nFailed validating 'additionalProperties' in schem"
+      "a:\n    {'additionalProperties': False,\n     'properties': {'allo"
+      "cations': {'items': {'additionalProperties': False,\n             "
+      "                                 'properties': {'resource_provider"
+      "': {'additionalProperties': False,\n                              "
+      "                                                     'properties':"
+      " {'uuid': {'format': 'uuid',\n                                    "
+      "                                                                  "
+      "     'type': 'string'}},\n                                        "
+      "                                           'required': ['uuid'],\n"
+      "                                                                  "
+      "                 'type': 'object'},\n                             "
+      "                                'resources': {'additionalPropertie"
+      "s': False,\n                                                      "
+      "                     'minProperties': 1,\n                        "
+      "                                                   'patternPropert"
+      "ies': {'^[A-Z0-9_]+$': {'minimum': 1,\n                           "
+      "                                                                  "
+      "                     'type': 'integer'}},\n                       "
+      "                                                    'type': 'objec"
+      "t'}},\n                                              'required': ["
+      "'resource_provider',\n                                            "
+      "               'resources'],\n                                    "
+      "          'type': 'object'},\n                                    "
+      "'minItems': 1,\n                                    'type': 'array"
+      "'}},\n     'required': ['allocations'],\n     'type': 'object'}\n"
+      "\nOn instance:\n    {'allocations': [{'resource_provider': {'uuid'"
+      ": '11111111-1111-1111-1111-111111111111'},\n                      "
+      "'resources': {'MEMORY_MB': 1024, 'VCPU': 2}}],\n     'project_id':"
+      " 'p',\n     'user_id': 'u'}" },
+    { "path",
+      "{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"array"
+      "\", \"items\": {\"type\": \"integer\"}}}}",
+      "{\"a\": [1, \"x\"]}",
+      "'x' is not of type 'integer'\n\nFailed validating 'type' in schema"
+      "['properties']['a']['items']:\n    {'type': 'integer'}\n\nOn insta"
+      "nce['a'][1]:\n    'x'" },
+    { "longstr",
+      "{\"type\": \"object\", \"properties\": {\"name\": {\"type\": \"str"
+      "ing\", \"maxLength\": 10}}}",
+      "{\"name\": \"a rather long name with several words in it that goes"
+      " well beyond seventy-two characters\"}",
+      "'a rather long name with several words in it that goes well beyond"
+      " seventy-two characters' is too long\n\nFailed validating 'maxLeng"
+      "th' in schema['properties']['name']:\n    {'maxLength': 10, 'type'"
+      ": 'string'}\n\nOn instance['name']:\n    ('a rather long name with"
+      " several words in it that goes well beyond '\n     'seventy-two ch"
+      "aracters')" },
+    { "toplongstr",
+      "{\"type\": \"string\", \"maxLength\": 10}",
+      "\"a rather long name with several words in it that goes well beyon"
+      "d seventy-two characters\"",
+      "'a rather long name with several words in it that goes well beyond"
+      " seventy-two characters' is too long\n\nFailed validating 'maxLeng"
+      "th' in schema:\n    {'maxLength': 10, 'type': 'string'}\n\nOn inst"
+      "ance:\n    ('a rather long name with several words in it that goes"
+      " well beyond '\n     'seventy-two characters')" },
+    { "anyof",
+      "{\"type\": \"object\", \"properties\": {\"x\": {\"anyOf\": [{\"typ"
+      "e\": \"integer\"}, {\"type\": \"object\", \"required\": [\"y\"]}]}"
+      "}}",
+      "{\"x\": {\"z\": 1}}",
+      "'y' is a required property\n\nFailed validating 'required' in sche"
+      "ma[1]:\n    {'required': ['y'], 'type': 'object'}\n\nOn instance:"
+      "\n    {'z': 1}" },
+    { "sorted",
+      "{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 10}",
+      "0",
+      "0 is less than the minimum of 1\n\nFailed validating 'minimum' in "
+      "schema:\n    {'maximum': 10, 'minimum': 1, 'type': 'integer'}\n\nO"
+      "n instance:\n    0" },
+};
+
+/* The detail of a 400: the message, then the schema and the instance as
+ * pprint.pformat(width=72) prints them, with the error's paths. */
+static void run_details(apr_pool_t *pool)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(details) / sizeof(details[0]); i++) {
+        pl_jsonschema_t *s = NULL;
+        json_object *doc = json_tokener_parse(details[i].doc);
+        const char *err = NULL;
+
+        pl_jsonschema_compile(pool, details[i].schema, &s);
+        TAP_OK(s != NULL, "details %s: schema compiles", details[i].name);
+        if (s) {
+            pl_jsonschema_validate_detail(s, doc, pool, &err);
+            TAP_IS_STR(err, details[i].detail, "details %s: as Python's",
+                       details[i].name);
+        }
+        json_object_put(doc);
+    }
+}
+
 static void run_repr(apr_pool_t *pool)
 {
     json_object *o = json_object_new_string_len("a\0b", 3);
@@ -1213,6 +1330,7 @@ int main(void)
     apr_pool_tag(pool, "test_jsonschema");
     run_cases(pool);
     run_compile_errors(pool);
+    run_details(pool);
     run_repr(pool);
     run_hostile(pool);
     apr_pool_destroy(pool);

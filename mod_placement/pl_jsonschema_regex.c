@@ -1,0 +1,247 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_jsonschema_regex.c: the "pattern" and "patternProperties" of
+ * schemas are Python re patterns; they run here as POSIX extended regular
+ * expressions, translated once at compile time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <apr_pools.h>
+#include <apr_strings.h>
+#include <apr_tables.h>
+
+#include "pl_jsonschema_private.h"
+#include "pl_py.h"
+
+/* ------------------------------------------------------------------ */
+/* Patterns: Python re syntax to POSIX ERE                             */
+
+static int bracket_to_ere(sb_t *sb, const char **ps, const char **why)
+{
+    const char *s = *ps + 1;
+    int neg = 0, rbr = 0, dash = 0, caret = 0, first = 1;
+    sb_t body;
+
+    sb_init(&body, sb->p);
+    if (*s == '^') {
+        neg = 1;
+        s++;
+    }
+    for (;; first = 0) {
+        char c = *s;
+
+        if (c == '\0') {
+            *why = "unterminated character set";
+            return 0;
+        }
+        if (c == ']' && !first) {
+            s++;
+            break;
+        }
+        if (c == ']') {
+            rbr = 1;
+            s++;
+            continue;
+        }
+        if (c == '[' && (s[1] == ':' || s[1] == '.' || s[1] == '=')) {
+            *why = "POSIX class syntax in a character set";
+            return 0;
+        }
+        if (c == '-' && (first || s[1] == ']')) {
+            dash = 1;
+            s++;
+            continue;
+        }
+        if (c == '\\') {
+            char n = s[1];
+
+            switch (n) {
+            case 'd':
+                sb_add(&body, "0-9");
+                break;
+            case 'w':
+                sb_add(&body, "A-Za-z0-9_");
+                break;
+            case 's':
+                sb_add(&body, " \t\n\r\f\v");
+                break;
+            case 'n':
+                sb_addc(&body, '\n');
+                break;
+            case 't':
+                sb_addc(&body, '\t');
+                break;
+            case 'r':
+                sb_addc(&body, '\r');
+                break;
+            case 'f':
+                sb_addc(&body, '\f');
+                break;
+            case 'v':
+                sb_addc(&body, '\v');
+                break;
+            case ']':
+                rbr = 1;
+                break;
+            case '-':
+                dash = 1;
+                break;
+            case '^':
+                caret = 1;
+                break;
+            case '\\':
+                sb_addc(&body, '\\');
+                break;
+            default:
+                if (n != '\0' && strchr(".$|()[{}*+?/&~#%!\"',:;<=>@`", n)) {
+                    sb_addc(&body, n);
+                    break;
+                }
+                *why = "unsupported escape in a character set";
+                return 0;
+            }
+            s += 2;
+            continue;
+        }
+        sb_addc(&body, c);
+        s++;
+    }
+    if (caret && !neg && !rbr && body.len == 0 && !dash) {
+        sb_add(sb, "\\^");
+        *ps = s;
+        return 1;
+    }
+    sb_addc(sb, '[');
+    if (neg) {
+        sb_addc(sb, '^');
+    }
+    if (rbr) {
+        sb_addc(sb, ']');
+    }
+    sb_add(sb, body.buf);
+    if (caret) {
+        sb_addc(sb, '^');
+    }
+    if (dash) {
+        sb_addc(sb, '-');
+    }
+    sb_addc(sb, ']');
+    *ps = s;
+    return 1;
+}
+
+const char *py_to_ere(apr_pool_t *p, const char *py, const char **why)
+{
+    const char *s = py;
+    sb_t sb;
+
+    sb_init(&sb, p);
+    while (*s) {
+        char c = *s;
+
+        if (c == '\\') {
+            char n = s[1];
+
+            switch (n) {
+            case 'd':
+                sb_add(&sb, "[0-9]");
+                break;
+            case 'D':
+                sb_add(&sb, "[^0-9]");
+                break;
+            case 'w':
+                sb_add(&sb, "[A-Za-z0-9_]");
+                break;
+            case 'W':
+                sb_add(&sb, "[^A-Za-z0-9_]");
+                break;
+            case 's':
+                sb_add(&sb, "[ \t\n\r\f\v]");
+                break;
+            case 'S':
+                sb_add(&sb, "[^ \t\n\r\f\v]");
+                break;
+            case 'n':
+                sb_addc(&sb, '\n');
+                break;
+            case 't':
+                sb_addc(&sb, '\t');
+                break;
+            case 'r':
+                sb_addc(&sb, '\r');
+                break;
+            case 'f':
+                sb_addc(&sb, '\f');
+                break;
+            case 'v':
+                sb_addc(&sb, '\v');
+                break;
+            default:
+                if (n != '\0' && strchr(".^$|()[]{}*+?\\", n)) {
+                    sb_addc(&sb, '\\');
+                    sb_addc(&sb, n);
+                    break;
+                }
+                if (n != '\0' && strchr("-/&~#%!\"',:;<=>@`_ ", n)) {
+                    sb_addc(&sb, n);
+                    break;
+                }
+                *why = "unsupported escape";
+                return NULL;
+            }
+            s += 2;
+            continue;
+        }
+        if (c == '[') {
+            if (!bracket_to_ere(&sb, &s, why)) {
+                return NULL;
+            }
+            continue;
+        }
+        if (c == '.') {
+            /* Python's "." does not match a newline */
+            sb_add(&sb, "[^\n]");
+            s++;
+            continue;
+        }
+        if (c == '(' && s[1] == '?') {
+            if (s[2] != ':') {
+                *why = "unsupported group extension";
+                return NULL;
+            }
+            sb_addc(&sb, '(');
+            s += 3;
+            continue;
+        }
+        if ((c == '*' || c == '+' || c == '?' || c == '}') && s[1] == '?') {
+            /* lazy and greedy repeats find the same matches for search() */
+            sb_addc(&sb, c);
+            s += 2;
+            continue;
+        }
+        sb_addc(&sb, c);
+        s++;
+    }
+    return sb.buf;
+}
+
+/* re.search(pattern, s): "$" also matches before a final newline. */
+int pattern_search(const regex_t *re, const char *s, apr_size_t n)
+{
+    regmatch_t m[1];
+
+    m[0].rm_so = 0;
+    m[0].rm_eo = (regoff_t)n;
+    if (regexec(re, s, 1, m, REG_STARTEND) == 0) {
+        return 1;
+    }
+    if (n > 0 && s[n - 1] == '\n') {
+        m[0].rm_so = 0;
+        m[0].rm_eo = (regoff_t)(n - 1);
+        return regexec(re, s, 1, m, REG_STARTEND) == 0;
+    }
+    return 0;
+}
+
