@@ -12,6 +12,7 @@
 #include <util_filter.h>
 
 #include "pl_jstream.h"
+#include "pl_py.h"
 
 void pl_jstream_text(pl_jstream_t *js, apr_pool_t *p, apr_size_t estimate)
 {
@@ -88,41 +89,31 @@ void pl_jstream_raw(pl_jstream_t *js, const char *s, apr_size_t n)
     js->len += n;
 }
 
-/* runs of plain characters are copied at once */
+/* Names in candidate answers are ASCII identifiers and uuids: copied at
+ * once; anything else is written by json.dumps' rules (pl_py_json_str),
+ * the same as every other answer's strings. */
 void pl_jstream_str(pl_jstream_t *js, const char *s)
 {
-    static const char hex[] = "0123456789abcdef";
     const unsigned char *u = (const unsigned char *)s;
-    apr_size_t n = strlen(s), i = 0;
+    apr_size_t n = strlen(s), i;
+    apr_size_t qlen;
+    const char *q;
 
-    pl_jstream_reserve(js, n * 6 + 2);
-    js->s[js->len++] = '"';
-    while (i < n) {
-        apr_size_t run = i;
-        unsigned char ch;
-
-        while (run < n && u[run] >= 0x20 && u[run] != '"'
-               && u[run] != '\\') {
-            run++;
-        }
-        memcpy(js->s + js->len, u + i, run - i);
-        js->len += run - i;
-        if ((i = run) == n) {
+    for (i = 0; i < n; i++) {
+        if (u[i] < 0x20 || u[i] > 0x7e || u[i] == '"' || u[i] == '\\') {
             break;
         }
-        ch = u[i++];
-        if (ch == '"' || ch == '\\') {
-            js->s[js->len++] = '\\';
-            js->s[js->len++] = (char)ch;
-        }
-        else {
-            memcpy(js->s + js->len, "\\u00", 4);
-            js->s[js->len + 4] = hex[ch >> 4];
-            js->s[js->len + 5] = hex[ch & 15];
-            js->len += 6;
-        }
     }
-    js->s[js->len++] = '"';
+    if (i == n) {
+        pl_jstream_reserve(js, n + 2);
+        js->s[js->len++] = '"';
+        memcpy(js->s + js->len, s, n);
+        js->len += n;
+        js->s[js->len++] = '"';
+        return;
+    }
+    q = pl_py_json_str(js->p, s, n, &qlen);
+    pl_jstream_raw(js, q, qlen);
 }
 
 void pl_jstream_int(pl_jstream_t *js, apr_int64_t v)
