@@ -483,6 +483,11 @@ apr_status_t pl_db_release(pl_db_t *db, const char *name, apr_status_t rv)
     if (db->depth == 0 || db->savepoints == 0) {
         return rv;
     }
+    /* errors noticed again before closing the region: apr_dbd_pgsql
+     * wraps each statement of an error-ignoring transaction in a
+     * savepoint of its own, which RELEASE / ROLLBACK TO ours would drop
+     * from under it */
+    ignore_errors(db, 0);
     if (rv == APR_SUCCESS) {
         rv2 = pl_db_exec_text(db, NULL, apr_pstrcat(db->pool,
                               "RELEASE SAVEPOINT ", name, NULL));
@@ -497,8 +502,8 @@ apr_status_t pl_db_release(pl_db_t *db, const char *name, apr_status_t rv)
                               "ROLLBACK TO SAVEPOINT ", name, NULL));
         rv2 = rv2 != APR_SUCCESS ? rv2 : rv;
     }
-    if (--db->savepoints == 0) {
-        ignore_errors(db, 0);
+    if (--db->savepoints > 0) {
+        ignore_errors(db, 1);
     }
     if (rv2 != APR_SUCCESS && rv2 != rv) {
         /* the region could not be closed: nothing more may commit */
