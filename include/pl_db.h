@@ -121,7 +121,10 @@ int pl_db_depth(const pl_db_t *db);
  * transaction): pl_db_savepoint() before it, pl_db_release() after it
  * with its status; a failure rolls back to the savepoint and leaves the
  * transaction usable. Outside a transaction both do nothing. Names are
- * literals (SQL identifiers).
+ * literals (SQL identifiers). Inside a region apr_dbd_pgsql rolls each
+ * failed statement back to a savepoint of its own, which loses the
+ * error's text: there a failure may come back as PL_EDB whatever it was
+ * (a duplicate, a deadlock), and the caller decides by reading again.
  */
 apr_status_t pl_db_savepoint(pl_db_t *db, const char *name);
 apr_status_t pl_db_release(pl_db_t *db, const char *name, apr_status_t rv);

@@ -76,8 +76,9 @@ typedef struct pl_alloc_item_t {
 
 /** The new inventories of one provider in a reshape. */
 typedef struct pl_alloc_inv_set_t {
-    pl_provider_t *prov;            /* as read before the write */
+    const char *provider_uuid;
     apr_int64_t generation;         /* what the client gave */
+    pl_provider_t *prov;            /* set by the write */
     apr_array_header_t *invs;       /* pl_inventory_t *, rc_name set */
 } pl_alloc_inv_set_t;
 
@@ -98,19 +99,29 @@ typedef struct pl_alloc_write_t {
 /** An allocation names a provider that does not exist (w->msg is its
  *  uuid): 400. */
 #define PL_ALLOC_ENOPROVIDER (PL_ESTART + 111)
+/** A reshape gives inventories of a provider that does not exist
+ *  (w->msg is its uuid): 400. */
+#define PL_ALLOC_ENOINVPROVIDER (PL_ESTART + 112)
+/** A reshape gives a provider generation that is not the current one
+ *  (w->msg: "resource provider generation conflict ..."): 409. */
+#define PL_ALLOC_EPROVGEN    (PL_ESTART + 113)
 
 /**
  * The one write of allocations (PUT and POST /allocations, POST
  * /reshaper), all of it in one transaction: every consumer is made to
  * exist (its project, user and type too) and its generation checked as
- * upstream's ensure_consumer does, the providers are looked up, the
+ * upstream's ensure_consumer does (after the reshaper's providers are
+ * read and their generations checked), the providers are looked up, the
  * reshaper's inventories replaced, the allocations of every consumer
  * replaced, capacity checked, generations bumped, consumers left without
  * allocations deleted. Whatever fails, nothing is written: no consumer
  * made for the request stays behind. Provider generation conflicts and
  * deadlocks run the whole transaction again (pl_db_run_txn).
  * @return APR_SUCCESS;
- *   PL_ALLOC_ECONSUMER, PL_ALLOC_ENOPROVIDER (w->msg, above);
+ *   PL_ALLOC_ECONSUMER, PL_ALLOC_ENOPROVIDER, PL_ALLOC_ENOINVPROVIDER
+ *                (w->msg, above);
+ *   PL_ALLOC_EPROVGEN a reshape gives a stale provider generation
+ *                (w->msg: upstream's whole text);
  *   APR_ENOENT   an unknown resource class (w->msg "No such resource
  *                class X.");
  *   PL_ECAPACITY no inventory, constraints or capacity (w->msg);

@@ -25,35 +25,16 @@ static apr_int64_t field(json_object *o, const char *key, apr_int64_t dflt)
                                                   : dflt;
 }
 
-/* The inventories part: providers found, generations checked early
- * (reads only; the write checks the generations again by
- * compare-and-swap). */
-static int read_inventories(pl_req_t *req, pl_db_t *db, json_object *invs,
-                            apr_array_header_t *sets)
+/* The inventories part, as the store's write takes it. */
+static void read_inventories(pl_req_t *req, json_object *invs,
+                             apr_array_header_t *sets)
 {
     json_object_object_foreach(invs, rp_uuid, data) {
         pl_alloc_inv_set_t *set = apr_pcalloc(req->pool, sizeof(*set));
         json_object *classes = NULL;
-        apr_status_t rv;
 
-        rv = pl_store_provider_get(db, req->pool, rp_uuid, &set->prov);
-        if (rv == APR_ENOENT) {
-            return pl_err(req, HTTP_BAD_REQUEST, PL_ERRC_PROVIDER_NOT_FOUND,
-                          "Resource provider %s in inventories not found: "
-                          "No resource provider with uuid %s found",
-                          rp_uuid, rp_uuid);
-        }
-        if (rv != APR_SUCCESS) {
-            return pl_err_store(req, rv, "reading resource provider");
-        }
+        set->provider_uuid = rp_uuid;
         set->generation = field(data, "resource_provider_generation", 0);
-        if (set->generation != set->prov->generation) {
-            return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                          "resource provider generation conflict for "
-                          "provider %s: actual: %" APR_INT64_T_FMT
-                          ", given: %" APR_INT64_T_FMT, rp_uuid,
-                          set->prov->generation, set->generation);
-        }
         set->invs = apr_array_make(req->pool, 4, sizeof(pl_inventory_t *));
         json_object_object_get_ex(data, "inventories", &classes);
         {
@@ -75,7 +56,6 @@ static int read_inventories(pl_req_t *req, pl_db_t *db, json_object *invs,
         }
         APR_ARRAY_PUSH(sets, pl_alloc_inv_set_t *) = set;
     }
-    return 0;
 }
 
 int pl_api_reshaper_post(pl_req_t *req)
@@ -94,18 +74,16 @@ int pl_api_reshaper_post(pl_req_t *req)
         (st = pl_read_json(req, pl_schema(req, schema), &doc))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
-    }
     json_object_object_get_ex(doc, "inventories", &invs);
     json_object_object_get_ex(doc, "allocations", &allocs);
     pl_api_alloc_init(req, &w);
     w.inventories = apr_array_make(req->pool, 2,
                                    sizeof(pl_alloc_inv_set_t *));
-    if ((st = read_inventories(req, db, invs, w.inventories))) {
-        return st;
-    }
+    read_inventories(req, invs, w.inventories);
     pl_api_alloc_parse(req, allocs, &w);
+    if (!(db = pl_req_db(req))) {
+        return req->err_status;
+    }
     rv = pl_store_allocation_write(db, req->pool, &w);
     pl_api_alloc_log(req, &w);
     if (rv == APR_SUCCESS) {
@@ -115,6 +93,14 @@ int pl_api_reshaper_post(pl_req_t *req)
         return st;
     }
     switch (rv) {
+    case PL_ALLOC_ENOINVPROVIDER:
+        return pl_err(req, HTTP_BAD_REQUEST, PL_ERRC_PROVIDER_NOT_FOUND,
+                      "Resource provider %s in inventories not found: "
+                      "No resource provider with uuid %s found",
+                      w.msg, w.msg);
+    case PL_ALLOC_EPROVGEN:
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "%s", w.msg);
     case PL_ECONFLICT:
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "update conflict: %s", w.msg);

@@ -557,6 +557,38 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
                                         pl_alloc_write_t *w,
                                         apr_hash_t *provs, apr_hash_t *rcs);
 
+/* The reshaper's providers, each at the generation the client gave
+ * (upstream checks them before anything else). */
+static apr_status_t find_inventory_providers(pl_db_t *db, apr_pool_t *p,
+                                             pl_alloc_write_t *w)
+{
+    apr_status_t rv;
+    int i;
+
+    for (i = 0; w->inventories && i < w->inventories->nelts; i++) {
+        pl_alloc_inv_set_t *set = APR_ARRAY_IDX(w->inventories, i,
+                                                pl_alloc_inv_set_t *);
+
+        rv = pl_store_provider_get(db, p, set->provider_uuid, &set->prov);
+        if (rv == APR_ENOENT) {
+            w->msg = set->provider_uuid;
+            return PL_ALLOC_ENOINVPROVIDER;
+        }
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        if (set->generation != set->prov->generation) {
+            w->msg = apr_psprintf(p, "resource provider generation "
+                                  "conflict for provider %s: actual: %"
+                                  APR_INT64_T_FMT ", given: %"
+                                  APR_INT64_T_FMT, set->provider_uuid,
+                                  set->prov->generation, set->generation);
+            return PL_ALLOC_EPROVGEN;
+        }
+    }
+    return APR_SUCCESS;
+}
+
 /* One attempt of the write, inside its transaction (a pl_db_txn_fn). */
 static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
 {
@@ -566,6 +598,9 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
     int i;
 
     w->msg = NULL;
+    if ((rv = find_inventory_providers(db, p, w))) {
+        return rv;
+    }
     for (i = 0; i < w->consumers->nelts; i++) {
         rv = ensure_consumer(db, p, w, APR_ARRAY_IDX(w->consumers, i,
                                                      pl_alloc_consumer_t *));
@@ -587,7 +622,6 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
         pl_alloc_inv_set_t *set = APR_ARRAY_IDX(w->inventories, i,
                                                 pl_alloc_inv_set_t *);
 
-        set->prov->generation = set->generation;
         if ((rv = interim_inventory(db, p, w, rcs, set))) {
             return rv;
         }

@@ -12,7 +12,9 @@
 
 
 /* Run an INSERT that may lose a unique-constraint race without taking
- * the write's transaction down with it (a savepoint inside one). */
+ * the write's transaction down with it (a savepoint inside one). In a
+ * savepoint apr_dbd_pgsql loses the error's text, so a failure other
+ * than a deadlock is only "maybe a duplicate": the callers read again. */
 static apr_status_t insert_alone(pl_db_t *db, const char *sql, int nargs,
                                  const char *const *args)
 {
@@ -22,7 +24,16 @@ static apr_status_t insert_alone(pl_db_t *db, const char *sql, int nargs,
         return rv;
     }
     rv = pl_db_exec(db, NULL, sql, nargs, args);
-    return pl_db_release(db, "pl_insert", rv);
+    rv = pl_db_release(db, "pl_insert", rv);
+    return rv == PL_EDB && pl_db_depth(db) > 0 ? APR_EEXIST : rv;
+}
+
+/* An INSERT failed as a duplicate, yet the row is not there to read: in
+ * a transaction, run it again whole (the winner may have rolled back, or
+ * the failure was something else); alone, say so. */
+static apr_status_t vanished(const pl_db_t *db)
+{
+    return pl_db_depth(db) > 0 ? PL_EDEADLOCK : APR_ENOENT;
 }
 
 /* Read the id of the row of table whose column key equals value; insert
@@ -50,7 +61,7 @@ static apr_status_t ensure_row(pl_db_t *db, apr_pool_t *p,
         }
         /* inserted, or someone else did: read the id either way */
     }
-    return APR_ENOENT;
+    return vanished(db);
 }
 
 apr_status_t pl_store_project_ensure(pl_db_t *db, apr_pool_t *p,
@@ -146,6 +157,9 @@ apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     rv = pl_store_consumer_get(db, p, uuid, pc);
+    if (rv == APR_ENOENT && !*pcreated) {
+        return vanished(db);
+    }
     if (rv != APR_SUCCESS || *pcreated) {
         return rv;
     }

@@ -118,7 +118,9 @@ static apr_status_t create_txn(pl_db_t *db, apr_pool_t *p, void *baton)
     if (rv == APR_SUCCESS) {
         return pl_store_rc_get(db, p, a->name, a->prc);
     }
-    if (rv != APR_EEXIST) {
+    /* apr_dbd_pgsql loses the text of an error inside a savepoint: a
+     * failure is a duplicate id or name until a read says which */
+    if (rv != APR_EEXIST && rv != PL_EDB) {
         return rv;
     }
     rv2 = pl_store_rc_get(db, p, a->name, &other);
