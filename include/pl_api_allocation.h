@@ -23,7 +23,8 @@ void pl_api_alloc_init(pl_req_t *req, pl_alloc_write_t *w);
 void pl_api_alloc_parse(pl_req_t *req, json_object *doc, pl_alloc_write_t *w);
 
 /** The answer to a failure both routes answer alike (a consumer
- *  generation conflict, an unknown provider), or 0 for any other. */
+ *  generation conflict, an unknown provider, capacity), or 0 for any
+ *  other. */
 int pl_api_alloc_common_error(pl_req_t *req, apr_status_t rv,
                               const pl_alloc_write_t *w);
 

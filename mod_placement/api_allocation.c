@@ -119,6 +119,9 @@ int pl_api_alloc_common_error(pl_req_t *req, apr_status_t rv,
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Allocation for resource provider '%s' that "
                       "does not exist.", w->msg);
+    case PL_ECAPACITY:
+        return pl_err(req, HTTP_CONFLICT, NULL,
+                      "Unable to allocate inventory: %s", w->msg);
     default:
         return 0;
     }
@@ -144,25 +147,21 @@ static int write_error(pl_req_t *req, apr_status_t rv, pl_alloc_write_t *w,
     if (st) {
         return st;
     }
-    switch (rv) {
-    case APR_ENOENT:
-        if (consumer_uuid) {
-            return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                          "Unable to allocate inventory for consumer %s: %s",
-                          consumer_uuid, w->msg);
-        }
+    if (rv == APR_ENOENT && consumer_uuid) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Unable to allocate inventory for consumer %s: %s",
+                      consumer_uuid, w->msg);
+    }
+    if (rv == APR_ENOENT) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Unable to allocate inventory %s", w->msg);
-    case PL_ECAPACITY:
-        return pl_err(req, HTTP_CONFLICT, NULL,
-                      "Unable to allocate inventory: %s", w->msg);
-    case PL_ECONFLICT:
+    }
+    if (rv == PL_ECONFLICT) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "Inventory and/or allocations changed while "
                       "attempting to allocate: %s", w->msg);
-    default:
-        return pl_err_store(req, rv, "writing allocations");
     }
+    return pl_err_store(req, rv, "writing allocations");
 }
 
 static int run_write(pl_req_t *req, pl_alloc_write_t *w,

@@ -110,9 +110,6 @@ int pl_api_reshaper_post(pl_req_t *req)
     case PL_EINUSE:
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_INVENTORY_INUSE,
                       "update conflict: %s", w.msg);
-    case PL_ECAPACITY:
-        return pl_err(req, HTTP_CONFLICT, NULL,
-                      "Unable to allocate inventory: %s", w.msg);
     default:
         return pl_err_store(req, rv, "reshaping");
     }

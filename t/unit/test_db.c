@@ -83,6 +83,19 @@ static apr_status_t nested_fn(pl_db_t *db, apr_pool_t *p, void *baton)
     return rv;
 }
 
+/* pl_db_run_txn of insert_fn failing with failure until its call
+ * fail_until */
+static apr_status_t run(pl_db_t *db, int fail_until, apr_status_t failure,
+                        int max_attempts, runs_t *runs,
+                        pl_db_txn_stats_t *stats)
+{
+    memset(runs, 0, sizeof(*runs));
+    memset(stats, 0, sizeof(*stats));
+    runs->fail_until = fail_until;
+    runs->failure = failure;
+    return pl_db_run_txn(db, pool, insert_fn, runs, max_attempts, stats);
+}
+
 int main(void)
 {
     pl_db_txn_stats_t stats;
@@ -150,37 +163,23 @@ int main(void)
                "release outside a transaction passes the status on");
 
     /* run_txn: retries until the work succeeds, each attempt rolled back */
-    memset(&runs, 0, sizeof(runs));
-    memset(&stats, 0, sizeof(stats));
-    runs.fail_until = 3;
-    runs.failure = PL_DB_ERETRY;
-    rv = pl_db_run_txn(db, pool, insert_fn, &runs, 5, &stats);
+    rv = run(db, 3, PL_DB_ERETRY, 5, &runs, &stats);
     TAP_IS_INT(rv, APR_SUCCESS, "run_txn succeeds on the third attempt");
     TAP_IS_INT(runs.calls, 3, "three attempts");
     TAP_IS_INT(stats.retries, 2, "two retries counted");
     TAP_IS_INT(count(db), 4, "only the last attempt's row stays");
 
     /* run_txn: gives up after max_attempts */
-    memset(&runs, 0, sizeof(runs));
-    runs.fail_until = 100;
-    runs.failure = PL_DB_ERETRY;
-    rv = pl_db_run_txn(db, pool, insert_fn, &runs, 4, NULL);
+    rv = run(db, 100, PL_DB_ERETRY, 4, &runs, &stats);
     TAP_IS_INT(rv, PL_DB_ERETRY, "run_txn gives up with PL_DB_ERETRY");
     TAP_IS_INT(runs.calls, 4, "after max_attempts attempts");
     TAP_IS_INT(count(db), 4, "and wrote nothing");
 
     /* run_txn: deadlocks are retried apart from max_attempts */
-    memset(&runs, 0, sizeof(runs));
-    memset(&stats, 0, sizeof(stats));
-    runs.fail_until = 3;
-    runs.failure = PL_EDEADLOCK;
-    rv = pl_db_run_txn(db, pool, insert_fn, &runs, 1, &stats);
+    rv = run(db, 3, PL_EDEADLOCK, 1, &runs, &stats);
     TAP_IS_INT(rv, APR_SUCCESS, "a deadlock victim is run again");
     TAP_IS_INT(stats.deadlocks, 2, "two deadlocks counted");
-    memset(&runs, 0, sizeof(runs));
-    runs.fail_until = 100;
-    runs.failure = PL_EDEADLOCK;
-    rv = pl_db_run_txn(db, pool, insert_fn, &runs, 1, NULL);
+    rv = run(db, 100, PL_EDEADLOCK, 1, &runs, &stats);
     TAP_IS_INT(rv, PL_EDEADLOCK, "deadlocks without end give up");
     TAP_IS_INT(runs.calls, PL_DB_DEADLOCK_RETRIES + 1,
                "after PL_DB_DEADLOCK_RETRIES retries");
