@@ -422,11 +422,21 @@ static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
                                                &ac->type_id))) {
         return rv;
     }
-    if (c == NULL
-        && (rv = pl_store_consumer_create(db, p, ac->uuid, ac->project_id,
-                                          ac->user_id, ac->type_id, &c,
-                                          &ac->created))) {
-        return rv;
+    if (c == NULL) {
+        rv = pl_store_consumer_create(db, p, ac->uuid, ac->project_id,
+                                      ac->user_id, ac->type_id, &c,
+                                      &ac->created);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        /* Another request created it first: its INSERT made ours wait
+         * for its whole write. This request meant a new consumer, so it
+         * compares against generation 0 and its bump fails (409 "Another
+         * thread concurrently updated the data"), as when upstream's (and
+         * our former) separate consumer transactions race. */
+        if (!ac->created) {
+            c->generation = 0;
+        }
     }
     ac->consumer = c;
     return APR_SUCCESS;
