@@ -104,10 +104,61 @@ apr_status_t pl_db_select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
 /** 'value' quoted and escaped for this connection, allocated from p. */
 const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value);
 
-/** Transactions: one per write request. end() commits unless rv says
- *  otherwise: pass the status of the work, get back the final status. */
+/**
+ * Transactions: one per write request, owned by whoever began first.
+ * begin/end nest: only the outermost pair talks to the database, so a
+ * store writer can run alone or as part of a larger write. end() takes
+ * the status of the work and gives back the final one; an inner end
+ * with a failure makes the whole transaction roll back at the outermost
+ * end (which then fails even if its own work said success).
+ */
 apr_status_t pl_db_begin(pl_db_t *db);
 apr_status_t pl_db_end(pl_db_t *db, apr_status_t rv);
+
+/** How deep in begin/end we are (0: no transaction). */
+int pl_db_depth(const pl_db_t *db);
+
+/**
+ * A part of a transaction that may fail alone (an INSERT that loses a
+ * unique-constraint race, on PostgreSQL, would otherwise abort the whole
+ * transaction): pl_db_savepoint() before it, pl_db_release() after it
+ * with its status; a failure rolls back to the savepoint and leaves the
+ * transaction usable. Outside a transaction both do nothing. Names are
+ * literals (SQL identifiers). Inside a region apr_dbd_pgsql rolls each
+ * failed statement back to a savepoint of its own, which loses the
+ * error's text: there a failure may come back as PL_EDB whatever it was
+ * (a duplicate, a deadlock), and the caller decides by reading again.
+ */
+apr_status_t pl_db_savepoint(pl_db_t *db, const char *name);
+apr_status_t pl_db_release(pl_db_t *db, const char *name, apr_status_t rv);
+
+/** What a pl_db_txn_fn returns to have its transaction run again from
+ *  the start on fresh data (a generation compare-and-swap lost, a unique
+ *  id taken by a concurrent writer). */
+#define PL_DB_ERETRY (PL_ESTART + 50)
+
+/** The work of one transaction; p is cleared between attempts. */
+typedef apr_status_t pl_db_txn_fn(pl_db_t *db, apr_pool_t *p, void *baton);
+
+typedef struct pl_db_txn_stats_t {
+    int retries;                /* attempts run again on PL_DB_ERETRY */
+    int deadlocks;              /* attempts run again on PL_EDEADLOCK */
+} pl_db_txn_stats_t;
+
+/** Deadlocks and serialization failures retried per transaction. */
+#define PL_DB_DEADLOCK_RETRIES 10
+
+/**
+ * Run fn in a transaction, the one place where whole transactions are
+ * retried: on PL_EDEADLOCK (up to PL_DB_DEADLOCK_RETRIES times, with a
+ * short growing pause) and on PL_DB_ERETRY (up to max_attempts attempts
+ * in all; then PL_DB_ERETRY is returned). Inside a transaction already
+ * begun, fn runs once as part of it and its owner retries.
+ * stats (may be NULL) gets the counts.
+ */
+apr_status_t pl_db_run_txn(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
+                           void *baton, int max_attempts,
+                           pl_db_txn_stats_t *stats);
 
 /** The text of the last database error (for the log), or "". */
 const char *pl_db_errstr(const pl_db_t *db);

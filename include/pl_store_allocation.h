@@ -5,7 +5,8 @@
  * path every allocation change goes through (PUT and POST /allocations,
  * POST /reshaper), and deletion of a consumer's allocations.
  *
- * The write is one transaction. It checks capacity per provider and
+ * The write is one transaction that owns everything the request
+ * changes, consumers included. It checks capacity per provider and
  * class, bumps the generation of every provider it touches by
  * compare-and-swap and, when another writer got there first, starts the
  * whole transaction again on fresh data (up to 'retries' times); deadlocks
@@ -18,6 +19,7 @@
 #include "pl_store.h"
 #include "pl_store_provider.h"
 #include "pl_store_consumer.h"
+#include "pl_store_inventory.h"
 
 /** One allocation as listed. */
 typedef struct pl_alloc_row_t {
@@ -45,38 +47,39 @@ apr_status_t pl_store_allocation_by_provider(pl_db_t *db, apr_pool_t *p,
                                              apr_int64_t prov_id,
                                              apr_array_header_t **prows);
 
-/** A consumer taking part in a write, with what the request asks of it. */
+/** A consumer taking part in a write: what the request asks of it, and
+ *  what the write found or made of it. */
 typedef struct pl_alloc_consumer_t {
-    pl_consumer_t *consumer;        /* as read or created before the write */
-    apr_int64_t project_id;         /* requested */
-    apr_int64_t user_id;
+    const char *uuid;
     const char *project_external_id;
     const char *user_external_id;
-    apr_int64_t type_id;            /* requested; 0: leave as is */
+    const char *type_name;          /* NULL: leave the type as it is */
+    int check_generation;           /* 1.28+: generation must match */
+    int has_generation;             /* an integer was given, not null */
+    apr_int64_t generation;
     int clear;                      /* no allocations given: remove all */
-    int created;                    /* created for this request */
+    /* set by the write (its last attempt) */
+    pl_consumer_t *consumer;
+    apr_int64_t project_id;
+    apr_int64_t user_id;
+    apr_int64_t type_id;            /* 0: leave as is */
+    int created;                    /* created by this write */
 } pl_alloc_consumer_t;
 
 /** One requested allocation. */
 typedef struct pl_alloc_item_t {
     pl_alloc_consumer_t *ac;
-    pl_provider_t *prov;
+    const char *provider_uuid;
     const char *rc;
     apr_int64_t used;               /* 0: remove */
 } pl_alloc_item_t;
 
-/** One inventory record of a reshape. */
-typedef struct pl_alloc_inv_t {
-    const char *rc;
-    apr_int64_t total, reserved, min_unit, max_unit, step_size;
-    double allocation_ratio;
-} pl_alloc_inv_t;
-
 /** The new inventories of one provider in a reshape. */
 typedef struct pl_alloc_inv_set_t {
-    pl_provider_t *prov;
+    const char *provider_uuid;
     apr_int64_t generation;         /* what the client gave */
-    apr_array_header_t *invs;       /* pl_alloc_inv_t */
+    pl_provider_t *prov;            /* set by the write */
+    apr_array_header_t *invs;       /* pl_inventory_t *, rc_name set */
 } pl_alloc_inv_set_t;
 
 typedef struct pl_alloc_write_t {
@@ -90,10 +93,35 @@ typedef struct pl_alloc_write_t {
     int deadlocks;                  /* deadlocks retried */
 } pl_alloc_write_t;
 
+/** A consumer generation did not match what the request gave (w->msg is
+ *  upstream's whole text: "consumer generation conflict - ..."): 409. */
+#define PL_ALLOC_ECONSUMER   (PL_ESTART + 110)
+/** An allocation names a provider that does not exist (w->msg is its
+ *  uuid): 400. */
+#define PL_ALLOC_ENOPROVIDER (PL_ESTART + 111)
+/** A reshape gives inventories of a provider that does not exist
+ *  (w->msg is its uuid): 400. */
+#define PL_ALLOC_ENOINVPROVIDER (PL_ESTART + 112)
+/** A reshape gives a provider generation that is not the current one
+ *  (w->msg: "resource provider generation conflict ..."): 409. */
+#define PL_ALLOC_EPROVGEN    (PL_ESTART + 113)
+
 /**
- * Replace the allocations of every consumer of w (and, for a reshape,
- * the inventories of w->inventories), all or nothing.
+ * The one write of allocations (PUT and POST /allocations, POST
+ * /reshaper), all of it in one transaction: every consumer is made to
+ * exist (its project, user and type too) and its generation checked as
+ * upstream's ensure_consumer does (after the reshaper's providers are
+ * read and their generations checked), the providers are looked up, the
+ * reshaper's inventories replaced, the allocations of every consumer
+ * replaced, capacity checked, generations bumped, consumers left without
+ * allocations deleted. Whatever fails, nothing is written: no consumer
+ * made for the request stays behind. Provider generation conflicts and
+ * deadlocks run the whole transaction again (pl_db_run_txn).
  * @return APR_SUCCESS;
+ *   PL_ALLOC_ECONSUMER, PL_ALLOC_ENOPROVIDER, PL_ALLOC_ENOINVPROVIDER
+ *                (w->msg, above);
+ *   PL_ALLOC_EPROVGEN a reshape gives a stale provider generation
+ *                (w->msg: upstream's whole text);
  *   APR_ENOENT   an unknown resource class (w->msg "No such resource
  *                class X.");
  *   PL_ECAPACITY no inventory, constraints or capacity (w->msg);

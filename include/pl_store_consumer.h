@@ -5,9 +5,11 @@
  * user.py, consumer_type.py). All of them are created on first use; a
  * concurrent first use of the same external id or uuid is not an error:
  * the loser of the unique constraint re-reads the winner's row. The
- * *_ensure and create functions must run OUTSIDE a transaction (each
- * statement commits by itself), as upstream does, so that a duplicate
- * does not poison the request's write transaction.
+ * *_ensure and create functions run inside the request's write
+ * transaction (pl_store_allocation_write): their INSERTs are wrapped in a
+ * savepoint, so a lost race does not abort it, and what they create goes
+ * away with it when the write fails. (Upstream creates them in separate
+ * transactions and deletes the consumer after a failure.)
  */
 #ifndef PL_STORE_CONSUMER_H
 #define PL_STORE_CONSUMER_H
@@ -76,9 +78,6 @@ apr_status_t pl_store_consumer_update(pl_db_t *db, const pl_consumer_t *c);
  * @return APR_SUCCESS; PL_ECONFLICT; database errors.
  */
 apr_status_t pl_store_consumer_bump(pl_db_t *db, pl_consumer_t *c);
-
-/** Delete the consumer row of c (an auto-created one, after a failure). */
-apr_status_t pl_store_consumer_delete(pl_db_t *db, const pl_consumer_t *c);
 
 /**
  * Delete those of the consumers (const char * uuids) that have no

@@ -3,8 +3,8 @@
  * api_allocation.c: the allocation routes (placement's
  * handlers/allocation.py): GET/PUT/DELETE /allocations/{consumer_uuid},
  * POST /allocations (1.13) and GET /resource_providers/{uuid}/allocations.
- * The consumer steps that POST /reshaper shares live here too
- * (pl_api_allocation.h).
+ * The reading of a POST-style allocations document, which POST /reshaper
+ * shares, lives here too (pl_api_allocation.h).
  */
 #include <string.h>
 #include <apr_strings.h>
@@ -32,135 +32,64 @@ static const char *jstr(json_object *o, const char *key)
     return json_object_get_string(v);
 }
 
-/* upstream's ensure_consumer */
-static int ensure_consumer(pl_req_t *req, pl_db_t *db, const char *uuid,
-                           json_object *data, pl_alloc_write_t *w)
+/* What the request asks of consumer uuid (upstream's ensure_consumer
+ * arguments); the store makes it so inside the write. */
+static pl_alloc_consumer_t *add_consumer(pl_req_t *req, const char *uuid,
+                                         json_object *data,
+                                         pl_alloc_write_t *w)
 {
-    const char *project = jstr(data, "project_id");
-    const char *user = jstr(data, "user_id");
-    const char *ctype = jstr(data, "consumer_type");
-    json_object *gen = NULL;
     pl_alloc_consumer_t *ac = apr_pcalloc(req->pool, sizeof(*ac));
-    pl_consumer_t *c = NULL;
-    apr_status_t rv;
-    int with_gen = req->mv >= PL_MV(1, 28);
-    int with_type = req->mv >= PL_MV(1, 38);
+    json_object *gen = NULL;
 
-    json_object_object_get_ex(data, "consumer_generation", &gen);
-    if (project == NULL) {
-        project = pl_config_incomplete_project(req->conf);
-        user = pl_config_incomplete_user(req->conf);
+    ac->uuid = uuid;
+    ac->project_external_id = jstr(data, "project_id");
+    ac->user_external_id = jstr(data, "user_id");
+    if (ac->project_external_id == NULL) {
+        ac->project_external_id = pl_config_incomplete_project(req->conf);
+        ac->user_external_id = pl_config_incomplete_user(req->conf);
     }
-    if ((rv = pl_store_project_ensure(db, req->pool, project,
-                                      &ac->project_id)) ||
-        (rv = pl_store_user_ensure(db, req->pool, user, &ac->user_id))) {
-        return pl_err_store(req, rv, "creating project and user");
+    if (req->mv >= PL_MV(1, 38)) {
+        ac->type_name = jstr(data, "consumer_type");
     }
-    ac->project_external_id = project;
-    ac->user_external_id = user;
-    rv = pl_store_consumer_get(db, req->pool, uuid, &c);
-    if (rv == APR_SUCCESS) {
-        if (with_gen && (gen == NULL
-                         || json_object_get_int64(gen) != c->generation)) {
-            return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                          "consumer generation conflict - expected %"
-                          APR_INT64_T_FMT " but got %s", c->generation,
-                          gen ? json_object_to_json_string(gen) : "None");
-        }
+    ac->check_generation = req->mv >= PL_MV(1, 28);
+    /* json-c gives NULL for a JSON null */
+    if (json_object_object_get_ex(data, "consumer_generation", &gen)
+        && gen != NULL) {
+        ac->has_generation = 1;
+        ac->generation = json_object_get_int64(gen);
     }
-    else if (rv != APR_ENOENT) {
-        return pl_err_store(req, rv, "reading consumer");
-    }
-    else if (with_gen && gen != NULL) {
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                      "consumer generation conflict - expected null but "
-                      "got %s", json_object_to_json_string(gen));
-    }
-    if (with_type && ctype) {
-        rv = pl_store_consumer_type_ensure(db, req->pool, ctype,
-                                           &ac->type_id);
-        if (rv != APR_SUCCESS) {
-            return pl_err_store(req, rv, "creating consumer type");
-        }
-    }
-    if (c == NULL) {
-        rv = pl_store_consumer_create(db, req->pool, uuid, ac->project_id,
-                                      ac->user_id, ac->type_id, &c,
-                                      &ac->created);
-        if (rv != APR_SUCCESS) {
-            return pl_err_store(req, rv, "creating consumer");
-        }
-    }
-    ac->consumer = c;
     APR_ARRAY_PUSH(w->consumers, pl_alloc_consumer_t *) = ac;
-    return 0;
+    return ac;
 }
 
-static int lookup_provider(pl_req_t *req, pl_db_t *db, apr_hash_t *provs,
-                           const char *uuid, pl_provider_t **pprov)
+/* The items of one consumer (upstream's _new_allocations per provider). */
+static void add_items(pl_alloc_consumer_t *ac, json_object *allocs,
+                      pl_alloc_write_t *w)
 {
-    pl_provider_t *prov = apr_hash_get(provs, uuid, APR_HASH_KEY_STRING);
-    apr_status_t rv;
-
-    if (prov == NULL) {
-        rv = pl_store_provider_get(db, req->pool, uuid, &prov);
-        if (rv == APR_ENOENT) {
-            return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                          "Allocation for resource provider '%s' that "
-                          "does not exist.", uuid);
-        }
-        if (rv != APR_SUCCESS) {
-            return pl_err_store(req, rv, "reading resource provider");
-        }
-        apr_hash_set(provs, uuid, APR_HASH_KEY_STRING, prov);
-    }
-    *pprov = prov;
-    return 0;
-}
-
-/* The items of one consumer (upstream's _new_allocations per provider),
- * all providers looked up first as upstream does. */
-static int add_items(pl_req_t *req, pl_db_t *db, apr_hash_t *provs,
-                     pl_alloc_consumer_t *ac, json_object *allocs,
-                     pl_alloc_write_t *w)
-{
-    pl_provider_t *prov;
-    int st;
-
     if (json_object_object_length(allocs) == 0) {
         ac->clear = 1;
-        return 0;
-    }
-    {
-        json_object_object_foreach(allocs, rp_uuid, unused) {
-            (void)unused;
-            if ((st = lookup_provider(req, db, provs, rp_uuid, &prov))) {
-                return st;
-            }
-        }
+        return;
     }
     {
         json_object_object_foreach(allocs, rp_uuid, one) {
             json_object *res = NULL;
 
-            prov = apr_hash_get(provs, rp_uuid, APR_HASH_KEY_STRING);
             json_object_object_get_ex(one, "resources", &res);
             {
                 json_object_object_foreach(res, rc, amount) {
                     pl_alloc_item_t *it = apr_array_push(w->items);
 
                     it->ac = ac;
-                    it->prov = prov;
+                    it->provider_uuid = rp_uuid;
                     it->rc = rc;
                     it->used = json_object_get_int64(amount);
                 }
             }
         }
     }
-    return 0;
 }
 
-static void write_init(pl_req_t *req, pl_alloc_write_t *w)
+void pl_api_alloc_init(pl_req_t *req, pl_alloc_write_t *w)
 {
     memset(w, 0, sizeof(*w));
     w->consumers = apr_array_make(req->pool, 2,
@@ -169,53 +98,32 @@ static void write_init(pl_req_t *req, pl_alloc_write_t *w)
     w->retries = pl_config_conflict_retries(req->conf);
 }
 
-int pl_api_alloc_prepare(pl_req_t *req, json_object *doc, apr_hash_t *provs,
-                         pl_alloc_write_t *w)
+void pl_api_alloc_parse(pl_req_t *req, json_object *doc, pl_alloc_write_t *w)
 {
-    pl_db_t *db = pl_req_db(req);
-    int st, i = 0;
+    json_object_object_foreach(doc, cuuid, data) {
+        json_object *allocs = NULL;
 
-    if (!db) {
-        return req->err_status;
+        json_object_object_get_ex(data, "allocations", &allocs);
+        add_items(add_consumer(req, cuuid, data, w), allocs, w);
     }
-    {
-        json_object_object_foreach(doc, cuuid, data) {
-            if ((st = ensure_consumer(req, db, cuuid, data, w))) {
-                pl_api_alloc_undo(req, w);
-                return st;
-            }
-        }
-    }
-    {
-        json_object_object_foreach(doc, cuuid, data) {
-            json_object *allocs = NULL;
-
-            (void)cuuid;
-            json_object_object_get_ex(data, "allocations", &allocs);
-            st = add_items(req, db, provs,
-                           APR_ARRAY_IDX(w->consumers, i,
-                                         pl_alloc_consumer_t *),
-                           allocs, w);
-            if (st) {
-                return st;
-            }
-            i++;
-        }
-    }
-    return 0;
 }
 
-void pl_api_alloc_undo(pl_req_t *req, pl_alloc_write_t *w)
+int pl_api_alloc_common_error(pl_req_t *req, apr_status_t rv,
+                              const pl_alloc_write_t *w)
 {
-    int i;
-
-    for (i = 0; i < w->consumers->nelts; i++) {
-        pl_alloc_consumer_t *ac = APR_ARRAY_IDX(w->consumers, i,
-                                                pl_alloc_consumer_t *);
-
-        if (ac->created && req->db) {
-            pl_store_consumer_delete(req->db, ac->consumer);
-        }
+    switch (rv) {
+    case PL_ALLOC_ECONSUMER:
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "%s", w->msg);
+    case PL_ALLOC_ENOPROVIDER:
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Allocation for resource provider '%s' that "
+                      "does not exist.", w->msg);
+    case PL_ECAPACITY:
+        return pl_err(req, HTTP_CONFLICT, NULL,
+                      "Unable to allocate inventory: %s", w->msg);
+    default:
+        return 0;
     }
 }
 
@@ -234,35 +142,39 @@ void pl_api_alloc_log(pl_req_t *req, const pl_alloc_write_t *w)
 static int write_error(pl_req_t *req, apr_status_t rv, pl_alloc_write_t *w,
                        const char *consumer_uuid)
 {
-    switch (rv) {
-    case APR_ENOENT:
-        if (consumer_uuid) {
-            return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                          "Unable to allocate inventory for consumer %s: %s",
-                          consumer_uuid, w->msg);
-        }
+    int st = pl_api_alloc_common_error(req, rv, w);
+
+    if (st) {
+        return st;
+    }
+    if (rv == APR_ENOENT && consumer_uuid) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Unable to allocate inventory for consumer %s: %s",
+                      consumer_uuid, w->msg);
+    }
+    if (rv == APR_ENOENT) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Unable to allocate inventory %s", w->msg);
-    case PL_ECAPACITY:
-        return pl_err(req, HTTP_CONFLICT, NULL,
-                      "Unable to allocate inventory: %s", w->msg);
-    case PL_ECONFLICT:
+    }
+    if (rv == PL_ECONFLICT) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "Inventory and/or allocations changed while "
                       "attempting to allocate: %s", w->msg);
-    default:
-        return pl_err_store(req, rv, "writing allocations");
     }
+    return pl_err_store(req, rv, "writing allocations");
 }
 
 static int run_write(pl_req_t *req, pl_alloc_write_t *w,
                      const char *consumer_uuid)
 {
-    apr_status_t rv = pl_store_allocation_write(req->db, req->pool, w);
+    apr_status_t rv;
 
+    if (!pl_req_db(req)) {
+        return req->err_status;
+    }
+    rv = pl_store_allocation_write(req->db, req->pool, w);
     pl_api_alloc_log(req, w);
     if (rv != APR_SUCCESS) {
-        pl_api_alloc_undo(req, w);
         return write_error(req, rv, w, consumer_uuid);
     }
     return pl_reply_empty(req, HTTP_NO_CONTENT);
@@ -294,10 +206,8 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
                               PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_12, PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_28,
                               PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_34, PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_38 };
     const char *uuid = req->params[0];
-    apr_hash_t *provs = apr_hash_make(req->pool);
     json_object *doc, *allocs = NULL;
     pl_alloc_write_t w;
-    pl_db_t *db;
     int st, which;
 
     if ((st = pl_require_json(req)) ||
@@ -314,22 +224,14 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
     if ((st = pl_read_json(req, pl_schema(req, schemas[which]), &doc))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
-    }
     json_object_object_get_ex(doc, "allocations", &allocs);
     if (req->mv < PL_MV(1, 12)) {
         /* doc takes the new dict over, freeing the list */
         allocs = list_to_dict(req, allocs);
         json_object_object_add(doc, "allocations", allocs);
     }
-    write_init(req, &w);
-    if ((st = ensure_consumer(req, db, uuid, doc, &w)) ||
-        (st = add_items(req, db, provs,
-                        APR_ARRAY_IDX(w.consumers, 0, pl_alloc_consumer_t *),
-                        allocs, &w))) {
-        return st;
-    }
+    pl_api_alloc_init(req, &w);
+    add_items(add_consumer(req, uuid, doc, &w), allocs, &w);
     return run_write(req, &w, uuid);
 }
 
@@ -339,7 +241,6 @@ int pl_api_allocation_post(pl_req_t *req)
                          : req->mv >= PL_MV(1, 34) ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_34
                          : req->mv >= PL_MV(1, 28) ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_28
                          : PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_13;
-    apr_hash_t *provs = apr_hash_make(req->pool);
     json_object *doc;
     pl_alloc_write_t w;
     int st;
@@ -349,10 +250,8 @@ int pl_api_allocation_post(pl_req_t *req)
         (st = pl_read_json(req, pl_schema(req, schema), &doc))) {
         return st;
     }
-    write_init(req, &w);
-    if ((st = pl_api_alloc_prepare(req, doc, provs, &w))) {
-        return st;
-    }
+    pl_api_alloc_init(req, &w);
+    pl_api_alloc_parse(req, doc, &w);
     return run_write(req, &w, NULL);
 }
 

@@ -2,7 +2,8 @@
  *
  * api_reshaper.c: POST /reshaper (1.30; consumer_type 1.38), placement's
  * handlers/reshaper.py: inventories and allocations of many providers
- * and consumers replaced in one transaction, every generation checked.
+ * and consumers replaced in one transaction (one store write), every
+ * generation checked.
  */
 #include <string.h>
 #include <apr_strings.h>
@@ -24,55 +25,37 @@ static apr_int64_t field(json_object *o, const char *key, apr_int64_t dflt)
                                                   : dflt;
 }
 
-/* The inventories part: providers found, generations checked early. */
-static int read_inventories(pl_req_t *req, pl_db_t *db, json_object *invs,
-                            apr_hash_t *provs, apr_array_header_t *sets)
+/* The inventories part, as the store's write takes it. */
+static void read_inventories(pl_req_t *req, json_object *invs,
+                             apr_array_header_t *sets)
 {
     json_object_object_foreach(invs, rp_uuid, data) {
         pl_alloc_inv_set_t *set = apr_pcalloc(req->pool, sizeof(*set));
         json_object *classes = NULL;
-        apr_status_t rv;
 
-        rv = pl_store_provider_get(db, req->pool, rp_uuid, &set->prov);
-        if (rv == APR_ENOENT) {
-            return pl_err(req, HTTP_BAD_REQUEST, PL_ERRC_PROVIDER_NOT_FOUND,
-                          "Resource provider %s in inventories not found: "
-                          "No resource provider with uuid %s found",
-                          rp_uuid, rp_uuid);
-        }
-        if (rv != APR_SUCCESS) {
-            return pl_err_store(req, rv, "reading resource provider");
-        }
+        set->provider_uuid = rp_uuid;
         set->generation = field(data, "resource_provider_generation", 0);
-        if (set->generation != set->prov->generation) {
-            return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                          "resource provider generation conflict for "
-                          "provider %s: actual: %" APR_INT64_T_FMT
-                          ", given: %" APR_INT64_T_FMT, rp_uuid,
-                          set->prov->generation, set->generation);
-        }
-        set->invs = apr_array_make(req->pool, 4, sizeof(pl_alloc_inv_t));
+        set->invs = apr_array_make(req->pool, 4, sizeof(pl_inventory_t *));
         json_object_object_get_ex(data, "inventories", &classes);
         {
             json_object_object_foreach(classes, rc, rec) {
-                pl_alloc_inv_t *inv = apr_array_push(set->invs);
+                pl_inventory_t *inv = apr_pcalloc(req->pool, sizeof(*inv));
                 json_object *ratio;
 
-                inv->rc = rc;
+                APR_ARRAY_PUSH(set->invs, pl_inventory_t *) = inv;
+                inv->rc_name = rc;
                 inv->total = field(rec, "total", 0);
                 inv->reserved = field(rec, "reserved", 0);
                 inv->min_unit = field(rec, "min_unit", 1);
-                inv->max_unit = field(rec, "max_unit", 2147483647);
+                inv->max_unit = field(rec, "max_unit", PL_INVENTORY_MAX_INT);
                 inv->step_size = field(rec, "step_size", 1);
                 inv->allocation_ratio =
                     json_object_object_get_ex(rec, "allocation_ratio", &ratio)
                         ? json_object_get_double(ratio) : 1.0;
             }
         }
-        apr_hash_set(provs, set->prov->uuid, APR_HASH_KEY_STRING, set->prov);
         APR_ARRAY_PUSH(sets, pl_alloc_inv_set_t *) = set;
     }
-    return 0;
 }
 
 int pl_api_reshaper_post(pl_req_t *req)
@@ -80,7 +63,6 @@ int pl_api_reshaper_post(pl_req_t *req)
     const char *schema = req->mv >= PL_MV(1, 38) ? PL_SCHEMA_RESHAPER_SCHEMA_1_38
                          : req->mv >= PL_MV(1, 34) ? PL_SCHEMA_RESHAPER_SCHEMA_1_34
                          : PL_SCHEMA_RESHAPER_SCHEMA_1_30;
-    apr_hash_t *provs = apr_hash_make(req->pool);
     json_object *doc, *invs = NULL, *allocs = NULL;
     pl_alloc_write_t w;
     apr_status_t rv;
@@ -92,28 +74,33 @@ int pl_api_reshaper_post(pl_req_t *req)
         (st = pl_read_json(req, pl_schema(req, schema), &doc))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
-    }
     json_object_object_get_ex(doc, "inventories", &invs);
     json_object_object_get_ex(doc, "allocations", &allocs);
-    memset(&w, 0, sizeof(w));
-    w.consumers = apr_array_make(req->pool, 2, sizeof(pl_alloc_consumer_t *));
-    w.items = apr_array_make(req->pool, 4, sizeof(pl_alloc_item_t));
+    pl_api_alloc_init(req, &w);
     w.inventories = apr_array_make(req->pool, 2,
                                    sizeof(pl_alloc_inv_set_t *));
-    w.retries = pl_config_conflict_retries(req->conf);
-    if ((st = read_inventories(req, db, invs, provs, w.inventories)) ||
-        (st = pl_api_alloc_prepare(req, allocs, provs, &w))) {
-        return st;
+    read_inventories(req, invs, w.inventories);
+    pl_api_alloc_parse(req, allocs, &w);
+    if (!(db = pl_req_db(req))) {
+        return req->err_status;
     }
     rv = pl_store_allocation_write(db, req->pool, &w);
     pl_api_alloc_log(req, &w);
     if (rv == APR_SUCCESS) {
         return pl_reply_empty(req, HTTP_NO_CONTENT);
     }
-    pl_api_alloc_undo(req, &w);
+    if ((st = pl_api_alloc_common_error(req, rv, &w))) {
+        return st;
+    }
     switch (rv) {
+    case PL_ALLOC_ENOINVPROVIDER:
+        return pl_err(req, HTTP_BAD_REQUEST, PL_ERRC_PROVIDER_NOT_FOUND,
+                      "Resource provider %s in inventories not found: "
+                      "No resource provider with uuid %s found",
+                      w.msg, w.msg);
+    case PL_ALLOC_EPROVGEN:
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "%s", w.msg);
     case PL_ECONFLICT:
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "update conflict: %s", w.msg);
@@ -123,9 +110,6 @@ int pl_api_reshaper_post(pl_req_t *req)
     case PL_EINUSE:
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_INVENTORY_INUSE,
                       "update conflict: %s", w.msg);
-    case PL_ECAPACITY:
-        return pl_err(req, HTTP_CONFLICT, NULL,
-                      "Unable to allocate inventory: %s", w.msg);
     default:
         return pl_err_store(req, rv, "reshaping");
     }

@@ -22,6 +22,9 @@ struct pl_db_t {
     apr_hash_t *prepared;               /* sql text -> apr_dbd_prepared_t */
     int *ncached;                       /* of them by pl_db_select_cached */
     apr_dbd_transaction_t *txn;
+    int depth;                          /* of pl_db_begin/pl_db_end */
+    int rollback_only;                  /* an inner part failed */
+    int savepoints;                     /* open pl_db_savepoint regions */
     pl_db_dialect_e dialect;
     const char *errstr;
 };
@@ -510,6 +513,11 @@ apr_status_t pl_db_begin(pl_db_t *db)
     apr_status_t rv;
     int ret;
 
+    if (db->depth++ > 0) {
+        return APR_SUCCESS;
+    }
+    db->rollback_only = 0;
+    db->savepoints = 0;
     /* apr_dbd_pgsql (apr-util 1.6) writes through *txn even when BEGIN
      * fails, as on a connection that died idle in the pool: give it a
      * zeroed block bigger than its struct, and end its hold on the
@@ -518,6 +526,7 @@ apr_status_t pl_db_begin(pl_db_t *db)
     ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle,
                                     &db->txn);
     if (ret != 0) {
+        db->depth = 0;
         rv = classify(db, ret);
         if (db->txn != NULL) {
             apr_dbd_transaction_mode_set(db->driver, db->txn,
@@ -536,18 +545,142 @@ apr_status_t pl_db_end(pl_db_t *db, apr_status_t rv)
 {
     int ret;
 
-    if (db->txn == NULL) {
+    if (db->depth == 0) {
         return rv;
     }
     if (rv != APR_SUCCESS) {
+        db->rollback_only = 1;
+    }
+    if (--db->depth > 0) {
+        return rv;
+    }
+    if (db->txn == NULL) {
+        return rv;
+    }
+    if (db->rollback_only) {
         apr_dbd_transaction_mode_set(db->driver, db->txn,
                                      APR_DBD_TRANSACTION_ROLLBACK);
+        if (rv == APR_SUCCESS) {
+            /* an inner failure its caller ignored: nothing was written */
+            db->errstr = "an inner part of the transaction failed";
+            rv = PL_EDB;
+        }
     }
     ret = apr_dbd_transaction_end(db->driver, db->pool, db->txn);
     db->txn = NULL;
     if (ret != 0 && rv == APR_SUCCESS) {
         return classify(db, ret);
     }
+    return rv;
+}
+
+int pl_db_depth(const pl_db_t *db)
+{
+    return db->depth;
+}
+
+/* apr_dbd's drivers remember the first failed statement of a
+ * transaction and refuse every later one (and roll back at the end)
+ * unless the transaction ignores errors; inside a savepoint region it
+ * does, and the region rolls back to its savepoint itself. */
+static void ignore_errors(pl_db_t *db, int on)
+{
+    if (db->txn) {
+        apr_dbd_transaction_mode_set(db->driver, db->txn,
+            on ? APR_DBD_TRANSACTION_COMMIT
+                 | APR_DBD_TRANSACTION_IGNORE_ERRORS
+               : APR_DBD_TRANSACTION_COMMIT);
+    }
+}
+
+apr_status_t pl_db_savepoint(pl_db_t *db, const char *name)
+{
+    apr_status_t rv;
+
+    if (db->depth == 0) {
+        return APR_SUCCESS;
+    }
+    rv = pl_db_exec_text(db, NULL, apr_pstrcat(db->pool, "SAVEPOINT ",
+                                               name, NULL));
+    if (rv == APR_SUCCESS && db->savepoints++ == 0) {
+        ignore_errors(db, 1);
+    }
+    return rv;
+}
+
+apr_status_t pl_db_release(pl_db_t *db, const char *name, apr_status_t rv)
+{
+    apr_status_t rv2;
+
+    if (db->depth == 0 || db->savepoints == 0) {
+        return rv;
+    }
+    /* errors noticed again before closing the region: apr_dbd_pgsql
+     * wraps each statement of an error-ignoring transaction in a
+     * savepoint of its own, which RELEASE / ROLLBACK TO ours would drop
+     * from under it */
+    ignore_errors(db, 0);
+    if (rv == APR_SUCCESS) {
+        rv2 = pl_db_exec_text(db, NULL, apr_pstrcat(db->pool,
+                              "RELEASE SAVEPOINT ", name, NULL));
+    }
+    else if (rv == PL_EDEADLOCK) {
+        /* the victim's transaction is gone (MySQL) or unusable
+         * (PostgreSQL): only the whole of it can be retried */
+        rv2 = rv;
+    }
+    else {
+        rv2 = pl_db_exec_text(db, NULL, apr_pstrcat(db->pool,
+                              "ROLLBACK TO SAVEPOINT ", name, NULL));
+        rv2 = rv2 != APR_SUCCESS ? rv2 : rv;
+    }
+    if (--db->savepoints > 0) {
+        ignore_errors(db, 1);
+    }
+    if (rv2 != APR_SUCCESS && rv2 != rv) {
+        /* the region could not be closed: nothing more may commit */
+        db->rollback_only = 1;
+    }
+    return rv2;
+}
+
+apr_status_t pl_db_run_txn(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
+                           void *baton, int max_attempts,
+                           pl_db_txn_stats_t *stats)
+{
+    pl_db_txn_stats_t local = { 0, 0 };
+    apr_pool_t *attempt;
+    apr_status_t rv;
+    int tries = 1;
+
+    if (stats == NULL) {
+        stats = &local;
+    }
+    if (db->depth > 0) {
+        /* part of a larger write: its owner retries the whole of it */
+        return fn(db, p, baton);
+    }
+    apr_pool_create(&attempt, p);
+    apr_pool_tag(attempt, "pl_db_txn_attempt");
+    for (;;) {
+        apr_pool_clear(attempt);
+        rv = pl_db_begin(db);
+        if (rv == APR_SUCCESS) {
+            rv = pl_db_end(db, fn(db, attempt, baton));
+        }
+        if (rv == PL_DB_ERETRY && tries < max_attempts) {
+            tries++;
+            stats->retries++;
+            continue;
+        }
+        if (rv == PL_EDEADLOCK && stats->deadlocks < PL_DB_DEADLOCK_RETRIES) {
+            stats->deadlocks++;
+            apr_sleep(5000 * (apr_interval_time_t)stats->deadlocks);
+            continue;
+        }
+        break;
+    }
+    /* attempt stays (a child of p): the last attempt's results live in it */
     return rv;
 }
 

@@ -133,27 +133,41 @@ static apr_status_t set_once(pl_db_t *db, apr_pool_t *p,
     return rv;
 }
 
+typedef struct set_args_t {
+    pl_provider_t *prov;
+    const apr_array_header_t *uuids;
+    int bump;
+    apr_int64_t generation;             /* prov's, before the first try */
+} set_args_t;
+
+/* A pl_db_txn_fn: a lost race to create an aggregate (another writer
+ * committed the same uuid first) runs the transaction again. */
+static apr_status_t set_txn(pl_db_t *db, apr_pool_t *p, void *baton)
+{
+    set_args_t *a = baton;
+    apr_status_t rv;
+
+    a->prov->generation = a->generation;
+    rv = set_once(db, p, a->prov, a->uuids, a->bump);
+    return rv == APR_EEXIST ? PL_DB_ERETRY : rv;
+}
+
 apr_status_t pl_store_aggregate_set(pl_db_t *db, apr_pool_t *p,
                                     pl_provider_t *prov,
                                     const apr_array_header_t *uuids,
                                     int bump)
 {
-    apr_int64_t generation = prov->generation;
-    apr_status_t rv = APR_EEXIST;
-    int attempt;
+    set_args_t a;
+    apr_status_t rv;
 
-    for (attempt = 0; attempt <= PL_AGGREGATE_SET_RETRIES; attempt++) {
-        if ((rv = pl_db_begin(db)) != APR_SUCCESS) {
-            return rv;
-        }
-        rv = pl_db_end(db, set_once(db, p, prov, uuids, bump));
-        if (rv == APR_SUCCESS) {
-            return rv;
-        }
-        prov->generation = generation;
-        if (rv != APR_EEXIST && rv != PL_EDEADLOCK) {
-            return rv;
-        }
+    a.prov = prov;
+    a.uuids = uuids;
+    a.bump = bump;
+    a.generation = prov->generation;
+    rv = pl_db_run_txn(db, p, set_txn, &a, PL_AGGREGATE_SET_RETRIES + 1,
+                       NULL);
+    if (rv != APR_SUCCESS) {
+        prov->generation = a.generation;
     }
-    return rv;
+    return rv == PL_DB_ERETRY ? APR_EEXIST : rv;
 }

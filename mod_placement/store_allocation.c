@@ -14,9 +14,6 @@
 #include "pl_store_rc.h"
 
 
-/* Internal: a provider generation conflict the caller may retry. */
-#define RP_CONFLICT (PL_ESTART + 100)
-
 #define RP_CONFLICT_MSG "Another thread concurrently updated the resource " \
     "provider data. Please retry your update"
 #define CONSUMER_CONFLICT_MSG "Another thread concurrently updated the " \
@@ -450,6 +447,98 @@ static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
+/* upstream's ensure_consumer, inside the write's transaction: the
+ * consumer (project, user, type) made to exist, its generation checked */
+static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
+                                    pl_alloc_write_t *w,
+                                    pl_alloc_consumer_t *ac)
+{
+    pl_consumer_t *c = NULL;
+    apr_status_t rv;
+
+    ac->consumer = NULL;
+    ac->created = 0;
+    ac->type_id = 0;
+    if ((rv = pl_store_project_ensure(db, p, ac->project_external_id,
+                                      &ac->project_id)) ||
+        (rv = pl_store_user_ensure(db, p, ac->user_external_id,
+                                   &ac->user_id))) {
+        return rv;
+    }
+    rv = pl_store_consumer_get(db, p, ac->uuid, &c);
+    if (rv == APR_SUCCESS) {
+        if (ac->check_generation && (!ac->has_generation
+                                     || ac->generation != c->generation)) {
+            w->msg = apr_psprintf(p, "consumer generation conflict - "
+                                  "expected %" APR_INT64_T_FMT " but got %s",
+                                  c->generation, ac->has_generation
+                                  ? pl_db_i64(p, ac->generation) : "None");
+            return PL_ALLOC_ECONSUMER;
+        }
+    }
+    else if (rv != APR_ENOENT) {
+        return rv;
+    }
+    else if (ac->check_generation && ac->has_generation) {
+        w->msg = apr_psprintf(p, "consumer generation conflict - expected "
+                              "null but got %" APR_INT64_T_FMT,
+                              ac->generation);
+        return PL_ALLOC_ECONSUMER;
+    }
+    if (ac->type_name
+        && (rv = pl_store_consumer_type_ensure(db, p, ac->type_name,
+                                               &ac->type_id))) {
+        return rv;
+    }
+    if (c == NULL) {
+        rv = pl_store_consumer_create(db, p, ac->uuid, ac->project_id,
+                                      ac->user_id, ac->type_id, &c,
+                                      &ac->created);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        /* Another request created it first: its INSERT made ours wait
+         * for its whole write. This request meant a new consumer, so it
+         * compares against generation 0 and its bump fails (409 "Another
+         * thread concurrently updated the data"), as when upstream's (and
+         * our former) separate consumer transactions race. */
+        if (!ac->created) {
+            c->generation = 0;
+        }
+    }
+    ac->consumer = c;
+    return APR_SUCCESS;
+}
+
+/* The providers of the items into provs (uuid -> pl_provider_t *), in
+ * the order they are named: the first unknown one is the failure. */
+static apr_status_t find_providers(pl_db_t *db, apr_pool_t *p,
+                                   pl_alloc_write_t *w, apr_hash_t *provs)
+{
+    apr_status_t rv;
+    int i;
+
+    for (i = 0; i < w->items->nelts; i++) {
+        const char *uuid = APR_ARRAY_IDX(w->items, i,
+                                         pl_alloc_item_t).provider_uuid;
+        pl_provider_t *prov;
+
+        if (apr_hash_get(provs, uuid, APR_HASH_KEY_STRING)) {
+            continue;
+        }
+        rv = pl_store_provider_get(db, p, uuid, &prov);
+        if (rv == APR_ENOENT) {
+            w->msg = uuid;
+            return PL_ALLOC_ENOPROVIDER;
+        }
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        apr_hash_set(provs, prov->uuid, APR_HASH_KEY_STRING, prov);
+    }
+    return APR_SUCCESS;
+}
+
 /* upstream's update_consumers: project/user/type as the request says */
 static apr_status_t update_consumers(pl_db_t *db, pl_alloc_write_t *w)
 {
@@ -480,188 +569,138 @@ static apr_status_t update_consumers(pl_db_t *db, pl_alloc_write_t *w)
     return APR_SUCCESS;
 }
 
-/* Replace the inventory of a provider with invs (the reshaper's
- * set_inventory), bumping its generation. */
-static apr_status_t set_inventory(pl_db_t *db, apr_pool_t *p,
-                                  pl_alloc_write_t *w, apr_hash_t *rcs,
-                                  pl_provider_t *prov,
-                                  const apr_array_header_t *invs)
+/* Replace the inventory of set->prov with invs (pl_inventory_t *, names
+ * resolved here) through the inventory store, in this transaction. */
+static apr_status_t replace_inventory(pl_db_t *db, apr_pool_t *p,
+                                      pl_alloc_write_t *w, apr_hash_t *rcs,
+                                      pl_provider_t *prov,
+                                      const apr_array_header_t *invs)
 {
-    pl_rows_t *rows;
-    apr_array_header_t *del = apr_array_make(p, 4, sizeof(apr_int64_t));
-    apr_array_header_t *existing;
-    apr_int64_t *ids = apr_pcalloc(p, sizeof(apr_int64_t)
-                                      * (invs->nelts + 1));
-    const char *rpid = pl_db_i64(p, prov->id), *now = pl_db_now(p);
+    const char *inuse = NULL;
     apr_status_t rv;
-    int i, j;
+    int i;
 
-    for (j = 0; j < invs->nelts; j++) {
-        rv = rc_id(db, p, w, rcs, APR_ARRAY_IDX(invs, j, pl_alloc_inv_t).rc,
-                   &ids[j]);
-        if (rv != APR_SUCCESS) {
+    for (i = 0; i < invs->nelts; i++) {
+        pl_inventory_t *inv = APR_ARRAY_IDX(invs, i, pl_inventory_t *);
+
+        if ((rv = rc_id(db, p, w, rcs, inv->rc_name, &inv->rc_id))) {
             return rv;
         }
     }
-    rv = pl_db_select(db, p, &rows, "SELECT resource_class_id FROM "
-                      "inventories WHERE resource_provider_id = %s",
-                      PL_ARGS(rpid));
-    if (rv != APR_SUCCESS) {
-        return rv;
+    rv = pl_store_inventory_set(db, p, prov, invs, &inuse, NULL);
+    if (rv == PL_EINUSE) {
+        w->msg = apr_psprintf(p, "Inventory for '%s' on resource provider "
+                              "'%s' in use.", inuse, prov->uuid);
     }
-    existing = apr_array_make(p, rows->nrows + 1, sizeof(apr_int64_t));
-    for (i = 0; i < rows->nrows; i++) {
-        apr_int64_t id = apr_atoi64(PL_CELL(rows, i, 0));
-        int keep = 0;
-
-        APR_ARRAY_PUSH(existing, apr_int64_t) = id;
-
-        for (j = 0; j < invs->nelts; j++) {
-            keep |= ids[j] == id;
-        }
-        if (!keep) {
-            APR_ARRAY_PUSH(del, apr_int64_t) = id;
-        }
-    }
-    if (del->nelts) {
-        const char *list = pl_db_id_array(p, del), *names = NULL;
-
-        rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
-            "SELECT rc.name FROM allocations a JOIN resource_classes rc "
-            "ON rc.id = a.resource_class_id WHERE a.resource_provider_id = "
-            "%s AND a.resource_class_id IN (%s) "
-            "GROUP BY a.resource_class_id, rc.name "
-            "ORDER BY a.resource_class_id", rpid, list));
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-        for (i = 0; i < rows->nrows; i++) {
-            names = names ? apr_pstrcat(p, names, ", ", PL_CELL(rows, i, 0),
-                                        NULL)
-                          : PL_CELL(rows, i, 0);
-        }
-        if (names) {
-            w->msg = apr_psprintf(p, "Inventory for '%s' on resource "
-                                  "provider '%s' in use.", names, prov->uuid);
-            return PL_EINUSE;
-        }
-        rv = pl_db_exec_text(db, NULL, apr_psprintf(p,
-            "DELETE FROM inventories WHERE resource_provider_id = %s "
-            "AND resource_class_id IN (%s)", rpid, list));
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-    }
-    for (j = 0; j < invs->nelts; j++) {
-        const pl_alloc_inv_t *inv = &APR_ARRAY_IDX(invs, j, pl_alloc_inv_t);
-        const char *ratio = apr_psprintf(p, "%.17g", inv->allocation_ratio);
-        int known = 0;
-
-        /* decided by what exists: MySQL counts an UPDATE that changes
-         * nothing as zero rows */
-        for (i = 0; i < existing->nelts; i++) {
-            known |= APR_ARRAY_IDX(existing, i, apr_int64_t) == ids[j];
-        }
-        rv = !known ? APR_SUCCESS : pl_db_exec(db, NULL,
-                        "UPDATE inventories SET total = %s, reserved = %s, "
-                        "min_unit = %s, max_unit = %s, "
-                        "step_size = %s, allocation_ratio = %s, "
-                        "updated_at = %s WHERE resource_provider_id = %s "
-                        "AND resource_class_id = %s",
-                        PL_ARGS(pl_db_i64(p, inv->total), pl_db_i64(p, inv->reserved),
-                                pl_db_i64(p, inv->min_unit), pl_db_i64(p, inv->max_unit),
-                                pl_db_i64(p, inv->step_size), ratio, now, rpid,
-                                pl_db_i64(p, ids[j])));
-        if (rv == APR_SUCCESS && !known) {
-            rv = pl_db_exec(db, NULL, "INSERT INTO inventories "
-                            "(resource_provider_id, resource_class_id, "
-                            "total, reserved, min_unit, max_unit, "
-                            "step_size, allocation_ratio, created_at) "
-                            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                            PL_ARGS(rpid, pl_db_i64(p, ids[j]),
-                                    pl_db_i64(p, inv->total), pl_db_i64(p, inv->reserved),
-                                    pl_db_i64(p, inv->min_unit),
-                                    pl_db_i64(p, inv->max_unit),
-                                    pl_db_i64(p, inv->step_size), ratio, now));
-        }
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-    }
-    rv = pl_store_provider_bump(db, prov);
-    if (rv == PL_ECONFLICT) {
+    else if (rv == PL_ECONFLICT) {
         w->msg = RP_CONFLICT_MSG;
     }
     return rv;
 }
 
-/* The reshaper's interim inventory: what exists plus what is asked. */
+/* The reshaper's interim inventory: what exists plus what is asked, so
+ * that allocations can move before classes go. */
 static apr_status_t interim_inventory(pl_db_t *db, apr_pool_t *p,
                                       pl_alloc_write_t *w, apr_hash_t *rcs,
                                       pl_alloc_inv_set_t *set)
 {
-    apr_array_header_t *un;
-    pl_rows_t *rows;
+    apr_array_header_t *have, *un;
     apr_status_t rv;
     int i, j;
 
     if (set->invs->nelts == 0) {
         return APR_SUCCESS;
     }
-    rv = pl_db_select(db, p, &rows, "SELECT rc.name, i.total, i.reserved, "
-                      "i.min_unit, i.max_unit, i.step_size, "
-                      "i.allocation_ratio FROM inventories i "
-                      "JOIN resource_classes rc ON rc.id = i.resource_class_id "
-                      "WHERE i.resource_provider_id = %s",
-                      PL_ARGS(pl_db_i64(p, set->prov->id)));
-    if (rv != APR_SUCCESS) {
+    if ((rv = pl_store_inventory_list(db, p, set->prov->id, &have))) {
         return rv;
     }
     un = apr_array_copy(p, set->invs);
-    for (i = 0; i < rows->nrows; i++) {
+    for (i = 0; i < have->nelts; i++) {
+        pl_inventory_t *old = APR_ARRAY_IDX(have, i, pl_inventory_t *);
         int asked = 0;
 
         for (j = 0; j < set->invs->nelts; j++) {
-            asked |= !strcmp(APR_ARRAY_IDX(set->invs, j, pl_alloc_inv_t).rc,
-                             PL_CELL(rows, i, 0));
+            asked |= !strcmp(APR_ARRAY_IDX(set->invs, j,
+                                           pl_inventory_t *)->rc_name,
+                             old->rc_name);
         }
         if (!asked) {
-            pl_alloc_inv_t *inv = apr_array_push(un);
-
-            inv->rc = PL_CELL(rows, i, 0);
-            inv->total = apr_atoi64(PL_CELL(rows, i, 1));
-            inv->reserved = apr_atoi64(PL_CELL(rows, i, 2));
-            inv->min_unit = apr_atoi64(PL_CELL(rows, i, 3));
-            inv->max_unit = apr_atoi64(PL_CELL(rows, i, 4));
-            inv->step_size = apr_atoi64(PL_CELL(rows, i, 5));
-            inv->allocation_ratio = atof(PL_CELL(rows, i, 6));
+            APR_ARRAY_PUSH(un, pl_inventory_t *) = old;
         }
     }
-    return set_inventory(db, p, w, rcs, set->prov, un);
+    return replace_inventory(db, p, w, rcs, set->prov, un);
 }
 
 static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
                                         pl_alloc_write_t *w,
                                         apr_hash_t *provs, apr_hash_t *rcs);
 
-static apr_status_t write_once(pl_db_t *db, apr_pool_t *p,
-                               pl_alloc_write_t *w)
+/* The reshaper's providers, each at the generation the client gave
+ * (upstream checks them before anything else). */
+static apr_status_t find_inventory_providers(pl_db_t *db, apr_pool_t *p,
+                                             pl_alloc_write_t *w)
 {
+    apr_status_t rv;
+    int i;
+
+    for (i = 0; w->inventories && i < w->inventories->nelts; i++) {
+        pl_alloc_inv_set_t *set = APR_ARRAY_IDX(w->inventories, i,
+                                                pl_alloc_inv_set_t *);
+
+        rv = pl_store_provider_get(db, p, set->provider_uuid, &set->prov);
+        if (rv == APR_ENOENT) {
+            w->msg = set->provider_uuid;
+            return PL_ALLOC_ENOINVPROVIDER;
+        }
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        if (set->generation != set->prov->generation) {
+            w->msg = apr_psprintf(p, "resource provider generation "
+                                  "conflict for provider %s: actual: %"
+                                  APR_INT64_T_FMT ", given: %"
+                                  APR_INT64_T_FMT, set->provider_uuid,
+                                  set->prov->generation, set->generation);
+            return PL_ALLOC_EPROVGEN;
+        }
+    }
+    return APR_SUCCESS;
+}
+
+/* One attempt of the write, inside its transaction (a pl_db_txn_fn). */
+static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
+{
+    pl_alloc_write_t *w = baton;
     apr_hash_t *provs = apr_hash_make(p), *rcs = apr_hash_make(p);
     apr_status_t rv;
     int i;
 
-    if ((rv = update_consumers(db, w)) != APR_SUCCESS) {
+    w->msg = NULL;
+    if ((rv = find_inventory_providers(db, p, w))) {
+        return rv;
+    }
+    for (i = 0; i < w->consumers->nelts; i++) {
+        rv = ensure_consumer(db, p, w, APR_ARRAY_IDX(w->consumers, i,
+                                                     pl_alloc_consumer_t *));
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    for (i = 0; w->inventories && i < w->inventories->nelts; i++) {
+        pl_alloc_inv_set_t *set = APR_ARRAY_IDX(w->inventories, i,
+                                                pl_alloc_inv_set_t *);
+
+        apr_hash_set(provs, set->prov->uuid, APR_HASH_KEY_STRING, set->prov);
+    }
+    if ((rv = find_providers(db, p, w, provs)) ||
+        (rv = update_consumers(db, w))) {
         return rv;
     }
     for (i = 0; w->inventories && i < w->inventories->nelts; i++) {
         pl_alloc_inv_set_t *set = APR_ARRAY_IDX(w->inventories, i,
                                                 pl_alloc_inv_set_t *);
 
-        set->prov->generation = set->generation;
-        apr_hash_set(provs, set->prov->uuid, APR_HASH_KEY_STRING, set->prov);
-        rv = interim_inventory(db, p, w, rcs, set);
-        if (rv != APR_SUCCESS) {
+        if ((rv = interim_inventory(db, p, w, rcs, set))) {
             return rv;
         }
     }
@@ -673,8 +712,7 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p,
         pl_alloc_inv_set_t *set = APR_ARRAY_IDX(w->inventories, i,
                                                 pl_alloc_inv_set_t *);
 
-        rv = set_inventory(db, p, w, rcs, set->prov, set->invs);
-        if (rv != APR_SUCCESS) {
+        if ((rv = replace_inventory(db, p, w, rcs, set->prov, set->invs))) {
             return rv;
         }
     }
@@ -700,12 +738,9 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
         pl_alloc_item_t *it = &APR_ARRAY_IDX(w->items, i, pl_alloc_item_t);
         work_t *wk = apr_array_push(work);
 
-        if (!apr_hash_get(provs, it->prov->uuid, APR_HASH_KEY_STRING)) {
-            apr_hash_set(provs, it->prov->uuid, APR_HASH_KEY_STRING,
-                         it->prov);
-        }
         wk->ac = it->ac;
-        wk->prov = apr_hash_get(provs, it->prov->uuid, APR_HASH_KEY_STRING);
+        wk->prov = apr_hash_get(provs, it->provider_uuid,
+                                APR_HASH_KEY_STRING);
         wk->rc = it->rc;
         wk->used = it->used;
         wk->rc_id = -1;
@@ -788,7 +823,7 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
             }
             rv = pl_store_provider_bump(db, prov);
             if (rv == PL_ECONFLICT) {
-                return RP_CONFLICT;
+                return PL_DB_ERETRY;
             }
             if (rv != APR_SUCCESS) {
                 return rv;
@@ -822,73 +857,49 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
 apr_status_t pl_store_allocation_write(pl_db_t *db, apr_pool_t *p,
                                        pl_alloc_write_t *w)
 {
-    apr_pool_t *iterp;
-    apr_int64_t *cgen;
+    pl_db_txn_stats_t stats = { 0, 0 };
     apr_status_t rv;
-    int attempts = w->retries > 0 ? w->retries : 1, i;
 
-    /* restore what a failed attempt may have advanced in memory */
-    cgen = apr_palloc(p, sizeof(*cgen) * (w->consumers->nelts + 1));
-    for (i = 0; i < w->consumers->nelts; i++) {
-        cgen[i] = APR_ARRAY_IDX(w->consumers, i,
-                                pl_alloc_consumer_t *)->consumer->generation;
-    }
-    apr_pool_create(&iterp, p);
-    apr_pool_tag(iterp, "pl_alloc_write");
-    for (;;) {
-        apr_pool_clear(iterp);
-        for (i = 0; i < w->consumers->nelts; i++) {
-            APR_ARRAY_IDX(w->consumers, i, pl_alloc_consumer_t *)
-                ->consumer->generation = cgen[i];
-        }
-        w->msg = NULL;
-        rv = pl_db_begin(db);
-        if (rv == APR_SUCCESS) {
-            rv = write_once(db, iterp, w);
-            rv = pl_db_end(db, rv);
-        }
-        if (rv == RP_CONFLICT && --attempts > 0) {
-            w->conflicts++;
-            continue;
-        }
-        if (rv == PL_EDEADLOCK && w->deadlocks < 10) {
-            w->deadlocks++;
-            apr_sleep(1000 * (apr_interval_time_t)(w->deadlocks * 5));
-            continue;
-        }
-        break;
-    }
-    if (rv == RP_CONFLICT) {
+    rv = pl_db_run_txn(db, p, write_once, w,
+                       w->retries > 0 ? w->retries : 1, &stats);
+    w->conflicts = stats.retries;
+    w->deadlocks = stats.deadlocks;
+    if (rv == PL_DB_ERETRY) {
         w->msg = RP_CONFLICT_MSG;
         rv = PL_ECONFLICT;
     }
-    w->msg = w->msg ? apr_pstrdup(p, w->msg) : NULL;
-    apr_pool_destroy(iterp);
+    return rv;
+}
+
+typedef struct delete_consumer_t {
+    const char *uuid;
+} delete_consumer_t;
+
+static apr_status_t delete_consumer_once(pl_db_t *db, apr_pool_t *p,
+                                         void *baton)
+{
+    delete_consumer_t *d = baton;
+    apr_array_header_t *one = apr_array_make(p, 1, sizeof(const char *));
+    apr_status_t rv;
+    int changed = 0;
+
+    APR_ARRAY_PUSH(one, const char *) = d->uuid;
+    rv = pl_db_exec(db, &changed, "DELETE FROM allocations "
+                    "WHERE consumer_id = %s", PL_ARGS(d->uuid));
+    if (rv == APR_SUCCESS && changed == 0) {
+        rv = APR_ENOENT;
+    }
+    if (rv == APR_SUCCESS) {
+        rv = pl_store_consumer_delete_unused(db, p, one);
+    }
     return rv;
 }
 
 apr_status_t pl_store_allocation_delete_consumer(pl_db_t *db, apr_pool_t *p,
                                                  const char *uuid)
 {
-    apr_array_header_t *one = apr_array_make(p, 1, sizeof(const char *));
-    apr_status_t rv;
-    int changed, tries = 0;
+    delete_consumer_t d;
 
-    APR_ARRAY_PUSH(one, const char *) = uuid;
-    do {
-        changed = 0;
-        rv = pl_db_begin(db);
-        if (rv == APR_SUCCESS) {
-            rv = pl_db_exec(db, &changed, "DELETE FROM allocations "
-                            "WHERE consumer_id = %s", PL_ARGS(uuid));
-            if (rv == APR_SUCCESS && changed == 0) {
-                rv = APR_ENOENT;
-            }
-            if (rv == APR_SUCCESS) {
-                rv = pl_store_consumer_delete_unused(db, p, one);
-            }
-            rv = pl_db_end(db, rv);
-        }
-    } while (rv == PL_EDEADLOCK && ++tries < 10);
-    return rv;
+    d.uuid = uuid;
+    return pl_db_run_txn(db, p, delete_consumer_once, &d, 1, NULL);
 }

@@ -2,12 +2,39 @@
  *
  * store_consumer.c: consumers, projects, users and consumer types in the
  * database. Creation is insert-first with the unique constraint as the
- * arbiter: whoever loses a race re-reads the row the winner made.
+ * arbiter: whoever loses a race re-reads the row the winner made. Inside
+ * a write's transaction the INSERT runs under a savepoint, so losing the
+ * race costs that statement only.
  */
 #include <apr_strings.h>
 
 #include "pl_store_consumer.h"
 
+
+/* Run an INSERT that may lose a unique-constraint race without taking
+ * the write's transaction down with it (a savepoint inside one). In a
+ * savepoint apr_dbd_pgsql loses the error's text, so a failure other
+ * than a deadlock is only "maybe a duplicate": the callers read again. */
+static apr_status_t insert_alone(pl_db_t *db, const char *sql, int nargs,
+                                 const char *const *args)
+{
+    apr_status_t rv = pl_db_savepoint(db, "pl_insert");
+
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    rv = pl_db_exec(db, NULL, sql, nargs, args);
+    rv = pl_db_release(db, "pl_insert", rv);
+    return rv == PL_EDB && pl_db_depth(db) > 0 ? APR_EEXIST : rv;
+}
+
+/* An INSERT failed as a duplicate, yet the row is not there to read: in
+ * a transaction, run it again whole (the winner may have rolled back, or
+ * the failure was something else); alone, say so. */
+static apr_status_t vanished(const pl_db_t *db)
+{
+    return pl_db_depth(db) > 0 ? PL_EDEADLOCK : APR_ENOENT;
+}
 
 /* Read the id of the row of table whose column key equals value; insert
  * it when missing. The three "external id" tables share this shape. */
@@ -28,14 +55,13 @@ static apr_status_t ensure_row(pl_db_t *db, apr_pool_t *p,
         if (rows->nrows > 0) {
             return pl_db_int64(rows, 0, 0, pid);
         }
-        rv = pl_db_exec(db, NULL, insert_sql,
-                        PL_ARGS(value, pl_db_now(p)));
+        rv = insert_alone(db, insert_sql, PL_ARGS(value, pl_db_now(p)));
         if (rv != APR_SUCCESS && rv != APR_EEXIST) {
             return rv;
         }
         /* inserted, or someone else did: read the id either way */
     }
-    return APR_ENOENT;
+    return vanished(db);
 }
 
 apr_status_t pl_store_project_ensure(pl_db_t *db, apr_pool_t *p,
@@ -117,12 +143,13 @@ apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
     apr_status_t rv;
 
     *pcreated = 0;
-    rv = pl_db_exec(db, NULL, "INSERT INTO consumers (uuid, project_id, "
-                    "user_id, generation, consumer_type_id, created_at) "
-                    "VALUES (%s, %s, %s, 0, %s, %s)",
-                    PL_ARGS(uuid, pl_db_i64(p, project_id), pl_db_i64(p, user_id),
-                            type_id ? pl_db_i64(p, type_id) : NULL,
-                            pl_db_now(p)));
+    rv = insert_alone(db, "INSERT INTO consumers (uuid, project_id, "
+                      "user_id, generation, consumer_type_id, created_at) "
+                      "VALUES (%s, %s, %s, 0, %s, %s)",
+                      PL_ARGS(uuid, pl_db_i64(p, project_id),
+                              pl_db_i64(p, user_id),
+                              type_id ? pl_db_i64(p, type_id) : NULL,
+                              pl_db_now(p)));
     if (rv == APR_SUCCESS) {
         *pcreated = 1;
     }
@@ -130,6 +157,9 @@ apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     rv = pl_store_consumer_get(db, p, uuid, pc);
+    if (rv == APR_ENOENT && !*pcreated) {
+        return vanished(db);
+    }
     if (rv != APR_SUCCESS || *pcreated) {
         return rv;
     }
@@ -162,15 +192,6 @@ apr_status_t pl_store_consumer_update(pl_db_t *db, const pl_consumer_t *c)
 apr_status_t pl_store_consumer_bump(pl_db_t *db, pl_consumer_t *c)
 {
     return pl_store_bump_generation(db, "consumers", c->id, &c->generation);
-}
-
-apr_status_t pl_store_consumer_delete(pl_db_t *db, const pl_consumer_t *c)
-{
-    char id[32];
-
-    apr_snprintf(id, sizeof(id), "%" APR_INT64_T_FMT, c->id);
-    return pl_db_exec(db, NULL, "DELETE FROM consumers WHERE id = %s",
-                      PL_ARGS(id));
 }
 
 apr_status_t pl_store_consumer_delete_unused(pl_db_t *db, apr_pool_t *p,

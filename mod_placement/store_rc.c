@@ -86,44 +86,61 @@ apr_status_t pl_store_rc_get(pl_db_t *db, apr_pool_t *p, const char *name,
     return APR_SUCCESS;
 }
 
+typedef struct create_args_t {
+    const char *name;
+    const char *now;
+    pl_rc_t **prc;
+} create_args_t;
+
+/* A pl_db_txn_fn. Two creators may read the same maximum: the second
+ * insert then fails on the primary key and its transaction runs again to
+ * take the next id; if it failed on the name, the name is taken. */
+static apr_status_t create_txn(pl_db_t *db, apr_pool_t *p, void *baton)
+{
+    create_args_t *a = baton;
+    pl_rows_t *rows;
+    pl_rc_t *other;
+    apr_status_t rv, rv2;
+
+    rv = pl_db_select(db, p, &rows, "SELECT COALESCE(MAX(id), 9999) + 1 "
+                      "FROM resource_classes WHERE id >= 10000",
+                      PL_NOARGS);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if ((rv = pl_db_savepoint(db, "pl_rc_insert")) != APR_SUCCESS) {
+        return rv;
+    }
+    rv = pl_db_exec(db, NULL, "INSERT INTO resource_classes "
+                    "(id, name, created_at) VALUES (%s, %s, %s)",
+                    PL_ARGS(PL_CELL(rows, 0, 0), a->name, a->now));
+    rv = pl_db_release(db, "pl_rc_insert", rv);
+    if (rv == APR_SUCCESS) {
+        return pl_store_rc_get(db, p, a->name, a->prc);
+    }
+    /* apr_dbd_pgsql loses the text of an error inside a savepoint: a
+     * failure is a duplicate id or name until a read says which */
+    if (rv != APR_EEXIST && rv != PL_EDB) {
+        return rv;
+    }
+    rv2 = pl_store_rc_get(db, p, a->name, &other);
+    if (rv2 == APR_SUCCESS) {
+        return APR_EEXIST;              /* the name is taken: final */
+    }
+    return rv2 == APR_ENOENT ? PL_DB_ERETRY : rv2;
+}
+
 apr_status_t pl_store_rc_create(pl_db_t *db, apr_pool_t *p, const char *name,
                                 pl_rc_t **prc)
 {
-    const char *now = pl_db_now(p);
-    apr_status_t rv = APR_SUCCESS;
-    int attempt;
+    create_args_t a;
+    apr_status_t rv;
 
-    for (attempt = 0; attempt < RC_CREATE_ATTEMPTS; attempt++) {
-        pl_rows_t *rows;
-        pl_rc_t *other;
-        apr_status_t rv2;
-
-        /* Two creators may read the same maximum: the second insert then
-         * fails on the primary key and takes the next id. */
-        rv = pl_db_select(db, p, &rows, "SELECT COALESCE(MAX(id), 9999) + 1 "
-                          "FROM resource_classes WHERE id >= 10000",
-                          PL_NOARGS);
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-        rv = pl_db_exec(db, NULL, "INSERT INTO resource_classes "
-                        "(id, name, created_at) VALUES (%s, %s, %s)",
-                        PL_ARGS(PL_CELL(rows, 0, 0), name, now));
-        if (rv == APR_SUCCESS) {
-            return pl_store_rc_get(db, p, name, prc);
-        }
-        if (rv != APR_EEXIST && rv != PL_EDEADLOCK) {
-            return rv;
-        }
-        rv2 = pl_store_rc_get(db, p, name, &other);
-        if (rv2 == APR_SUCCESS) {
-            return APR_EEXIST;          /* the name is taken: final */
-        }
-        if (rv2 != APR_ENOENT) {
-            return rv2;
-        }
-    }
-    return PL_ECONFLICT;
+    a.name = name;
+    a.now = pl_db_now(p);
+    a.prc = prc;
+    rv = pl_db_run_txn(db, p, create_txn, &a, RC_CREATE_ATTEMPTS, NULL);
+    return rv == PL_DB_ERETRY ? PL_ECONFLICT : rv;
 }
 
 apr_status_t pl_store_rc_rename(pl_db_t *db, apr_pool_t *p, pl_rc_t *rc,

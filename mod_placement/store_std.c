@@ -84,10 +84,18 @@ apr_status_t pl_store_std_sync_init(apr_pool_t *pchild)
 #endif
 }
 
+/* A pl_db_txn_fn: a lost race runs the transaction again. */
+static apr_status_t insert_txn(pl_db_t *db, apr_pool_t *p, void *baton)
+{
+    apr_status_t rv = insert_missing(db, p);
+
+    (void)baton;
+    return rv == APR_EEXIST ? PL_DB_ERETRY : rv;
+}
+
 apr_status_t pl_store_std_sync(pl_db_t *db, apr_pool_t *ptemp)
 {
     apr_status_t rv = APR_SUCCESS;
-    int attempt;
 
     if (synced) {
         return APR_SUCCESS;
@@ -99,16 +107,13 @@ apr_status_t pl_store_std_sync(pl_db_t *db, apr_pool_t *ptemp)
 #endif
     /* Another process may insert the same rows at the same moment: its
      * commit makes ours fail on the unique constraint; read again. */
-    for (attempt = 0; !synced && attempt < 5; attempt++) {
-        rv = pl_db_begin(db);
-        if (rv == APR_SUCCESS) {
-            rv = pl_db_end(db, insert_missing(db, ptemp));
-        }
+    if (!synced) {
+        rv = pl_db_run_txn(db, ptemp, insert_txn, NULL, 5, NULL);
         if (rv == APR_SUCCESS) {
             synced = 1;
         }
-        else if (rv != APR_EEXIST && rv != PL_EDEADLOCK) {
-            break;
+        else if (rv == PL_DB_ERETRY) {
+            rv = APR_EEXIST;
         }
     }
 #if APR_HAS_THREADS

@@ -1,0 +1,194 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * test_db.c: the transactions of pl_db.c on a real SQLite database
+ * (apr_dbd_sqlite3, in memory): begin/end nest and only the outermost
+ * pair commits; an inner failure rolls the whole back; a savepoint lets
+ * a duplicate INSERT fail alone; pl_db_run_txn retries PL_DB_ERETRY and
+ * deadlocks, and runs a nested transaction once.
+ */
+#include <string.h>
+
+#include <apr_general.h>
+#include <apr_strings.h>
+#include <apr_dbd.h>
+
+#include "pl_db.h"
+#include "tap.h"
+
+static apr_pool_t *pool;
+
+static pl_db_t *open_db(void)
+{
+    const apr_dbd_driver_t *driver;
+    apr_dbd_t *handle;
+    pl_db_t *db;
+
+    if (apr_dbd_get_driver(pool, "sqlite3", &driver) != APR_SUCCESS
+        || apr_dbd_open(driver, pool, ":memory:", &handle) != APR_SUCCESS) {
+        return NULL;
+    }
+    db = pl_db_wrap(pool, pool, driver, handle, 0);
+    pl_db_exec_text(db, NULL, "CREATE TABLE t (name VARCHAR(20) UNIQUE)");
+    return db;
+}
+
+static int count(pl_db_t *db)
+{
+    pl_rows_t *rows;
+    apr_int64_t n = -1;
+
+    if (pl_db_select_text(db, pool, &rows, "SELECT COUNT(*) FROM t")
+        == APR_SUCCESS) {
+        pl_db_int64(rows, 0, 0, &n);
+    }
+    return (int)n;
+}
+
+static apr_status_t insert(pl_db_t *db, const char *name)
+{
+    return pl_db_exec(db, NULL, "INSERT INTO t (name) VALUES (%s)",
+                      PL_ARGS(name));
+}
+
+typedef struct runs_t {
+    int calls;
+    int fail_until;             /* calls before which fn asks a retry */
+    apr_status_t failure;       /* what it returns meanwhile */
+} runs_t;
+
+static apr_status_t insert_fn(pl_db_t *db, apr_pool_t *p, void *baton)
+{
+    static int serial;
+    runs_t *r = baton;
+    apr_status_t rv;
+
+    r->calls++;
+    rv = insert(db, apr_psprintf(p, "run%d", ++serial));
+    if (rv == APR_SUCCESS && r->calls < r->fail_until) {
+        rv = r->failure;
+    }
+    return rv;
+}
+
+static apr_status_t nested_fn(pl_db_t *db, apr_pool_t *p, void *baton)
+{
+    runs_t inner = { 0, 5, PL_DB_ERETRY };
+    apr_status_t rv;
+
+    (void)baton;
+    /* inside a transaction the inner run is part of it: one call, its
+     * failure the outer one's */
+    rv = pl_db_run_txn(db, p, insert_fn, &inner, 10, NULL);
+    TAP_IS_INT(inner.calls, 1, "a nested run_txn runs its work once");
+    return rv;
+}
+
+/* pl_db_run_txn of insert_fn failing with failure until its call
+ * fail_until */
+static apr_status_t run(pl_db_t *db, int fail_until, apr_status_t failure,
+                        int max_attempts, runs_t *runs,
+                        pl_db_txn_stats_t *stats)
+{
+    memset(runs, 0, sizeof(*runs));
+    memset(stats, 0, sizeof(*stats));
+    runs->fail_until = fail_until;
+    runs->failure = failure;
+    return pl_db_run_txn(db, pool, insert_fn, runs, max_attempts, stats);
+}
+
+int main(void)
+{
+    pl_db_txn_stats_t stats;
+    runs_t runs;
+    pl_db_t *db;
+    apr_status_t rv;
+
+    apr_initialize();
+    apr_pool_create(&pool, NULL);
+    apr_dbd_init(pool);
+    db = open_db();
+    TAP_OK(db != NULL, "an in-memory SQLite database opens");
+    if (db == NULL) {
+        return tap_done();
+    }
+
+    /* nesting: only the outermost end commits */
+    TAP_IS_INT(pl_db_begin(db), APR_SUCCESS, "outer begin");
+    TAP_IS_INT(pl_db_begin(db), APR_SUCCESS, "inner begin");
+    TAP_IS_INT(pl_db_depth(db), 2, "depth 2");
+    insert(db, "a");
+    TAP_IS_INT(pl_db_end(db, APR_SUCCESS), APR_SUCCESS, "inner end");
+    TAP_IS_INT(pl_db_depth(db), 1, "depth 1 after the inner end");
+    TAP_IS_INT(pl_db_end(db, APR_SUCCESS), APR_SUCCESS, "outer end commits");
+    TAP_IS_INT(count(db), 1, "the row is there");
+
+    /* an inner failure rolls everything back, even if the outer says ok */
+    pl_db_begin(db);
+    insert(db, "b");
+    pl_db_begin(db);
+    insert(db, "c");
+    TAP_IS_INT(pl_db_end(db, APR_ENOENT), APR_ENOENT,
+               "inner end passes its failure on");
+    TAP_IS_INT(pl_db_end(db, APR_SUCCESS), PL_EDB,
+               "outer end after an inner failure fails");
+    TAP_IS_INT(count(db), 1, "nothing of the failed transaction stays");
+    TAP_IS_INT(pl_db_depth(db), 0, "depth 0 at the end");
+
+    /* a savepoint lets a duplicate fail alone */
+    pl_db_begin(db);
+    insert(db, "d");
+    TAP_IS_INT(pl_db_savepoint(db, "sp"), APR_SUCCESS, "savepoint");
+    rv = insert(db, "a");
+    TAP_IS_INT(rv, APR_EEXIST, "the duplicate is a duplicate");
+    TAP_IS_INT(pl_db_release(db, "sp", rv), APR_EEXIST,
+               "release gives the failure back");
+    TAP_IS_INT(insert(db, "e"), APR_SUCCESS,
+               "the transaction goes on after the savepoint");
+    TAP_IS_INT(pl_db_end(db, APR_SUCCESS), APR_SUCCESS,
+               "and commits");
+    TAP_IS_INT(count(db), 3, "d and e are there, the duplicate is not");
+
+    /* a duplicate without a savepoint spoils the transaction */
+    pl_db_begin(db);
+    insert(db, "f");
+    rv = insert(db, "a");
+    TAP_IS_INT(pl_db_end(db, rv), APR_EEXIST, "a failed statement fails "
+               "the transaction");
+    TAP_IS_INT(count(db), 3, "f went with it");
+
+    /* outside a transaction savepoints do nothing */
+    TAP_IS_INT(pl_db_savepoint(db, "sp"), APR_SUCCESS,
+               "savepoint outside a transaction");
+    TAP_IS_INT(pl_db_release(db, "sp", APR_EINVAL), APR_EINVAL,
+               "release outside a transaction passes the status on");
+
+    /* run_txn: retries until the work succeeds, each attempt rolled back */
+    rv = run(db, 3, PL_DB_ERETRY, 5, &runs, &stats);
+    TAP_IS_INT(rv, APR_SUCCESS, "run_txn succeeds on the third attempt");
+    TAP_IS_INT(runs.calls, 3, "three attempts");
+    TAP_IS_INT(stats.retries, 2, "two retries counted");
+    TAP_IS_INT(count(db), 4, "only the last attempt's row stays");
+
+    /* run_txn: gives up after max_attempts */
+    rv = run(db, 100, PL_DB_ERETRY, 4, &runs, &stats);
+    TAP_IS_INT(rv, PL_DB_ERETRY, "run_txn gives up with PL_DB_ERETRY");
+    TAP_IS_INT(runs.calls, 4, "after max_attempts attempts");
+    TAP_IS_INT(count(db), 4, "and wrote nothing");
+
+    /* run_txn: deadlocks are retried apart from max_attempts */
+    rv = run(db, 3, PL_EDEADLOCK, 1, &runs, &stats);
+    TAP_IS_INT(rv, APR_SUCCESS, "a deadlock victim is run again");
+    TAP_IS_INT(stats.deadlocks, 2, "two deadlocks counted");
+    rv = run(db, 100, PL_EDEADLOCK, 1, &runs, &stats);
+    TAP_IS_INT(rv, PL_EDEADLOCK, "deadlocks without end give up");
+    TAP_IS_INT(runs.calls, PL_DB_DEADLOCK_RETRIES + 1,
+               "after PL_DB_DEADLOCK_RETRIES retries");
+
+    /* run_txn inside a transaction: part of it */
+    rv = pl_db_run_txn(db, pool, nested_fn, NULL, 1, NULL);
+    TAP_IS_INT(rv, PL_DB_ERETRY, "the inner failure is the outer's");
+
+    apr_pool_destroy(pool);
+    apr_terminate();
+    return tap_done();
+}
