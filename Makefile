@@ -57,7 +57,7 @@ PURE_OBJS := $(foreach f,$(PURE),$(if $(wildcard mod_placement/$(f).c),$(O)/$(f)
 UNIT_SRCS := $(wildcard t/unit/test_*.c)
 UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 
-.PHONY: all deps deps-run run test unit install clean clang test-asan \
+.PHONY: all deps deps-run run test unit install clean clang test-asan format format-check \
         fuzz fuzz-long fuzz-build fuzz-bins
 
 all: $(O)/mod_placement.so
@@ -174,3 +174,20 @@ endif
 
 clean:
 	rm -rf $(O)
+
+# The house style (.clang-format, docs/STYLE.md 3.3) on every C file of
+# the project: `make format` rewrites them, `make format-check` lists
+# those that differ (one summary line for t/run-all).
+CLANG_FORMAT ?= clang-format
+FORMAT_SRCS   = $(wildcard mod_placement/*.c include/*.h t/unit/*.c \
+                           t/unit/*.h t/fuzz/*.c bench/*.c)
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_SRCS)
+
+format-check:
+	@bad=0; for f in $(FORMAT_SRCS); do \
+	    if ! $(CLANG_FORMAT) --dry-run -Werror $$f >/dev/null 2>&1; then \
+	        echo "not formatted: $$f (make format)"; bad=$$((bad + 1)); fi; \
+	done; \
+	echo "format: $$(( $(words $(FORMAT_SRCS)) - bad )) passed, $$bad failed"; \
+	[ $$bad -eq 0 ]

@@ -55,8 +55,10 @@ int main(int argc, char **argv)
     double *t;
 
     if (argc < 7) {
-        fprintf(stderr, "usage: %s ROOTS CHILDREN UNITS GROUPS "
-                "none|isolate LIMIT [depth|breadth] [REPEAT]\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s ROOTS CHILDREN UNITS GROUPS "
+                "none|isolate LIMIT [depth|breadth] [REPEAT]\n",
+                argv[0]);
         return 2;
     }
     roots = atoi(argv[1]);
@@ -107,8 +109,8 @@ int main(int argc, char **argv)
         ((pl_ac_arg_t *)apr_array_push(args))->key = "limit";
         APR_ARRAY_IDX(args, args->nelts - 1, pl_ac_arg_t).value = argv[6];
     }
-    if (pl_ac_request_parse(p, PL_MV(1, 39), args, &req, &err, &code)
-        != APR_SUCCESS) {
+    if (pl_ac_request_parse(p, PL_MV(1, 39), args, &req, &err, &code) !=
+        APR_SUCCESS) {
         fprintf(stderr, "parse: %s\n", err);
         return 1;
     }
@@ -116,8 +118,8 @@ int main(int argc, char **argv)
     opts.mv = PL_MV(1, 39);
     opts.limit = req->limit;
     opts.max_candidates = -1;
-    opts.strategy = argc > 7 && !strcmp(argv[7], "depth")
-                    ? PL_AC_DEPTH_FIRST : PL_AC_BREADTH_FIRST;
+    opts.strategy = argc > 7 && !strcmp(argv[7], "depth") ? PL_AC_DEPTH_FIRST
+                                                          : PL_AC_BREADTH_FIRST;
     opts.stats = &st;
     t = calloc(repeat, sizeof(double));
     for (i = 0; i < repeat; i++) {
@@ -133,11 +135,11 @@ int main(int argc, char **argv)
     }
     qsort(t, repeat, sizeof(double), cmp_d);
     printf("%dx%dx%d groups=%d %s limit=%d %s: candidates %d nodes %ld "
-           "pruned %ld refused %ld truncated %d cpu_ms %.2f\n", roots,
-           children, units, groups, argv[5], limit,
+           "pruned %ld refused %ld truncated %d cpu_ms %.2f\n",
+           roots, children, units, groups, argv[5], limit,
            opts.strategy == PL_AC_DEPTH_FIRST ? "depth" : "breadth",
-           res->cands->nelts, st.nodes, st.pruned, st.refused,
-           res->truncated, t[repeat / 2]);
+           res->cands->nelts, st.nodes, st.pruned, st.refused, res->truncated,
+           t[repeat / 2]);
     apr_terminate();
     return 0;
 }

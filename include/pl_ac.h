@@ -44,21 +44,21 @@ typedef struct pl_ac_arg_t {
 /** One request group: unsuffixed ("") or suffixed (granular, 1.25+). */
 typedef struct pl_ac_group_t {
     const char *suffix;
-    int same_provider;              /**< suffixed: one provider does all */
-    apr_array_header_t *resources;  /**< pl_qs_resource_t, may be empty */
+    int same_provider;             /**< suffixed: one provider does all */
+    apr_array_header_t *resources; /**< pl_qs_resource_t, may be empty */
     /** apr_array_header_t * of const char *: AND of any-of sets */
     apr_array_header_t *required;
-    apr_array_header_t *forbidden;  /**< const char *, a set */
-    pl_qs_member_of_t *member_of;   /**< NULL: none given */
-    const char *in_tree;            /**< NULL: none given */
+    apr_array_header_t *forbidden; /**< const char *, a set */
+    pl_qs_member_of_t *member_of;  /**< NULL: none given */
+    const char *in_tree;           /**< NULL: none given */
 } pl_ac_group_t;
 
 typedef struct pl_ac_request_t {
     int mv;
-    apr_array_header_t *groups;     /**< pl_ac_group_t *, first-seen order */
-    int limit;                      /**< 0: none (1.16+) */
-    const char *group_policy;       /**< NULL, "none" or "isolate" */
-    pl_qs_traits_t *root_required;  /**< NULL: none given (1.35+) */
+    apr_array_header_t *groups;    /**< pl_ac_group_t *, first-seen order */
+    int limit;                     /**< 0: none (1.16+) */
+    const char *group_policy;      /**< NULL, "none" or "isolate" */
+    pl_qs_traits_t *root_required; /**< NULL: none given (1.35+) */
     /** apr_array_header_t * of const char * suffixes (1.36+) */
     apr_array_header_t *same_subtrees;
 } pl_ac_request_t;
@@ -116,46 +116,46 @@ typedef struct pl_ac_inv_t {
  *  tree it shares with (anchor), its parent. */
 typedef struct pl_ac_link_t {
     apr_int64_t rp_id;
-    apr_int64_t root_id;            /**< the provider's own root */
+    apr_int64_t root_id; /**< the provider's own root */
     apr_int64_t other_id;
 } pl_ac_link_t;
 
 /** A provider of a tree the world holds whole. */
 typedef struct pl_ac_prov_t {
     apr_int64_t id;
-    apr_int64_t parent_id;          /**< 0: a root */
+    apr_int64_t parent_id; /**< 0: a root */
     apr_int64_t root_id;
     const char *uuid;
 } pl_ac_prov_t;
 
 typedef struct pl_ac_world_t {
-    apr_array_header_t *rcs;        /**< pl_ac_name_t: known classes */
-    apr_array_header_t *traits;     /**< pl_ac_name_t: known traits */
-    apr_array_header_t *aggs;       /**< pl_ac_name_t: known aggregates */
-    apr_array_header_t *trees;      /**< pl_ac_name_t: in_tree uuid->root */
-    int has_trees;                  /**< some provider has a parent */
+    apr_array_header_t *rcs;    /**< pl_ac_name_t: known classes */
+    apr_array_header_t *traits; /**< pl_ac_name_t: known traits */
+    apr_array_header_t *aggs;   /**< pl_ac_name_t: known aggregates */
+    apr_array_header_t *trees;  /**< pl_ac_name_t: in_tree uuid->root */
+    int has_trees;              /**< some provider has a parent */
     /** pl_ac_link_t (other_id unused): MISC_SHARES_VIA_AGGREGATE */
     apr_array_header_t *sharing;
     /** pl_ac_inv_t: the inventories, with usage, of the providers below
      *  (by provider id, then class id); the engine uses the requested
      *  classes' */
     apr_array_header_t *invs;
-    apr_array_header_t *rp_traits;  /**< pl_ac_link_t: requested traits */
-    apr_array_header_t *rp_aggs;    /**< pl_ac_link_t: requested aggs */
+    apr_array_header_t *rp_traits; /**< pl_ac_link_t: requested traits */
+    apr_array_header_t *rp_aggs;   /**< pl_ac_link_t: requested aggs */
     /** pl_ac_link_t: sharing provider -> root of a tree in one of its
      *  aggregates (its own included) */
     apr_array_header_t *anchors;
     /** pl_ac_link_t: provider -> parent, for every provider that has one */
     apr_array_header_t *parents;
     /* For the provider summaries: the trees read whole. */
-    apr_array_header_t *provs;      /**< pl_ac_prov_t, by id */
-    struct apr_hash_t *prov_by_id;  /**< apr_int64_t id -> pl_ac_prov_t */
+    apr_array_header_t *provs;     /**< pl_ac_prov_t, by id */
+    struct apr_hash_t *prov_by_id; /**< apr_int64_t id -> pl_ac_prov_t */
     /** pl_ac_link_t: every trait of those providers (by provider id,
      *  then trait id) */
     apr_array_header_t *all_traits;
-    apr_array_header_t *rc_names;   /**< pl_ac_name_t: id -> class name */
-    apr_array_header_t *trait_names;/**< pl_ac_name_t: id -> trait name */
-    int truncated;                  /**< more candidate trees than read */
+    apr_array_header_t *rc_names;    /**< pl_ac_name_t: id -> class name */
+    apr_array_header_t *trait_names; /**< pl_ac_name_t: id -> trait name */
+    int truncated;                   /**< more candidate trees than read */
 } pl_ac_world_t;
 
 /** An empty world from p. */
@@ -175,21 +175,21 @@ apr_int64_t pl_ac_capacity(const pl_ac_inv_t *inv);
 
 /** The order candidates are generated in when a bound cuts them. */
 typedef enum {
-    PL_AC_DEPTH_FIRST = 0,          /**< every candidate of a root first */
-    PL_AC_BREADTH_FIRST             /**< one candidate per root in turn */
+    PL_AC_DEPTH_FIRST = 0, /**< every candidate of a root first */
+    PL_AC_BREADTH_FIRST    /**< one candidate per root in turn */
 } pl_ac_strategy_e;
 
 /** What a build did, for tests and benchmarks. */
 typedef struct pl_ac_stats_t {
-    long nodes;                     /**< partial candidates extended */
-    long pruned;                    /**< partial candidates cut early */
-    long refused;                   /**< trees refused before any walk */
+    long nodes;   /**< partial candidates extended */
+    long pruned;  /**< partial candidates cut early */
+    long refused; /**< trees refused before any walk */
 } pl_ac_stats_t;
 
 typedef struct pl_ac_opts_t {
     int mv;
-    int limit;              /**< 0: none */
-    int max_candidates;     /**< < 0: unlimited */
+    int limit;          /**< 0: none */
+    int max_candidates; /**< < 0: unlimited */
     int randomize;
     /** with a bound (limit or max_candidates): the order roots give
      *  their candidates in; without one, always depth-first (8.0.0's
@@ -198,7 +198,7 @@ typedef struct pl_ac_opts_t {
     /** nodes of the search at most (0: a built-in bound), so that a
      *  request whose candidates are all refused late still ends fast */
     long budget;
-    pl_ac_stats_t *stats;           /**< NULL, or filled in */
+    pl_ac_stats_t *stats; /**< NULL, or filled in */
 } pl_ac_opts_t;
 
 /** One amount of one class from one provider. */
@@ -218,21 +218,21 @@ typedef struct pl_ac_mapping_t {
 
 typedef struct pl_ac_cand_t {
     int nallocs;
-    pl_ac_alloc_t *allocs;          /**< by provider, first use first */
+    pl_ac_alloc_t *allocs; /**< by provider, first use first */
     int nmaps;
-    pl_ac_mapping_t *maps;          /**< in group order */
+    pl_ac_mapping_t *maps; /**< in group order */
 } pl_ac_cand_t;
 
 typedef enum {
     PL_AC_OK = 0,
-    PL_AC_UNKNOWN_RC,               /**< 400: unknown resource class */
-    PL_AC_UNKNOWN_TRAIT             /**< 400: unknown trait */
+    PL_AC_UNKNOWN_RC,   /**< 400: unknown resource class */
+    PL_AC_UNKNOWN_TRAIT /**< 400: unknown trait */
 } pl_ac_outcome_e;
 
 typedef struct pl_ac_result_t {
     pl_ac_outcome_e outcome;
-    const char *unknown;            /**< the unknown name */
-    apr_array_header_t *cands;      /**< pl_ac_cand_t * */
+    const char *unknown;       /**< the unknown name */
+    apr_array_header_t *cands; /**< pl_ac_cand_t * */
     /** apr_int64_t: the trees whose providers are summarized (ids of
      *  their roots, first use first) */
     apr_array_header_t *roots;
@@ -243,7 +243,7 @@ typedef struct pl_ac_result_t {
      *  trees (a resourceless group served by a sharing provider): their
      *  uuids are needed, not their summaries */
     apr_array_header_t *extra_rps;
-    int truncated;                  /**< stopped by limit / max / budget */
+    int truncated; /**< stopped by limit / max / budget */
 } pl_ac_result_t;
 
 /**
@@ -252,24 +252,24 @@ typedef struct pl_ac_result_t {
  * the unknown name upstream would have refused first).
  */
 apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
-                         const pl_ac_world_t *world,
-                         const pl_ac_opts_t *opts, pl_ac_result_t **pres);
+                         const pl_ac_world_t *world, const pl_ac_opts_t *opts,
+                         pl_ac_result_t **pres);
 
 /** One provider of a summary, with its inventories and traits. */
 typedef struct pl_ac_summary_res_t {
     const char *rc_name;
     apr_int64_t rc_id;
-    apr_int64_t capacity;           /**< int((total - reserved) * ratio) */
+    apr_int64_t capacity; /**< int((total - reserved) * ratio) */
     apr_int64_t used;
 } pl_ac_summary_res_t;
 
 typedef struct pl_ac_summary_t {
     apr_int64_t id;
     const char *uuid;
-    const char *parent_uuid;        /**< NULL for a root */
+    const char *parent_uuid; /**< NULL for a root */
     const char *root_uuid;
-    apr_array_header_t *res;        /**< pl_ac_summary_res_t */
-    apr_array_header_t *traits;     /**< const char * */
+    apr_array_header_t *res;    /**< pl_ac_summary_res_t */
+    apr_array_header_t *traits; /**< const char * */
 } pl_ac_summary_t;
 
 /* ------------------------------------------------------------------ */
@@ -284,7 +284,6 @@ typedef struct pl_ac_summary_t {
  */
 void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
                      const pl_ac_result_t *res, int want_traits,
-                     apr_array_header_t **psums,
-                     struct apr_hash_t **pby_id);
+                     apr_array_header_t **psums, struct apr_hash_t **pby_id);
 
 #endif /* PL_AC_H */

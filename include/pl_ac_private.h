@@ -21,22 +21,22 @@ typedef struct ids_t {
 typedef struct prov_t {
     apr_int64_t id;
     apr_int64_t root_id;
-    apr_int64_t parent_id;          /* 0: none known */
+    apr_int64_t parent_id; /* 0: none known */
     int sharing;
-    ids_t traits;                   /* requested traits it has */
-    ids_t aggs;                     /* requested aggregates it is in */
-    ids_t anchors;                  /* sharing: roots it serves */
-    const pl_ac_inv_t **inv;        /* per requested class index */
+    ids_t traits;            /* requested traits it has */
+    ids_t aggs;              /* requested aggregates it is in */
+    ids_t anchors;           /* sharing: roots it serves */
+    const pl_ac_inv_t **inv; /* per requested class index */
     /* per requested class index, with inv: what the groups of one
      * candidate may take together (min(capacity - used, max_unit)), what
      * the walk on hold has taken, and its entry in the walk's acc (-1) */
     apr_int64_t *room;
     apr_int64_t *taken;
     int *acc_at;
-    int mark;                       /* scratch */
-    int stamp;                      /* scratch: last counted in */
-    int match;                      /* scratch: isolate slot + 1, or 0 */
-    int iso_n;                      /* isolate slots of the walk on it */
+    int mark;  /* scratch */
+    int stamp; /* scratch: last counted in */
+    int match; /* scratch: isolate slot + 1, or 0 */
+    int iso_n; /* isolate slots of the walk on it */
     /* the slots of the walk on hold whose lists hold it */
     const int *slots;
     int nslots_in;
@@ -54,9 +54,9 @@ typedef struct ctx_t {
     const pl_ac_world_t *world;
     const pl_ac_opts_t *opts;
     ptab_t provs;
-    int nrc;                        /* distinct requested class ids */
+    int nrc; /* distinct requested class ids */
     apr_int64_t *rc_ids;
-    apr_array_header_t **rc_invs;   /* per class index: pl_ac_inv_t * */
+    apr_array_header_t **rc_invs; /* per class index: pl_ac_inv_t * */
     apr_hash_t *rc_by_name, *trait_by_name, *agg_by_uuid, *tree_by_uuid;
     /* root_required, resolved */
     ids_t anchor_req, anchor_forb;
@@ -79,27 +79,27 @@ typedef struct gctx_t {
     const pl_ac_group_t *g;
     int idx;
     int nres;
-    int *rc_idx;                    /* per resource: class index */
+    int *rc_idx; /* per resource: class index */
     apr_int64_t *amount;
     const char **rc_name;
     int nreq;
-    ids_t *req;                     /* AND of any-of sets */
-    ids_t forb;                     /* forbidden traits */
+    ids_t *req; /* AND of any-of sets */
+    ids_t forb; /* forbidden traits */
     int has_mo;
-    ids_t *mo;                      /* AND of any-of aggregate sets */
+    ids_t *mo; /* AND of any-of aggregate sets */
     int nmo;
     ids_t forb_aggs;
     int has_tree;
     apr_int64_t tree_root;
-    int multi;                      /* several providers may serve it */
-    int slot0, width;               /* its slots in the walk */
-    int *order;                     /* multi: resources by class id */
+    int multi;        /* several providers may serve it */
+    int slot0, width; /* its slots in the walk */
+    int *order;       /* multi: resources by class id */
 } gctx_t;
 
 /* Each anchor: for every slot of the walk, the providers it may take. */
 typedef struct anchor_t {
     apr_int64_t id;
-    apr_array_header_t **lists;     /* prov_t *, per slot */
+    apr_array_header_t **lists; /* prov_t *, per slot */
     /* once walked (with several slots): its providers, each with the
      * slots whose lists hold it */
     int nprovs;
@@ -112,15 +112,15 @@ typedef struct build_t {
     ctx_t *c;
     int ngroups;
     gctx_t *groups;
-    int nslots;                     /* at most: lists per anchor */
-    apr_hash_t *anchors;            /* id -> anchor_t */
+    int nslots;          /* at most: lists per anchor */
+    apr_hash_t *anchors; /* id -> anchor_t */
     apr_array_header_t *anchor_list;
 } build_t;
 
 typedef enum { G_OK, G_EMPTY, G_UNKNOWN_RC, G_UNKNOWN_TRAIT } gstat_e;
 
 gstat_e pl_ac_resolve_traits(ctx_t *c, const apr_array_header_t *names,
-                              ids_t *out, const char **punknown);
+                             ids_t *out, const char **punknown);
 gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown);
 gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc);
 gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc);
@@ -129,7 +129,7 @@ gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc);
 
 typedef struct acc_t {
     prov_t *pv;
-    int rc;                         /* class index */
+    int rc; /* class index */
     apr_int64_t sum;
 } acc_t;
 
@@ -137,41 +137,41 @@ typedef struct acc_t {
  * takes a candidate from each in turn; depth-first reuses one. */
 typedef struct wstate_t {
     anchor_t *anchor;
-    int depth;                      /* slots filled; -1: exhausted */
-    int *idx;                       /* per slot: the next choice to try */
+    int depth; /* slots filled; -1: exhausted */
+    int *idx;  /* per slot: the next choice to try */
     prov_t **chosen;
     acc_t *acc;
     int nacc;
-    apr_int64_t *left;              /* per class: room left in the tree */
-    int *viable;                    /* per slot: providers of its list
+    apr_int64_t *left; /* per class: room left in the tree */
+    int *viable;       /* per slot: providers of its list
                                      * that could still take it */
-    int iso_union;                  /* providers isolate slots may take */
+    int iso_union;     /* providers isolate slots may take */
     int started;
 } wstate_t;
 
 typedef struct walk_t {
     build_t *b;
     anchor_t *anchor;
-    wstate_t *st;                   /* the walk on hold (applied) */
+    wstate_t *st; /* the walk on hold (applied) */
     int nslots;
-    int *slot_group;                /* slot -> group index */
-    int *slot_res;                  /* slot -> resource (-1: all) */
-    int *slot_iso;                  /* slot -> 1: an isolate slot */
-    int *iso_after;                 /* slot -> isolate slots from it on */
-    apr_int64_t *need;              /* [slot * nrc + class]: asked from
+    int *slot_group;   /* slot -> group index */
+    int *slot_res;     /* slot -> resource (-1: all) */
+    int *slot_iso;     /* slot -> 1: an isolate slot */
+    int *iso_after;    /* slot -> isolate slots from it on */
+    apr_int64_t *need; /* [slot * nrc + class]: asked from
                                      * that slot on (saturated) */
     int niso;
-    int deep;                       /* several slots: prune as we go */
-    char *fitbuf;                   /* per slot of a provider: before */
+    int deep;     /* several slots: prune as we go */
+    char *fitbuf; /* per slot of a provider: before */
     /* the state's, while it is applied */
     prov_t **chosen;
     acc_t *acc;
     int nacc;
     apr_int64_t *left;
     long budget;
-    int bound;                      /* 0: none */
-    apr_array_header_t *out;        /* pl_ac_cand_t * */
-    apr_hash_t *seen;               /* dedup of all-sharing candidates */
+    int bound;               /* 0: none */
+    apr_array_header_t *out; /* pl_ac_cand_t * */
+    apr_hash_t *seen;        /* dedup of all-sharing candidates */
     apr_hash_t *roots_seen;
     apr_array_header_t *roots;
     apr_hash_t *rps_seen;
@@ -179,9 +179,9 @@ typedef struct walk_t {
     int stop;
     int truncated;
     int need_subtree, nested_blind;
-    int epoch;                      /* for prov_t.stamp */
-    long pruned;                    /* partial candidates cut (tests) */
-    long refused;                   /* anchors refused before the walk */
+    int epoch;    /* for prov_t.stamp */
+    long pruned;  /* partial candidates cut (tests) */
+    long refused; /* anchors refused before the walk */
 } walk_t;
 
 void pl_ac_slot_demand(const walk_t *w, int s, apr_int64_t *row);
@@ -190,6 +190,6 @@ void pl_ac_state_apply(walk_t *w, wstate_t *st);
 void pl_ac_state_unapply(walk_t *w);
 int pl_ac_step(walk_t *w);
 void pl_ac_note_id(apr_pool_t *p, apr_hash_t *seen, apr_array_header_t *a,
-                    apr_int64_t id);
+                   apr_int64_t id);
 
 #endif /* PL_AC_PRIVATE_H */

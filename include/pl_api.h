@@ -77,9 +77,9 @@ int pl_api_reshaper_post(pl_req_t *req);
 /* pl_router.c */
 typedef struct pl_route_t {
     const char *method;
-    const char *path;           /* template; {x} matches one segment */
+    const char *path; /* template; {x} matches one segment */
     pl_handler_fn handler;
-    int since;                  /* microversion the route appears in */
+    int since; /* microversion the route appears in */
 } pl_route_t;
 
 /**
@@ -109,7 +109,6 @@ int pl_policy_check(pl_req_t *req, const char *rule,
  * rules refer to each other in a loop. Returns OK or an HTTP error (the
  * reason logged).
  */
-int pl_policy_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
-                          server_rec *s);
+int pl_policy_post_config(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s);
 
 #endif /* PL_API_H */

@@ -54,7 +54,7 @@ typedef struct pl_dir_conf_t {
     int policy_defaults;
 
     /* CORS (oslo.middleware [cors]); no allowed origin: CORS off */
-    apr_array_header_t *cors_origins;      /* const char * */
+    apr_array_header_t *cors_origins; /* const char * */
     int cors_allow_credentials;
     apr_array_header_t *cors_expose_headers;
     int cors_max_age;
@@ -62,8 +62,8 @@ typedef struct pl_dir_conf_t {
     apr_array_header_t *cors_allow_headers;
 
     /* Keystone ([keystone_authtoken]) */
-    const char *ks_auth_url;            /* as configured */
-    const char *ks_v3_url;              /* the same, ending in /v3 */
+    const char *ks_auth_url; /* as configured */
+    const char *ks_v3_url;   /* the same, ending in /v3 */
     const char *ks_www_authenticate_uri;
     const char *ks_username;
     const char *ks_password;
@@ -72,14 +72,14 @@ typedef struct pl_dir_conf_t {
     const char *ks_project_domain_name;
     const char *ks_cafile;
     int ks_insecure;
-    int ks_timeout;                 /* seconds per call to Keystone */
-    int ks_token_cache_time;        /* seconds a validated token is kept */
+    int ks_timeout;          /* seconds per call to Keystone */
+    int ks_token_cache_time; /* seconds a validated token is kept */
 } pl_dir_conf_t;
 
 typedef enum {
     PL_POLICY_DEFAULTS_UNSET = -1,
-    PL_POLICY_DEFAULTS_ZED = 0,     /* placement 8.0.0 */
-    PL_POLICY_DEFAULTS_2023_1 = 1   /* placement 9.0.0 and later */
+    PL_POLICY_DEFAULTS_ZED = 0,   /* placement 8.0.0 */
+    PL_POLICY_DEFAULTS_2023_1 = 1 /* placement 9.0.0 and later */
 } pl_policy_defaults_e;
 
 extern const command_rec pl_cmds[];

@@ -20,25 +20,24 @@
 #include <apr_dbd.h>
 #include "pl_status.h"
 
-typedef enum {
-    PL_DB_SQLITE,
-    PL_DB_PGSQL,
-    PL_DB_MYSQL
-} pl_db_dialect_e;
+typedef enum { PL_DB_SQLITE, PL_DB_PGSQL, PL_DB_MYSQL } pl_db_dialect_e;
 
 typedef struct pl_db_t pl_db_t;
 
 typedef struct pl_rows_t {
     int nrows;
     int ncols;
-    const char **cells;         /* nrows * ncols, row-major */
+    const char **cells; /* nrows * ncols, row-major */
 } pl_rows_t;
 
 #define PL_CELL(rows, i, j) ((rows)->cells[(i) * (rows)->ncols + (j)])
 
-#define PL_ARGS(...) \
-    (int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)), \
-    (const char *[]){__VA_ARGS__}
+#define PL_ARGS(...)                                                       \
+    (int)(sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(const char *)), \
+        (const char *[])                                                   \
+    {                                                                      \
+        __VA_ARGS__                                                        \
+    }
 #define PL_NOARGS 0, NULL
 
 /**
@@ -66,8 +65,8 @@ apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
  * Run a statement that returns no rows; *pchanged (may be NULL) gets the
  * number of rows changed. Same return codes as pl_db_select.
  */
-apr_status_t pl_db_exec(pl_db_t *db, int *pchanged, const char *sql,
-                        int nargs, const char *const *args);
+apr_status_t pl_db_exec(pl_db_t *db, int *pchanged, const char *sql, int nargs,
+                        const char *const *args);
 
 /**
  * Run SQL text as is, without preparing it (DDL, session settings, and
@@ -84,8 +83,8 @@ apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql);
  * connection, so that the database keeps its plan, for at most a few
  * dozen texts per connection; any other runs as pl_db_select_text does.
  */
-apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p,
-                                 pl_rows_t **prows, const char *sql);
+apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
+                                 const char *sql);
 
 /** A row of pl_db_select_each: cells[0 .. ncols - 1], NULL for SQL NULL,
  *  valid during the call only (copy what you keep). Anything but
@@ -141,8 +140,8 @@ apr_status_t pl_db_release(pl_db_t *db, const char *name, apr_status_t rv);
 typedef apr_status_t pl_db_txn_fn(pl_db_t *db, apr_pool_t *p, void *baton);
 
 typedef struct pl_db_txn_stats_t {
-    int retries;                /* attempts run again on PL_DB_ERETRY */
-    int deadlocks;              /* attempts run again on PL_EDEADLOCK */
+    int retries;   /* attempts run again on PL_DB_ERETRY */
+    int deadlocks; /* attempts run again on PL_EDEADLOCK */
 } pl_db_txn_stats_t;
 
 /** Deadlocks and serialization failures retried per transaction. */

@@ -59,8 +59,7 @@ apr_status_t pl_jsonschema_compile(apr_pool_t *p, const char *schema_json,
  * 'maxLenght'"), allocated from p.
  */
 apr_status_t pl_jsonschema_compile_ex(apr_pool_t *p, const char *schema_json,
-                                      pl_jsonschema_t **ps,
-                                      const char **perr);
+                                      pl_jsonschema_t **ps, const char **perr);
 
 /**
  * Validate doc (json-c's NULL is JSON null) against s, as

@@ -28,24 +28,45 @@
 #define MAX_REPR_DEPTH 500
 
 typedef enum {
-    KW_TYPE, KW_ENUM, KW_CONST, KW_PROPERTIES, KW_PATTERNPROPERTIES,
-    KW_ADDITIONALPROPERTIES, KW_REQUIRED, KW_MINPROPERTIES, KW_MAXPROPERTIES,
-    KW_ITEMS, KW_MINITEMS, KW_MAXITEMS, KW_UNIQUEITEMS, KW_MINIMUM,
-    KW_MAXIMUM, KW_EXCLUSIVEMINIMUM, KW_EXCLUSIVEMAXIMUM, KW_MINLENGTH,
-    KW_MAXLENGTH, KW_PATTERN, KW_FORMAT, KW_ANYOF, KW_ONEOF, KW_ALLOF, KW_NOT,
+    KW_TYPE,
+    KW_ENUM,
+    KW_CONST,
+    KW_PROPERTIES,
+    KW_PATTERNPROPERTIES,
+    KW_ADDITIONALPROPERTIES,
+    KW_REQUIRED,
+    KW_MINPROPERTIES,
+    KW_MAXPROPERTIES,
+    KW_ITEMS,
+    KW_MINITEMS,
+    KW_MAXITEMS,
+    KW_UNIQUEITEMS,
+    KW_MINIMUM,
+    KW_MAXIMUM,
+    KW_EXCLUSIVEMINIMUM,
+    KW_EXCLUSIVEMAXIMUM,
+    KW_MINLENGTH,
+    KW_MAXLENGTH,
+    KW_PATTERN,
+    KW_FORMAT,
+    KW_ANYOF,
+    KW_ONEOF,
+    KW_ALLOF,
+    KW_NOT,
     KW_REF,
     /* pseudo keywords, for error records only */
-    KW_FALSE_SCHEMA, KW_ONEOF_MULTI
+    KW_FALSE_SCHEMA,
+    KW_ONEOF_MULTI
 } kw_e;
 
 /* JSON types as bits. */
-#define T_ARRAY   0x01
+#define T_ARRAY 0x01
 #define T_BOOLEAN 0x02
 #define T_INTEGER 0x04
-#define T_NULL    0x08
-#define T_NUMBER  0x10
-#define T_OBJECT  0x20
-#define T_STRING  0x40
+#define T_NULL 0x08
+#define T_NUMBER 0x10
+#define T_OBJECT 0x20
+#define T_STRING 0x40
 
 /* A number as json-c holds it: int64, uint64 above INT64_MAX, or double. */
 typedef struct {
@@ -63,38 +84,38 @@ typedef struct {
 } js_prop;
 
 typedef struct {
-    const char *source;       /* the Python regex, for messages */
+    const char *source; /* the Python regex, for messages */
     regex_t re;
     js_node *node;
 } js_pat;
 
 typedef struct {
     kw_e kw;
-    json_object *value;       /* the keyword's value in the schema JSON */
-    unsigned types;           /* type */
-    int n;                    /* count of props/pats/names/subs */
-    js_prop *props;           /* properties */
-    js_pat *pats;             /* patternProperties; pattern uses pats[0] */
-    const char **names;       /* required; type (names as written) */
-    js_node **subs;           /* anyOf, oneOf, allOf; [0] for not, $ref,
+    json_object *value; /* the keyword's value in the schema JSON */
+    unsigned types;     /* type */
+    int n;              /* count of props/pats/names/subs */
+    js_prop *props;     /* properties */
+    js_pat *pats;       /* patternProperties; pattern uses pats[0] */
+    const char **names; /* required; type (names as written) */
+    js_node **subs;     /* anyOf, oneOf, allOf; [0] for not, $ref,
                                * items and additionalProperties (schema) */
-    int flag;                 /* uniqueItems, items/additionalProperties
+    int flag;           /* uniqueItems, items/additionalProperties
                                * boolean value; -1 when a schema */
-    apr_int64_t limit;        /* min/max Length/Items/Properties */
-    num_t num;                /* minimum ... exclusiveMaximum */
+    apr_int64_t limit;  /* min/max Length/Items/Properties */
+    num_t num;          /* minimum ... exclusiveMaximum */
 } js_kw;
 
 struct js_node {
-    const char *path;         /* where it sits, as Python prints a schema
+    const char *path; /* where it sits, as Python prints a schema
                                * path: "['properties']['total']" */
-    int is_bool;              /* boolean schema */
+    int is_bool;      /* boolean schema */
     int bool_value;
     json_object *json;
     int has_type;
     unsigned types;
     int nkw;
     js_kw *kws;
-    const js_kw *props_kw;    /* for additionalProperties */
+    const js_kw *props_kw; /* for additionalProperties */
     const js_kw *pats_kw;
 };
 
@@ -108,8 +129,8 @@ typedef struct {
     apr_pool_t *p;
     char *buf;
     apr_size_t len, cap;
-    apr_size_t limit;           /* 0, or the most bytes wanted */
-    int over;                   /* more than limit was added */
+    apr_size_t limit; /* 0, or the most bytes wanted */
+    int over;         /* more than limit was added */
 } sb_t;
 
 typedef struct js_coll js_coll;
@@ -123,58 +144,58 @@ typedef struct {
 /* One error, as python-jsonschema's ValidationError would carry it. */
 typedef struct {
     kw_e kw;
-    const js_node *node;        /* the schema the failing keyword is in */
-    const js_kw *k;             /* the keyword (NULL for a false schema) */
+    const js_node *node; /* the schema the failing keyword is in */
+    const js_kw *k;      /* the keyword (NULL for a false schema) */
     json_object *inst;
-    int depth;                  /* len(error.path) */
-    const js_seg *path;         /* error.relative_path (depth steps), once
+    int depth;             /* len(error.path) */
+    const js_seg *path;    /* error.relative_path (depth steps), once
                                  * kept */
-    int key;                    /* relevance, see err_key() */
-    const char *name;           /* required: the missing name */
-    const js_node **valid;      /* oneOf: the subschemas that matched */
+    int key;               /* relevance, see err_key() */
+    const char *name;      /* required: the missing name */
+    const js_node **valid; /* oneOf: the subschemas that matched */
     int nvalid;
-    js_coll *ctx;               /* anyOf/oneOf: the branch errors */
+    js_coll *ctx; /* anyOf/oneOf: the branch errors */
 } js_err;
 
 typedef enum {
-    C_TOP,                      /* keep the max (best_match) */
-    C_CTX,                      /* keep the two smallest (context) */
-    C_VALID                     /* only is_valid(): stop at the first */
+    C_TOP,  /* keep the max (best_match) */
+    C_CTX,  /* keep the two smallest (context) */
+    C_VALID /* only is_valid(): stop at the first */
 } coll_mode_e;
 
 struct js_coll {
     coll_mode_e mode;
     long count;
-    js_err *best;               /* C_TOP */
-    js_err *s0, *s1;            /* C_CTX */
+    js_err *best;    /* C_TOP */
+    js_err *s0, *s1; /* C_CTX */
 };
 
 typedef struct {
     apr_pool_t *p;
     int nesting;
     int too_deep;
-    apr_array_header_t *segs;   /* js_seg: the path to the current value */
+    apr_array_header_t *segs; /* js_seg: the path to the current value */
 } vctx;
 
 /* Strings as json-c decoded them: lone surrogates are code points, bytes
  * that are no UTF-8 are shown as bytes. */
 #define JSON_TEXT (PL_PY_U8_SURROGATES | PL_PY_REPR_BYTES)
 
-#define sb_init        pl_jsonschema_sb_init
-#define sb_addn        pl_jsonschema_sb_addn
-#define sb_add         pl_jsonschema_sb_add
-#define sb_addc        pl_jsonschema_sb_addc
-#define kw_name        pl_jsonschema_kw_name
-#define num_of         pl_jsonschema_num_of
-#define num_cmp        pl_jsonschema_num_cmp
-#define is_number      pl_jsonschema_is_number
-#define is_type        pl_jsonschema_is_type
-#define is_extra       pl_jsonschema_is_extra
-#define repr_string    pl_jsonschema_repr_string
-#define repr_value     pl_jsonschema_repr_value
-#define err_message    pl_jsonschema_err_message
-#define err_trailer    pl_jsonschema_err_trailer
-#define py_to_ere      pl_jsonschema_py_to_ere
+#define sb_init pl_jsonschema_sb_init
+#define sb_addn pl_jsonschema_sb_addn
+#define sb_add pl_jsonschema_sb_add
+#define sb_addc pl_jsonschema_sb_addc
+#define kw_name pl_jsonschema_kw_name
+#define num_of pl_jsonschema_num_of
+#define num_cmp pl_jsonschema_num_cmp
+#define is_number pl_jsonschema_is_number
+#define is_type pl_jsonschema_is_type
+#define is_extra pl_jsonschema_is_extra
+#define repr_string pl_jsonschema_repr_string
+#define repr_value pl_jsonschema_repr_value
+#define err_message pl_jsonschema_err_message
+#define err_trailer pl_jsonschema_err_trailer
+#define py_to_ere pl_jsonschema_py_to_ere
 #define pattern_search pl_jsonschema_pattern_search
 
 /* pl_jsonschema_messages.c */

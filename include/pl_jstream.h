@@ -20,10 +20,10 @@ typedef struct pl_jstream_t {
     apr_pool_t *p;
     char *s;
     apr_size_t len, cap;
-    request_rec *r;             /* response mode: where full buffers go */
+    request_rec *r; /* response mode: where full buffers go */
     apr_bucket_brigade *bb;
-    apr_size_t sent;            /* bytes handed to the output filters */
-    int failed;                 /* the client went away: write nothing */
+    apr_size_t sent; /* bytes handed to the output filters */
+    int failed;      /* the client went away: write nothing */
 } pl_jstream_t;
 
 /** Text mode: the first size asked for is taken as the estimate of the

@@ -20,26 +20,26 @@
 /** Where Keystone is and how the module authenticates to it
  *  ([keystone_authtoken] with password authentication). */
 typedef struct pl_ks_endpoint_t {
-    const char *auth_url;           /* the v3 API: ends with /v3 */
+    const char *auth_url; /* the v3 API: ends with /v3 */
     const char *username;
     const char *password;
     const char *project_name;
     const char *user_domain_name;
     const char *project_domain_name;
-    const char *cafile;             /* NULL: the system's CAs */
-    int insecure;                   /* 1: no TLS verification */
-    int timeout;                    /* seconds, whole call */
+    const char *cafile; /* NULL: the system's CAs */
+    int insecure;       /* 1: no TLS verification */
+    int timeout;        /* seconds, whole call */
 } pl_ks_endpoint_t;
 
 /** What a token says about its bearer. */
 typedef struct pl_ks_identity_t {
-    int valid;                      /* 0: Keystone refused the token */
+    int valid; /* 0: Keystone refused the token */
     const char *user_id;
-    const char *project_id;         /* project-scoped tokens */
-    const char *domain_id;          /* domain-scoped tokens */
-    int system_all;                 /* system-scoped tokens */
-    apr_array_header_t *roles;      /* const char *, role names */
-    apr_time_t expires;             /* 0 when not valid */
+    const char *project_id;    /* project-scoped tokens */
+    const char *domain_id;     /* domain-scoped tokens */
+    int system_all;            /* system-scoped tokens */
+    apr_array_header_t *roles; /* const char *, role names */
+    apr_time_t expires;        /* 0 when not valid */
 } pl_ks_identity_t;
 
 /** Once per process, before any thread calls Keystone. */

@@ -9,7 +9,7 @@
 #include <apr_pools.h>
 #include "pl_status.h"
 
-#define PL_MV(major, minor) ((major) * 1000 + (minor))
+#define PL_MV(major, minor) ((major)*1000 + (minor))
 #define PL_MV_MIN PL_MV(1, 0)
 #define PL_MV_MAX PL_MV(1, 39)
 

@@ -28,7 +28,7 @@ typedef struct pl_policy_expr_t pl_policy_expr_t;
 typedef struct pl_policy_attr_t {
     const char *key;
     const char *value;
-    const apr_array_header_t *list;     /* const char * */
+    const apr_array_header_t *list; /* const char * */
 } pl_policy_attr_t;
 
 /**
@@ -55,13 +55,13 @@ const char *pl_policy_expr_rule_ref(const pl_policy_expr_t *e);
 /** Call fn for each rule: reference in e (in order); stops at non-zero
  *  and returns it. */
 int pl_policy_expr_each_ref(const pl_policy_expr_t *e,
-                            int (*fn)(void *ctx, const char *name),
-                            void *ctx);
+                            int (*fn)(void *ctx, const char *name), void *ctx);
 
 /** How a rule: reference is looked up: the expression (NULL: no such
  *  rule) and the name it was found under (*pcanon, for loop detection). */
-typedef const pl_policy_expr_t *(*pl_policy_resolve_fn)(
-    void *ctx, const char *name, const char **pcanon);
+typedef const pl_policy_expr_t *(*pl_policy_resolve_fn)(void *ctx,
+                                                        const char *name,
+                                                        const char **pcanon);
 
 #define PL_POLICY_MAX_DEPTH 32
 
@@ -87,22 +87,22 @@ int pl_policy_eval(pl_policy_eval_t *ev, const pl_policy_expr_t *e);
 /* ---- the rule defaults (pl_policy_rules.c) ---- */
 
 /* Scope types a rule accepts (oslo's scope_types), as bits. */
-#define PL_POLICY_SCOPE_SYSTEM  0x1
-#define PL_POLICY_SCOPE_DOMAIN  0x2
+#define PL_POLICY_SCOPE_SYSTEM 0x1
+#define PL_POLICY_SCOPE_DOMAIN 0x2
 #define PL_POLICY_SCOPE_PROJECT 0x4
 
 /* Which release's defaults; the values of pl_config.h's
  * PL_POLICY_DEFAULTS_ZED and _2023_1. */
-#define PL_POLICY_SET_ZED       0
-#define PL_POLICY_SET_2023_1    1
-#define PL_POLICY_NSETS         2
+#define PL_POLICY_SET_ZED 0
+#define PL_POLICY_SET_2023_1 1
+#define PL_POLICY_NSETS 2
 
 /** One registered rule (oslo's RuleDefault). */
 typedef struct pl_policy_default_t {
     const char *name;
-    const char *check;          /* the (new) default */
-    unsigned int scopes;        /* PL_POLICY_SCOPE_*; 0: none declared */
-    const char *dep_name;       /* its DeprecatedRule, or NULL */
+    const char *check;    /* the (new) default */
+    unsigned int scopes;  /* PL_POLICY_SCOPE_*; 0: none declared */
+    const char *dep_name; /* its DeprecatedRule, or NULL */
     const char *dep_check;
 } pl_policy_default_t;
 
@@ -129,27 +129,25 @@ apr_status_t pl_policy_builtin_compile(apr_pool_t *p, int set,
 /** The configured policy of one location: where a rule is looked up. */
 typedef struct pl_policy_t {
     const pl_policy_builtin_t *builtin; /* NULL: only the two tables */
-    apr_hash_t *overrides;      /* PlacementPolicy: name -> expr, or NULL */
-    apr_hash_t *file;           /* the policy file: name -> expr, or NULL */
+    apr_hash_t *overrides; /* PlacementPolicy: name -> expr, or NULL */
+    apr_hash_t *file;      /* the policy file: name -> expr, or NULL */
     int enforce_new_defaults;
     int enforce_scope;
 } pl_policy_t;
 
 typedef enum {
     PL_POLICY_ALLOW = 0,
-    PL_POLICY_DENY,             /* the check said no (or no such rule) */
-    PL_POLICY_BAD_SCOPE,        /* enforce_scope: the token's scope */
-    PL_POLICY_LOOP              /* rule: references came back round */
+    PL_POLICY_DENY,      /* the check said no (or no such rule) */
+    PL_POLICY_BAD_SCOPE, /* enforce_scope: the token's scope */
+    PL_POLICY_LOOP       /* rule: references came back round */
 } pl_policy_result_e;
 
 /**
  * Decide rule for a caller and a target as oslo.policy's Enforcer does.
  * *ploop (may be NULL) names the rule where a loop was found.
  */
-pl_policy_result_e pl_policy_enforce(const pl_policy_t *pol,
-                                     const char *rule,
-                                     const pl_policy_attr_t *creds,
-                                     int ncreds,
+pl_policy_result_e pl_policy_enforce(const pl_policy_t *pol, const char *rule,
+                                     const pl_policy_attr_t *creds, int ncreds,
                                      const pl_policy_attr_t *target,
                                      int ntarget, const char **ploop);
 

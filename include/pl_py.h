@@ -74,7 +74,7 @@ const char *pl_py_strip(apr_pool_t *p, const char *s, apr_size_t len);
  * digits) for integer string conversion: ...").
  */
 apr_status_t pl_py_int(apr_pool_t *p, const char *s, int *pneg,
-                          const char **pdigits, const char **perr);
+                       const char **pdigits, const char **perr);
 
 /**
  * Python's repr() of the UTF-8 string s, cut to maxchars characters as
@@ -89,8 +89,7 @@ const char *pl_py_repr(apr_pool_t *p, const char *s, apr_size_t maxchars);
  * PL_PY_U8_SURROGATES and/or PL_PY_REPR_BYTES (for text json-c decoded:
  * both), or 0 (as pl_py_repr).
  */
-const char *pl_py_repr_n(apr_pool_t *p, const char *s, apr_size_t n,
-                         int flags);
+const char *pl_py_repr_n(apr_pool_t *p, const char *s, apr_size_t n, int flags);
 
 /** Room pl_py_float_repr needs: "-1.7976931348623157e+308" and a NUL. */
 #define PL_PY_FLOAT_REPR_SIZE 32

@@ -53,8 +53,8 @@ apr_status_t pl_qs_once(apr_pool_t *p, const char *name, int count,
 
 /** One "CLASS:AMOUNT" item of a resources parameter. */
 typedef struct pl_qs_resource_t {
-    const char *name;    /**< as given: not stripped, not validated */
-    apr_int64_t amount;  /**< >= 1; values beyond int64 are clamped to
+    const char *name;   /**< as given: not stripped, not validated */
+    apr_int64_t amount; /**< >= 1; values beyond int64 are clamped to
                               APR_INT64_MAX (no inventory can hold them) */
 } pl_qs_resource_t;
 
@@ -145,8 +145,7 @@ apr_status_t pl_qs_required(apr_pool_t *p, int mv,
  */
 apr_status_t pl_qs_root_required(apr_pool_t *p,
                                  const apr_array_header_t *values,
-                                 pl_qs_traits_t **ptraits,
-                                 const char **perr);
+                                 pl_qs_traits_t **ptraits, const char **perr);
 
 /**
  * Append to out (const char *) one "required<suffix>: (A, B)" entry for
@@ -228,8 +227,8 @@ apr_status_t pl_qs_member_of(apr_pool_t *p, int mv, const char *suffix,
  * parameters: Expected 'in_tree' parameter to be a format of uuid. Got:
  * <value as given>".
  */
-apr_status_t pl_qs_in_tree(apr_pool_t *p, const char *value,
-                           const char **puuid, const char **perr);
+apr_status_t pl_qs_in_tree(apr_pool_t *p, const char *value, const char **puuid,
+                           const char **perr);
 
 /* ------------------------------------------------------------------ */
 /* same_subtree= and group keys (GET /allocation_candidates)           */
@@ -242,10 +241,8 @@ apr_status_t pl_qs_in_tree(apr_pool_t *p, const char *value,
  * (unsuffixed group) can not be specified in `same_subtree` " (sic, with
  * the trailing blank; code placement.query.bad_value).
  */
-apr_status_t pl_qs_same_subtree(apr_pool_t *p,
-                                const apr_array_header_t *values,
-                                apr_array_header_t **psets,
-                                const char **perr);
+apr_status_t pl_qs_same_subtree(apr_pool_t *p, const apr_array_header_t *values,
+                                apr_array_header_t **psets, const char **perr);
 
 /** Which request-group parameter a query key names. */
 typedef enum {
@@ -273,16 +270,16 @@ apr_status_t pl_qs_group_key(int mv, const char *key, pl_qs_group_e *pwhich,
 
 /** What a name= filter of GET /traits asks for. */
 typedef enum {
-    PL_QS_NAME_ANY,        /**< an operator upstream ignores: no filter */
-    PL_QS_NAME_IN,         /**< names: the trait names to list */
-    PL_QS_NAME_STARTSWITH  /**< prefix: names starting with it */
+    PL_QS_NAME_ANY,       /**< an operator upstream ignores: no filter */
+    PL_QS_NAME_IN,        /**< names: the trait names to list */
+    PL_QS_NAME_STARTSWITH /**< prefix: names starting with it */
 } pl_qs_name_op_e;
 
 typedef struct pl_qs_trait_name_t {
     pl_qs_name_op_e op;
-    apr_array_header_t *names;  /**< PL_QS_NAME_IN: const char *, as given
+    apr_array_header_t *names; /**< PL_QS_NAME_IN: const char *, as given
                                      (not stripped; may hold "") */
-    const char *prefix;         /**< PL_QS_NAME_STARTSWITH, may be "" */
+    const char *prefix;        /**< PL_QS_NAME_STARTSWITH, may be "" */
 } pl_qs_trait_name_t;
 
 /**

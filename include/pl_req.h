@@ -23,47 +23,47 @@
 typedef struct pl_arg_t {
     const char *key;
     const char *value;
-    apr_size_t key_len;                 /* decoded lengths: a %00 makes */
-    apr_size_t value_len;               /* them longer than strlen */
+    apr_size_t key_len;   /* decoded lengths: a %00 makes */
+    apr_size_t value_len; /* them longer than strlen */
 } pl_arg_t;
 
 typedef struct pl_req_t {
     request_rec *r;
-    apr_pool_t *pool;                   /* = r->pool */
+    apr_pool_t *pool; /* = r->pool */
     const pl_dir_conf_t *conf;
-    int mv;                             /* asked microversion */
-    int mv_set;                         /* header parsed successfully */
-    const char *prefix;                 /* mount point, "" at / */
-    const char *path;                   /* below the mount point */
-    apr_array_header_t *args;           /* pl_arg_t, decoded, in order */
+    int mv;                                 /* asked microversion */
+    int mv_set;                             /* header parsed successfully */
+    const char *prefix;                     /* mount point, "" at / */
+    const char *path;                       /* below the mount point */
+    apr_array_header_t *args;               /* pl_arg_t, decoded, in order */
     const char *params[PL_MAX_PATH_PARAMS]; /* {uuid}, {name}, ... */
-    const char *request_id;             /* req-<uuid4>, ours */
-    const char *global_request_id;      /* the caller's, when well formed */
-    const struct pl_route_t *route;     /* matched route, for the logs */
+    const char *request_id;                 /* req-<uuid4>, ours */
+    const char *global_request_id;          /* the caller's, when well formed */
+    const struct pl_route_t *route;         /* matched route, for the logs */
 
     /* identity (noauth2 or keystone): a token is scoped to the system
      * (system_scope_all), a domain (domain_id) or a project (project_id) */
     const char *user_id;
     const char *project_id;
     const char *domain_id;
-    apr_array_header_t *roles;          /* const char * */
-    int system_scope_all;               /* system_scope is "all" */
-    const char *system_scope;           /* as sent (noauth2), or NULL */
+    apr_array_header_t *roles; /* const char * */
+    int system_scope_all;      /* system_scope is "all" */
+    const char *system_scope;  /* as sent (noauth2), or NULL */
 
-    pl_db_t *db;                        /* acquired on first use */
+    pl_db_t *db; /* acquired on first use */
 
     /* the answer */
     json_object *body;
-    const char *body_text;              /* or a body already written */
+    const char *body_text; /* or a body already written */
     apr_size_t body_len;
     void (*body_writer)(struct pl_req_t *req, void *baton);
-    void *body_writer_baton;            /* or one written after the headers */
-    apr_time_t last_modified;           /* 0: none */
-    const char *location;               /* path below the mount point */
+    void *body_writer_baton;  /* or one written after the headers */
+    apr_time_t last_modified; /* 0: none */
+    const char *location;     /* path below the mount point */
     int err_status;
     const char *err_code;
     const char *err_detail;
-    int err_escaped;                    /* see pl_err_escaped */
+    int err_escaped; /* see pl_err_escaped */
 } pl_req_t;
 
 typedef int (*pl_handler_fn)(pl_req_t *req);
@@ -139,8 +139,7 @@ int pl_reply_stream(pl_req_t *req, int status,
                     void (*writer)(struct pl_req_t *req, void *baton),
                     void *baton);
 
-int pl_reply_text(pl_req_t *req, int status, const char *text,
-                  apr_size_t len);
+int pl_reply_text(pl_req_t *req, int status, const char *text, apr_size_t len);
 /** Answer without a body (204, or 201 with Location). */
 int pl_reply_empty(pl_req_t *req, int status);
 

@@ -11,18 +11,18 @@
 
 #include <apr_errno.h>
 
-#define PL_ESTART         (APR_OS_START_USERERR + 9000)
+#define PL_ESTART (APR_OS_START_USERERR + 9000)
 /** A generation did not match (compare-and-swap lost): 409. */
-#define PL_ECONFLICT      (PL_ESTART + 1)
+#define PL_ECONFLICT (PL_ESTART + 1)
 /** Something still uses what is being removed or shrunk: 409. */
-#define PL_EINUSE         (PL_ESTART + 2)
+#define PL_EINUSE (PL_ESTART + 2)
 /** A microversion outside the supported range: 406. */
 #define PL_ENOTACCEPTABLE (PL_ESTART + 3)
 /** The database reported a deadlock or serialization failure: retry. */
-#define PL_EDEADLOCK      (PL_ESTART + 4)
+#define PL_EDEADLOCK (PL_ESTART + 4)
 /** Any other database failure: 500. */
-#define PL_EDB            (PL_ESTART + 5)
+#define PL_EDB (PL_ESTART + 5)
 /** Not enough capacity for an allocation: 409. */
-#define PL_ECAPACITY      (PL_ESTART + 6)
+#define PL_ECAPACITY (PL_ESTART + 6)
 
 #endif /* PL_STATUS_H */

@@ -36,7 +36,6 @@ apr_status_t pl_store_aggregate_list(pl_db_t *db, apr_pool_t *p,
  */
 apr_status_t pl_store_aggregate_set(pl_db_t *db, apr_pool_t *p,
                                     pl_provider_t *prov,
-                                    const apr_array_header_t *uuids,
-                                    int bump);
+                                    const apr_array_header_t *uuids, int bump);
 
 #endif /* PL_STORE_AGGREGATE_H */

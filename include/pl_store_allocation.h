@@ -27,7 +27,7 @@ typedef struct pl_alloc_row_t {
     apr_int64_t provider_generation;
     const char *consumer_uuid;
     apr_int64_t consumer_generation;
-    const char *rc;                 /* resource class name */
+    const char *rc; /* resource class name */
     apr_int64_t used;
     const char *created_at;
     const char *updated_at;
@@ -53,17 +53,17 @@ typedef struct pl_alloc_consumer_t {
     const char *uuid;
     const char *project_external_id;
     const char *user_external_id;
-    const char *type_name;          /* NULL: leave the type as it is */
-    int check_generation;           /* 1.28+: generation must match */
-    int has_generation;             /* an integer was given, not null */
+    const char *type_name; /* NULL: leave the type as it is */
+    int check_generation;  /* 1.28+: generation must match */
+    int has_generation;    /* an integer was given, not null */
     apr_int64_t generation;
-    int clear;                      /* no allocations given: remove all */
+    int clear; /* no allocations given: remove all */
     /* set by the write (its last attempt) */
     pl_consumer_t *consumer;
     apr_int64_t project_id;
     apr_int64_t user_id;
-    apr_int64_t type_id;            /* 0: leave as is */
-    int created;                    /* created by this write */
+    apr_int64_t type_id; /* 0: leave as is */
+    int created;         /* created by this write */
 } pl_alloc_consumer_t;
 
 /** One requested allocation. */
@@ -71,31 +71,31 @@ typedef struct pl_alloc_item_t {
     pl_alloc_consumer_t *ac;
     const char *provider_uuid;
     const char *rc;
-    apr_int64_t used;               /* 0: remove */
+    apr_int64_t used; /* 0: remove */
 } pl_alloc_item_t;
 
 /** The new inventories of one provider in a reshape. */
 typedef struct pl_alloc_inv_set_t {
     const char *provider_uuid;
-    apr_int64_t generation;         /* what the client gave */
-    pl_provider_t *prov;            /* set by the write */
-    apr_array_header_t *invs;       /* pl_inventory_t *, rc_name set */
+    apr_int64_t generation;   /* what the client gave */
+    pl_provider_t *prov;      /* set by the write */
+    apr_array_header_t *invs; /* pl_inventory_t *, rc_name set */
 } pl_alloc_inv_set_t;
 
 typedef struct pl_alloc_write_t {
-    apr_array_header_t *consumers;  /* pl_alloc_consumer_t * */
-    apr_array_header_t *items;      /* pl_alloc_item_t */
+    apr_array_header_t *consumers;   /* pl_alloc_consumer_t * */
+    apr_array_header_t *items;       /* pl_alloc_item_t */
     apr_array_header_t *inventories; /* pl_alloc_inv_set_t *, or NULL */
-    int retries;                    /* attempts on provider conflicts */
+    int retries;                     /* attempts on provider conflicts */
     /* out */
-    const char *msg;                /* the failure, upstream's text */
-    int conflicts;                  /* provider conflicts retried */
-    int deadlocks;                  /* deadlocks retried */
+    const char *msg; /* the failure, upstream's text */
+    int conflicts;   /* provider conflicts retried */
+    int deadlocks;   /* deadlocks retried */
 } pl_alloc_write_t;
 
 /** A consumer generation did not match what the request gave (w->msg is
  *  upstream's whole text: "consumer generation conflict - ..."): 409. */
-#define PL_ALLOC_ECONSUMER   (PL_ESTART + 110)
+#define PL_ALLOC_ECONSUMER (PL_ESTART + 110)
 /** An allocation names a provider that does not exist (w->msg is its
  *  uuid): 400. */
 #define PL_ALLOC_ENOPROVIDER (PL_ESTART + 111)
@@ -104,7 +104,7 @@ typedef struct pl_alloc_write_t {
 #define PL_ALLOC_ENOINVPROVIDER (PL_ESTART + 112)
 /** A reshape gives a provider generation that is not the current one
  *  (w->msg: "resource provider generation conflict ..."): 409. */
-#define PL_ALLOC_EPROVGEN    (PL_ESTART + 113)
+#define PL_ALLOC_EPROVGEN (PL_ESTART + 113)
 
 /**
  * The one write of allocations (PUT and POST /allocations, POST

@@ -25,8 +25,8 @@ typedef struct pl_consumer_t {
     const char *project_external_id;
     const char *user_external_id;
     apr_int64_t generation;
-    apr_int64_t type_id;            /* 0: none (NULL, "unknown") */
-    const char *type_name;          /* "unknown" when type_id is 0 */
+    apr_int64_t type_id;   /* 0: none (NULL, "unknown") */
+    const char *type_name; /* "unknown" when type_id is 0 */
     const char *created_at;
     const char *updated_at;
 } pl_consumer_t;
@@ -37,20 +37,18 @@ typedef struct pl_consumer_t {
  * @return APR_SUCCESS and *pid; database errors.
  */
 apr_status_t pl_store_project_ensure(pl_db_t *db, apr_pool_t *p,
-                                     const char *external_id,
-                                     apr_int64_t *pid);
+                                     const char *external_id, apr_int64_t *pid);
 apr_status_t pl_store_user_ensure(pl_db_t *db, apr_pool_t *p,
                                   const char *external_id, apr_int64_t *pid);
 apr_status_t pl_store_consumer_type_ensure(pl_db_t *db, apr_pool_t *p,
-                                           const char *name,
-                                           apr_int64_t *pid);
+                                           const char *name, apr_int64_t *pid);
 
 /**
  * The consumer with this uuid, with its project, user and type.
  * @return APR_SUCCESS and *pc; APR_ENOENT; database errors.
  */
-apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p,
-                                   const char *uuid, pl_consumer_t **pc);
+apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p, const char *uuid,
+                                   pl_consumer_t **pc);
 
 /**
  * Create the consumer uuid (generation 0). If another request created
@@ -60,10 +58,8 @@ apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p,
  * @return APR_SUCCESS and *pc; database errors.
  */
 apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
-                                      const char *uuid,
-                                      apr_int64_t project_id,
-                                      apr_int64_t user_id,
-                                      apr_int64_t type_id,
+                                      const char *uuid, apr_int64_t project_id,
+                                      apr_int64_t user_id, apr_int64_t type_id,
                                       pl_consumer_t **pc, int *pcreated);
 
 /**

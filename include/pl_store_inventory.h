@@ -28,7 +28,7 @@ typedef struct pl_inventory_t {
     apr_int64_t max_unit;
     apr_int64_t step_size;
     double allocation_ratio;
-    const char *created_at;     /* SQL text; NULL when not read back */
+    const char *created_at; /* SQL text; NULL when not read back */
     const char *updated_at;
 } pl_inventory_t;
 
@@ -79,8 +79,7 @@ apr_status_t pl_store_inventory_update(pl_db_t *db, apr_pool_t *p,
  *         database errors.
  */
 apr_status_t pl_store_inventory_delete(pl_db_t *db, apr_pool_t *p,
-                                       pl_provider_t *prov,
-                                       apr_int64_t rc_id,
+                                       pl_provider_t *prov, apr_int64_t rc_id,
                                        const char **pinuse);
 
 /**

@@ -17,37 +17,36 @@ typedef struct pl_provider_t {
     const char *uuid;
     const char *name;
     apr_int64_t generation;
-    apr_int64_t parent_id;      /* 0: none */
+    apr_int64_t parent_id; /* 0: none */
     apr_int64_t root_id;
-    const char *parent_uuid;    /* NULL: none */
+    const char *parent_uuid; /* NULL: none */
     const char *root_uuid;
-    const char *created_at;     /* SQL text, may be NULL */
+    const char *created_at; /* SQL text, may be NULL */
     const char *updated_at;
 } pl_provider_t;
 
 /** The columns pl_store_provider_from_row reads, in order, for SQL that
  *  selects from "resource_providers rp" joined to its parent "pp" and
  *  root "rr" (LEFT JOIN). */
-#define PL_PROVIDER_COLUMNS \
+#define PL_PROVIDER_COLUMNS                                           \
     "rp.id, rp.uuid, rp.name, rp.generation, rp.parent_provider_id, " \
     "rp.root_provider_id, pp.uuid, rr.uuid, rp.created_at, rp.updated_at"
-#define PL_PROVIDER_FROM \
-    "resource_providers rp " \
+#define PL_PROVIDER_FROM                                                \
+    "resource_providers rp "                                            \
     "LEFT JOIN resource_providers pp ON pp.id = rp.parent_provider_id " \
     "LEFT JOIN resource_providers rr ON rr.id = rp.root_provider_id"
 
 /** Fill *prov (allocated from p) from row i of rows selected with
  *  PL_PROVIDER_COLUMNS starting at column col. */
-pl_provider_t *pl_store_provider_from_row(apr_pool_t *p,
-                                          const pl_rows_t *rows, int i,
-                                          int col);
+pl_provider_t *pl_store_provider_from_row(apr_pool_t *p, const pl_rows_t *rows,
+                                          int i, int col);
 
 /**
  * The provider with this (canonical) uuid.
  * @return APR_SUCCESS and *pprov; APR_ENOENT; database errors.
  */
-apr_status_t pl_store_provider_get(pl_db_t *db, apr_pool_t *p,
-                                   const char *uuid, pl_provider_t **pprov);
+apr_status_t pl_store_provider_get(pl_db_t *db, apr_pool_t *p, const char *uuid,
+                                   pl_provider_t **pprov);
 
 /**
  * Compare-and-swap the generation of prov: prov->generation must still be
@@ -70,11 +69,11 @@ apr_status_t pl_store_provider_bump(pl_db_t *db, pl_provider_t *prov);
  * must hold at once.
  */
 typedef struct pl_provider_filter_t {
-    const char *name;           /**< exact name; "" is no filter */
-    const char *uuid;           /**< exact uuid, compared as given */
-    const char *in_tree;        /**< uuid of any provider of the tree */
-    const pl_qs_member_of_t *member_of;     /**< aggregates (1.3+) */
-    const pl_qs_traits_t *traits;           /**< required= (1.18+) */
+    const char *name;                   /**< exact name; "" is no filter */
+    const char *uuid;                   /**< exact uuid, compared as given */
+    const char *in_tree;                /**< uuid of any provider of the tree */
+    const pl_qs_member_of_t *member_of; /**< aggregates (1.3+) */
+    const pl_qs_traits_t *traits;       /**< required= (1.18+) */
     /** pl_qs_resource_t: capacity left for each (1.4+) */
     const apr_array_header_t *resources;
 } pl_provider_filter_t;
@@ -109,15 +108,14 @@ apr_status_t pl_store_provider_list(pl_db_t *db, apr_pool_t *p,
 apr_status_t pl_store_provider_create(pl_db_t *db, apr_pool_t *p,
                                       const char *name, const char *uuid,
                                       const char *parent_uuid,
-                                      pl_provider_t **pprov,
-                                      const char **pdup);
+                                      pl_provider_t **pprov, const char **pdup);
 
 /** Why pl_store_provider_update refused a new parent (APR_EINVAL). */
 typedef enum {
-    PL_PROVIDER_PARENT_MISSING,   /**< no provider has that uuid */
-    PL_PROVIDER_REPARENT,         /**< another parent, before 1.37 */
-    PL_PROVIDER_UNPARENT,         /**< parent to none, before 1.37 */
-    PL_PROVIDER_LOOP              /**< parent inside its own subtree */
+    PL_PROVIDER_PARENT_MISSING, /**< no provider has that uuid */
+    PL_PROVIDER_REPARENT,       /**< another parent, before 1.37 */
+    PL_PROVIDER_UNPARENT,       /**< parent to none, before 1.37 */
+    PL_PROVIDER_LOOP            /**< parent inside its own subtree */
 } pl_provider_refusal_e;
 
 /**

@@ -14,7 +14,7 @@
 typedef struct pl_rc_t {
     apr_int64_t id;
     const char *name;
-    const char *created_at;     /* SQL text, may be NULL */
+    const char *created_at; /* SQL text, may be NULL */
     const char *updated_at;
 } pl_rc_t;
 

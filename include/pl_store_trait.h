@@ -19,7 +19,7 @@
 typedef struct pl_trait_t {
     apr_int64_t id;
     const char *name;
-    const char *created_at;     /* SQL text, may be NULL */
+    const char *created_at; /* SQL text, may be NULL */
     const char *updated_at;
 } pl_trait_t;
 
@@ -54,8 +54,8 @@ apr_status_t pl_store_trait_get(pl_db_t *db, apr_pool_t *p, const char *name,
  * Create the trait name (the caller has checked the CUSTOM_ form).
  * @return APR_SUCCESS and *ptrait; APR_EEXIST; database errors.
  */
-apr_status_t pl_store_trait_create(pl_db_t *db, apr_pool_t *p,
-                                   const char *name, pl_trait_t **ptrait);
+apr_status_t pl_store_trait_create(pl_db_t *db, apr_pool_t *p, const char *name,
+                                   pl_trait_t **ptrait);
 
 /**
  * Delete the custom trait t.

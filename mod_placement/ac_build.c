@@ -109,15 +109,15 @@ static gstat_e prepare_anchors(ctx_t *c, const char **punknown)
     if (rr == NULL || (rr->required->nelts == 0 && rr->forbidden->nelts == 0)) {
         return G_OK;
     }
-    if ((st = pl_ac_resolve_traits(c, rr->required, &c->anchor_req, punknown))
-        != G_OK
-        || (st = pl_ac_resolve_traits(c, rr->forbidden, &c->anchor_forb,
-                                punknown)) != G_OK) {
+    if ((st = pl_ac_resolve_traits(c, rr->required, &c->anchor_req,
+                                   punknown)) != G_OK ||
+        (st = pl_ac_resolve_traits(c, rr->forbidden, &c->anchor_forb,
+                                   punknown)) != G_OK) {
         return st;
     }
     c->anchor_filter = 1;
     if (c->anchor_req.n == 0) {
-        return G_OK;                /* some root surely lacks them */
+        return G_OK; /* some root surely lacks them */
     }
     for (i = 0; i < c->provs.size && !any; i++) {
         const prov_t *pv = c->provs.slots[i];
@@ -128,8 +128,8 @@ static gstat_e prepare_anchors(ctx_t *c, const char **punknown)
 }
 
 apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
-                         const pl_ac_world_t *world,
-                         const pl_ac_opts_t *opts, pl_ac_result_t **pres)
+                         const pl_ac_world_t *world, const pl_ac_opts_t *opts,
+                         pl_ac_result_t **pres)
 {
     pl_ac_result_t *res = result_make(p);
     ctx_t c;
@@ -154,8 +154,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     b.ngroups = req->groups->nelts;
     b.groups = apr_pcalloc(p, (b.ngroups + 1) * sizeof(gctx_t));
     for (i = 0; i < b.ngroups; i++) {
-        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i,
-                                               pl_ac_group_t *);
+        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i, pl_ac_group_t *);
 
         nslots += g->resources->nelts > 1 ? g->resources->nelts : 1;
     }
@@ -187,7 +186,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     if (st != G_OK) {
         return APR_SUCCESS;
     }
-    nslots = s;                     /* b.nslots was an upper bound */
+    nslots = s; /* b.nslots was an upper bound */
 
     /* the anchors every slot can be filled at */
     b.anchor_list = apr_array_make(p, apr_hash_count(b.anchors) + 1,
@@ -203,7 +202,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     }
     if (opts->randomize) {
         pl_ac_shuffle(&c, b.anchor_list->elts, b.anchor_list->nelts,
-                sizeof(anchor_t *));
+                      sizeof(anchor_t *));
     }
     else {
         qsort(b.anchor_list->elts, b.anchor_list->nelts, sizeof(anchor_t *),
@@ -228,8 +227,8 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         }
     }
     /* from each slot on: what is asked per class, how many isolate */
-    w.need = apr_pcalloc(p, (apr_size_t)(nslots + 1) * (c.nrc + 1)
-                            * sizeof(apr_int64_t));
+    w.need = apr_pcalloc(p, (apr_size_t)(nslots + 1) * (c.nrc + 1) *
+                                sizeof(apr_int64_t));
     for (s = nslots - 1; s >= 0; s--) {
         memcpy(w.need + (apr_size_t)s * c.nrc,
                w.need + (apr_size_t)(s + 1) * c.nrc,
@@ -248,13 +247,13 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     if (opts->limit > 0 && !opts->randomize) {
         w.bound = opts->limit;
     }
-    if (opts->max_candidates >= 0
-        && (w.bound == 0 || opts->max_candidates < w.bound)) {
+    if (opts->max_candidates >= 0 &&
+        (w.bound == 0 || opts->max_candidates < w.bound)) {
         w.bound = opts->max_candidates;
     }
-    if (opts->randomize && opts->limit > 0
-        && (w.bound == 0 || opts->limit < w.bound)) {
-        w.bound = opts->limit;  /* a random sample: anchors are shuffled */
+    if (opts->randomize && opts->limit > 0 &&
+        (w.bound == 0 || opts->limit < w.bound)) {
+        w.bound = opts->limit; /* a random sample: anchors are shuffled */
     }
     w.out = res->cands;
     w.seen = world->sharing->nelts ? apr_hash_make(p) : NULL;
@@ -276,8 +275,8 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         int live = 0;
 
         for (i = 0; i < nanchors && !w.stop; i++) {
-            pl_ac_start_anchor(&w, &sts[i], APR_ARRAY_IDX(b.anchor_list, i,
-                                                    anchor_t *), nres);
+            pl_ac_start_anchor(
+                &w, &sts[i], APR_ARRAY_IDX(b.anchor_list, i, anchor_t *), nres);
             pl_ac_state_unapply(&w);
             if (sts[i].depth >= 0) {
                 sts[live++] = sts[i];
@@ -302,8 +301,8 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
 
         memset(&st, 0, sizeof(st));
         for (i = 0; i < nanchors && !w.stop; i++) {
-            pl_ac_start_anchor(&w, &st, APR_ARRAY_IDX(b.anchor_list, i,
-                                                anchor_t *), nres);
+            pl_ac_start_anchor(
+                &w, &st, APR_ARRAY_IDX(b.anchor_list, i, anchor_t *), nres);
             while (st.depth >= 0 && pl_ac_step(&w)) {
             }
             pl_ac_state_unapply(&w);
@@ -313,12 +312,13 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         opts->stats->pruned = w.pruned;
         opts->stats->refused = w.refused;
         opts->stats->nodes = (opts->budget > 0 ? opts->budget
-                                               : DEFAULT_BUDGET) - w.budget;
+                                               : DEFAULT_BUDGET) -
+                             w.budget;
     }
     res->truncated = w.truncated;
     if (opts->randomize) {
         pl_ac_shuffle(&c, res->cands->elts, res->cands->nelts,
-                sizeof(pl_ac_cand_t *));
+                      sizeof(pl_ac_cand_t *));
     }
     /* providers only in mappings, outside the summarized trees */
     res->extra_rps = apr_array_make(p, 1, sizeof(apr_int64_t));

@@ -17,7 +17,7 @@
 /* ------------------------------------------------------------------ */
 
 gstat_e pl_ac_resolve_traits(ctx_t *c, const apr_array_header_t *names,
-                              ids_t *out, const char **punknown)
+                             ids_t *out, const char **punknown)
 {
     int i;
 
@@ -61,8 +61,8 @@ static int has_required(const gctx_t *gc, const prov_t *pv)
 
 static int forbidden_here(const gctx_t *gc, const prov_t *pv)
 {
-    return pl_ac_has_any(&pv->traits, &gc->forb)
-           || pl_ac_has_any(&pv->aggs, &gc->forb_aggs);
+    return pl_ac_has_any(&pv->traits, &gc->forb) ||
+           pl_ac_has_any(&pv->aggs, &gc->forb_aggs);
 }
 
 /* RequestGroupSearchContext.__init__: names to ids, in upstream's order,
@@ -98,12 +98,12 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
         gc->nmo = sets->nelts;
         gc->mo = apr_pcalloc(c->p, sets->nelts * sizeof(ids_t));
         for (i = 0; i < sets->nelts; i++) {
-            const apr_array_header_t *set =
-                APR_ARRAY_IDX(sets, i, apr_array_header_t *);
+            const apr_array_header_t *set = APR_ARRAY_IDX(sets, i,
+                                                          apr_array_header_t *);
 
             for (j = 0; j < set->nelts; j++) {
-                pl_ac_name_t *a = apr_hash_get(c->agg_by_uuid,
-                    APR_ARRAY_IDX(set, j, const char *),
+                pl_ac_name_t *a = apr_hash_get(
+                    c->agg_by_uuid, APR_ARRAY_IDX(set, j, const char *),
                     APR_HASH_KEY_STRING);
 
                 if (a) {
@@ -111,7 +111,7 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
                 }
             }
             if (gc->mo[i].n == 0) {
-                return G_EMPTY;     /* aggregates nobody knows */
+                return G_EMPTY; /* aggregates nobody knows */
             }
         }
         /* some provider must be in all of them */
@@ -126,7 +126,8 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
     }
     if (g->member_of) {
         for (j = 0; j < g->member_of->forbidden->nelts; j++) {
-            pl_ac_name_t *a = apr_hash_get(c->agg_by_uuid,
+            pl_ac_name_t *a = apr_hash_get(
+                c->agg_by_uuid,
                 APR_ARRAY_IDX(g->member_of->forbidden, j, const char *),
                 APR_HASH_KEY_STRING);
 
@@ -138,9 +139,9 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
     gc->nreq = g->required->nelts;
     gc->req = apr_pcalloc(c->p, (gc->nreq + 1) * sizeof(ids_t));
     for (i = 0; i < gc->nreq; i++) {
-        gstat_e st = pl_ac_resolve_traits(c, APR_ARRAY_IDX(g->required, i,
-                                                     apr_array_header_t *),
-                                    &gc->req[i], punknown);
+        gstat_e st = pl_ac_resolve_traits(
+            c, APR_ARRAY_IDX(g->required, i, apr_array_header_t *), &gc->req[i],
+            punknown);
         if (st != G_OK) {
             return st;
         }
@@ -170,8 +171,8 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
             const pl_ac_inv_t *inv = APR_ARRAY_IDX(invs, j,
                                                    const pl_ac_inv_t *);
 
-            n = (!gc->has_tree || inv->root_id == gc->tree_root)
-                && pl_ac_fits(inv, gc->amount[i]);
+            n = (!gc->has_tree || inv->root_id == gc->tree_root) &&
+                pl_ac_fits(inv, gc->amount[i]);
         }
         if (!n) {
             return G_EMPTY;
@@ -244,7 +245,7 @@ gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc)
     int i, j, any = 0;
 
     if (gc->nres == 0 && gc->nreq == 0 && !gc->has_mo) {
-        return G_EMPTY;             /* upstream filters on nothing */
+        return G_EMPTY; /* upstream filters on nothing */
     }
     if (gc->nres) {
         const apr_array_header_t *invs = c->rc_invs[gc->rc_idx[0]];
@@ -254,9 +255,9 @@ gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc)
                                                    const pl_ac_inv_t *);
             prov_t *pv = pl_ac_ptab_get(&c->provs, inv->rp_id);
 
-            if (serves_all(gc, pv) && has_required(gc, pv)
-                && (!gc->has_mo || in_all_aggs(gc, pv))
-                && !forbidden_here(gc, pv)) {
+            if (serves_all(gc, pv) && has_required(gc, pv) &&
+                (!gc->has_mo || in_all_aggs(gc, pv)) &&
+                !forbidden_here(gc, pv)) {
                 APR_ARRAY_PUSH(hits, prov_t *) = pv;
             }
         }
@@ -267,9 +268,9 @@ gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc)
         for (i = 0; i < (int)c->provs.size; i++) {
             prov_t *pv = c->provs.slots[i];
 
-            if (pv && (pv->traits.n || pv->aggs.n) && has_required(gc, pv)
-                && (!gc->has_mo || in_all_aggs(gc, pv))
-                && !forbidden_here(gc, pv)) {
+            if (pv && (pv->traits.n || pv->aggs.n) && has_required(gc, pv) &&
+                (!gc->has_mo || in_all_aggs(gc, pv)) &&
+                !forbidden_here(gc, pv)) {
                 APR_ARRAY_PUSH(hits, prov_t *) = pv;
             }
         }
@@ -321,8 +322,8 @@ static int entry_ok(const ctx_t *c, const gctx_t *gc, const prov_t *pv,
     if (gc->has_mo && !in_all_aggs(gc, pv) && !root_in_aggs(c, gc, anchor)) {
         return 0;
     }
-    if (gc->forb_aggs.n && (pl_ac_has_any(&pv->aggs, &gc->forb_aggs)
-                            || root_in_bad(c, gc, anchor))) {
+    if (gc->forb_aggs.n && (pl_ac_has_any(&pv->aggs, &gc->forb_aggs) ||
+                            root_in_bad(c, gc, anchor))) {
         return 0;
     }
     return 1;
@@ -333,7 +334,7 @@ static int entry_ok(const ctx_t *c, const gctx_t *gc, const prov_t *pv,
 gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc)
 {
     ctx_t *c = b->c;
-    apr_hash_t *trees = NULL;       /* anchors in every class so far */
+    apr_hash_t *trees = NULL; /* anchors in every class so far */
     apr_hash_index_t *hi;
     int i, j, k, r;
 
@@ -343,8 +344,9 @@ gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc)
         gc->order[i] = i;
     }
     for (i = 1; i < gc->nres; i++) {
-        for (j = i; j > 0 && c->rc_ids[gc->rc_idx[gc->order[j]]]
-                             < c->rc_ids[gc->rc_idx[gc->order[j - 1]]]; j--) {
+        for (j = i; j > 0 && c->rc_ids[gc->rc_idx[gc->order[j]]] <
+                                 c->rc_ids[gc->rc_idx[gc->order[j - 1]]];
+             j--) {
             int t = gc->order[j];
 
             gc->order[j] = gc->order[j - 1];
@@ -362,15 +364,15 @@ gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc)
                                                    const pl_ac_inv_t *);
             prov_t *pv;
 
-            if ((gc->has_tree && inv->root_id != gc->tree_root)
-                || !pl_ac_fits(inv, gc->amount[ri])) {
+            if ((gc->has_tree && inv->root_id != gc->tree_root) ||
+                !pl_ac_fits(inv, gc->amount[ri])) {
                 continue;
             }
             pv = pl_ac_ptab_get(&c->provs, inv->rp_id);
             /* the tree of the provider itself */
-            if (entry_ok(c, gc, pv, pv->root_id)
-                && (!trees || apr_hash_get(trees, &pv->root_id,
-                                           sizeof(apr_int64_t)))) {
+            if (entry_ok(c, gc, pv, pv->root_id) &&
+                (!trees ||
+                 apr_hash_get(trees, &pv->root_id, sizeof(apr_int64_t)))) {
                 /* a provider with a forbidden trait spoils every
                  * combination it is in: leave it out */
                 apr_hash_set(here, &pv->root_id, sizeof(apr_int64_t), pv);
@@ -379,15 +381,15 @@ gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc)
                 }
             }
             /* and every tree it shares with (not with in_tree) */
-            if (!pv->sharing || gc->has_tree
-                || (gc->has_mo && !in_all_aggs(gc, pv))) {
+            if (!pv->sharing || gc->has_tree ||
+                (gc->has_mo && !in_all_aggs(gc, pv))) {
                 continue;
             }
             for (k = 0; k < pv->anchors.n; k++) {
                 apr_int64_t a = pv->anchors.v[k];
 
-                if (!entry_ok(c, gc, pv, a)
-                    || (trees && !apr_hash_get(trees, &a, sizeof(a)))) {
+                if (!entry_ok(c, gc, pv, a) ||
+                    (trees && !apr_hash_get(trees, &a, sizeof(a)))) {
                     continue;
                 }
                 apr_hash_set(here, &pv->anchors.v[k], sizeof(a), pv);

@@ -15,8 +15,8 @@
 #include "pl_err.h"
 #include "pl_mv.h"
 
-static apr_status_t fail(const char **perr, const char **pcode,
-                         const char *err, const char *code)
+static apr_status_t fail(const char **perr, const char **pcode, const char *err,
+                         const char *code)
 {
     *perr = err;
     *pcode = code;
@@ -24,9 +24,8 @@ static apr_status_t fail(const char **perr, const char **pcode,
 }
 
 /* Every value of query parameter key, in order (const char *). */
-static apr_array_header_t *values_of(apr_pool_t *p,
-                                     const apr_array_header_t *args,
-                                     const char *key)
+static apr_array_header_t *
+values_of(apr_pool_t *p, const apr_array_header_t *args, const char *key)
 {
     apr_array_header_t *vals = apr_array_make(p, 2, sizeof(const char *));
     int i;
@@ -97,8 +96,7 @@ static pl_ac_group_t *group_for(apr_pool_t *p, apr_array_header_t *groups,
 }
 
 /* upstream's list-of-sets form: each plain trait alone, each in: set */
-static void set_traits(apr_pool_t *p, pl_ac_group_t *g,
-                       const pl_qs_traits_t *t)
+static void set_traits(apr_pool_t *p, pl_ac_group_t *g, const pl_qs_traits_t *t)
 {
     int i;
 
@@ -106,13 +104,13 @@ static void set_traits(apr_pool_t *p, pl_ac_group_t *g,
     for (i = 0; i < t->required->nelts; i++) {
         apr_array_header_t *one = apr_array_make(p, 1, sizeof(const char *));
 
-        APR_ARRAY_PUSH(one, const char *) =
-            APR_ARRAY_IDX(t->required, i, const char *);
+        APR_ARRAY_PUSH(one, const char *) = APR_ARRAY_IDX(t->required, i,
+                                                          const char *);
         APR_ARRAY_PUSH(g->required, apr_array_header_t *) = one;
     }
     for (i = 0; i < t->any_of->nelts; i++) {
-        APR_ARRAY_PUSH(g->required, apr_array_header_t *) =
-            APR_ARRAY_IDX(t->any_of, i, apr_array_header_t *);
+        APR_ARRAY_PUSH(g->required, apr_array_header_t *) = APR_ARRAY_IDX(
+            t->any_of, i, apr_array_header_t *);
     }
     g->forbidden = t->forbidden;
 }
@@ -121,8 +119,8 @@ static void set_traits(apr_pool_t *p, pl_ac_group_t *g,
  * per suffix, created where its first key appears. */
 static apr_status_t parse_groups(apr_pool_t *p, int mv,
                                  const apr_array_header_t *args,
-                                 apr_array_header_t *groups,
-                                 const char **perr, const char **pcode)
+                                 apr_array_header_t *groups, const char **perr,
+                                 const char **pcode)
 {
     apr_hash_t *done = apr_hash_make(p);
     int i;
@@ -161,8 +159,7 @@ static apr_status_t parse_groups(apr_pool_t *p, int mv,
                 }
             }
             else {
-                rv = pl_qs_member_of(p, mv, suffix,
-                                     values_of(p, args, a->key),
+                rv = pl_qs_member_of(p, mv, suffix, values_of(p, args, a->key),
                                      &g->member_of, &err);
             }
             break;
@@ -179,15 +176,14 @@ static apr_status_t parse_groups(apr_pool_t *p, int mv,
 
 static int has_member_of(const pl_ac_group_t *g)
 {
-    return g->member_of && (g->member_of->any_of->nelts
-                            || g->member_of->forbidden->nelts);
+    return g->member_of &&
+           (g->member_of->any_of->nelts || g->member_of->forbidden->nelts);
 }
 
 /* 1.36+: resourceless groups are fine when same_subtree names them */
 static apr_status_t check_subtree_groups(apr_pool_t *p,
                                          const pl_ac_request_t *req,
-                                         const char **perr,
-                                         const char **pcode)
+                                         const char **perr, const char **pcode)
 {
     apr_array_header_t *resless = apr_array_make(p, 2, sizeof(char *));
     apr_array_header_t *subtree = apr_array_make(p, 4, sizeof(char *));
@@ -196,8 +192,7 @@ static apr_status_t check_subtree_groups(apr_pool_t *p,
     int i, j;
 
     for (i = 0; i < req->groups->nelts; i++) {
-        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i,
-                                               pl_ac_group_t *);
+        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i, pl_ac_group_t *);
 
         APR_ARRAY_PUSH(all, const char *) = g->suffix;
         if (g->resources->nelts == 0) {
@@ -205,16 +200,18 @@ static apr_status_t check_subtree_groups(apr_pool_t *p,
         }
     }
     for (i = 0; i < req->same_subtrees->nelts; i++) {
-        const apr_array_header_t *set =
-            APR_ARRAY_IDX(req->same_subtrees, i, apr_array_header_t *);
+        const apr_array_header_t *set = APR_ARRAY_IDX(req->same_subtrees, i,
+                                                      apr_array_header_t *);
 
         for (j = 0; j < set->nelts; j++) {
             add_unique(subtree, APR_ARRAY_IDX(set, j, const char *));
         }
     }
     if (resless->nelts == req->groups->nelts) {
-        return fail(perr, pcode, "There must be at least one resources or "
-                    "resources[$S] parameter.", PL_ERRC_QUERY_MISSING_VALUE);
+        return fail(perr, pcode,
+                    "There must be at least one resources or "
+                    "resources[$S] parameter.",
+                    PL_ERRC_QUERY_MISSING_VALUE);
     }
     for (i = 0; i < resless->nelts; i++) {
         const char *s = APR_ARRAY_IDX(resless, i, const char *);
@@ -224,10 +221,14 @@ static apr_status_t check_subtree_groups(apr_pool_t *p,
         }
     }
     if (bad->nelts) {
-        return fail(perr, pcode, apr_psprintf(p, "Resourceless suffixed "
-                    "group request should be specified in `same_subtree` "
-                    "query param: bad group(s) - %s.", py_list(p, bad)),
-                    PL_ERRC_QUERY_BAD_VALUE);
+        return fail(
+            perr, pcode,
+            apr_psprintf(p,
+                         "Resourceless suffixed "
+                         "group request should be specified in `same_subtree` "
+                         "query param: bad group(s) - %s.",
+                         py_list(p, bad)),
+            PL_ERRC_QUERY_BAD_VALUE);
     }
     for (i = 0; i < subtree->nelts; i++) {
         const char *s = APR_ARRAY_IDX(subtree, i, const char *);
@@ -237,10 +238,13 @@ static apr_status_t check_subtree_groups(apr_pool_t *p,
         }
     }
     if (bad->nelts) {
-        return fail(perr, pcode, apr_psprintf(p, "Real suffixes should be "
-                    "specified in `same_subtree`: %s not found in %s.",
-                    py_list(p, bad), py_list(p, all)),
-                    PL_ERRC_QUERY_BAD_VALUE);
+        return fail(
+            perr, pcode,
+            apr_psprintf(p,
+                         "Real suffixes should be "
+                         "specified in `same_subtree`: %s not found in %s.",
+                         py_list(p, bad), py_list(p, all)),
+            PL_ERRC_QUERY_BAD_VALUE);
     }
     return APR_SUCCESS;
 }
@@ -253,8 +257,7 @@ static apr_status_t check_orphans(apr_pool_t *p, const pl_ac_request_t *req,
     int i, resless = 0;
 
     for (i = 0; i < req->groups->nelts; i++) {
-        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i,
-                                               pl_ac_group_t *);
+        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i, pl_ac_group_t *);
 
         if (g->resources->nelts) {
             continue;
@@ -272,22 +275,37 @@ static apr_status_t check_orphans(apr_pool_t *p, const pl_ac_request_t *req,
         }
     }
     if (req_orphans) {
-        return fail(perr, pcode, apr_pstrcat(p, "All traits parameters must "
-                    "be associated with resources.  Found the following "
-                    "orphaned traits keys: ", req_orphans, NULL), NULL);
+        return fail(
+            perr, pcode,
+            apr_pstrcat(p,
+                        "All traits parameters must "
+                        "be associated with resources.  Found the following "
+                        "orphaned traits keys: ",
+                        req_orphans, NULL),
+            NULL);
     }
     if (mo_orphans) {
-        return fail(perr, pcode, apr_pstrcat(p, "All member_of parameters "
-                    "must be associated with resources. Found the following "
-                    "orphaned member_of keys: ", mo_orphans, NULL), NULL);
+        return fail(
+            perr, pcode,
+            apr_pstrcat(
+                p,
+                "All member_of parameters "
+                "must be associated with resources. Found the following "
+                "orphaned member_of keys: ",
+                mo_orphans, NULL),
+            NULL);
     }
     if (resless) {
-        return fail(perr, pcode, "All request groups must specify "
-                    "resources.", NULL);
+        return fail(perr, pcode,
+                    "All request groups must specify "
+                    "resources.",
+                    NULL);
     }
     if (req->groups->nelts == 0) {
-        return fail(perr, pcode, "At least one request group (`resources` "
-                    "or `resources{$S}`) is required.", NULL);
+        return fail(perr, pcode,
+                    "At least one request group (`resources` "
+                    "or `resources{$S}`) is required.",
+                    NULL);
     }
     return APR_SUCCESS;
 }
@@ -300,8 +318,7 @@ static apr_status_t check_forbidden(apr_pool_t *p, const pl_ac_request_t *req,
     int i;
 
     for (i = 0; i < req->groups->nelts; i++) {
-        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i,
-                                               pl_ac_group_t *);
+        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i, pl_ac_group_t *);
         pl_qs_traits_t t;
         int j;
 
@@ -310,8 +327,8 @@ static apr_status_t check_forbidden(apr_pool_t *p, const pl_ac_request_t *req,
         t.any_of = apr_array_make(p, 2, sizeof(apr_array_header_t *));
         t.forbidden = g->forbidden;
         for (j = 0; j < g->required->nelts; j++) {
-            APR_ARRAY_PUSH(t.any_of, apr_array_header_t *) =
-                APR_ARRAY_IDX(g->required, j, apr_array_header_t *);
+            APR_ARRAY_PUSH(t.any_of, apr_array_header_t *) = APR_ARRAY_IDX(
+                g->required, j, apr_array_header_t *);
         }
         pl_qs_traits_conflicts(p, &t, g->suffix, conflicts);
     }
@@ -342,21 +359,21 @@ static apr_status_t parse_wide(apr_pool_t *p, const apr_array_header_t *args,
     }
     vals = values_of(p, args, "root_required");
     if (vals->nelts) {
-        if (pl_qs_once(p, "root_required", vals->nelts, &err)
-            != APR_SUCCESS) {
+        if (pl_qs_once(p, "root_required", vals->nelts, &err) != APR_SUCCESS) {
             return fail(perr, pcode, err, PL_ERRC_QUERY_DUPLICATE_KEY);
         }
-        if (pl_qs_root_required(p, vals, &req->root_required, &err)
-            != APR_SUCCESS) {
+        if (pl_qs_root_required(p, vals, &req->root_required, &err) !=
+            APR_SUCCESS) {
             return fail(perr, pcode, err,
                         !strncmp(err, "Conflicting", 11)
-                        ? PL_ERRC_QUERY_BAD_VALUE : NULL);
+                            ? PL_ERRC_QUERY_BAD_VALUE
+                            : NULL);
         }
     }
     vals = values_of(p, args, "same_subtree");
     if (vals->nelts) {
-        if (pl_qs_same_subtree(p, vals, &req->same_subtrees, &err)
-            != APR_SUCCESS) {
+        if (pl_qs_same_subtree(p, vals, &req->same_subtrees, &err) !=
+            APR_SUCCESS) {
             return fail(perr, pcode, err, PL_ERRC_QUERY_BAD_VALUE);
         }
     }
@@ -376,9 +393,9 @@ apr_status_t pl_ac_request_parse(apr_pool_t *p, int mv,
     req->mv = mv;
     req->groups = apr_array_make(p, 4, sizeof(pl_ac_group_t *));
     req->same_subtrees = apr_array_make(p, 1, sizeof(apr_array_header_t *));
-    if ((rv = parse_wide(p, args, req, perr, pcode)) != APR_SUCCESS
-        || (rv = parse_groups(p, mv, args, req->groups, perr, pcode))
-           != APR_SUCCESS) {
+    if ((rv = parse_wide(p, args, req, perr, pcode)) != APR_SUCCESS ||
+        (rv = parse_groups(p, mv, args, req->groups, perr, pcode)) !=
+            APR_SUCCESS) {
         return rv;
     }
     rv = mv >= PL_MV(1, 36) ? check_subtree_groups(p, req, perr, pcode)
@@ -387,18 +404,20 @@ apr_status_t pl_ac_request_parse(apr_pool_t *p, int mv,
         return rv;
     }
     /* 1.22+: a trait both required and forbidden */
-    if (mv >= PL_MV(1, 22)
-        && (rv = check_forbidden(p, req, perr, pcode)) != APR_SUCCESS) {
+    if (mv >= PL_MV(1, 22) &&
+        (rv = check_forbidden(p, req, perr, pcode)) != APR_SUCCESS) {
         return rv;
     }
     for (i = 0; i < req->groups->nelts; i++) {
-        granular += APR_ARRAY_IDX(req->groups, i,
-                                  pl_ac_group_t *)->same_provider;
+        granular += APR_ARRAY_IDX(req->groups, i, pl_ac_group_t *)
+                        ->same_provider;
     }
     if (req->group_policy == NULL && granular > 1) {
-        return fail(perr, pcode, "The \"group_policy\" parameter is "
+        return fail(perr, pcode,
+                    "The \"group_policy\" parameter is "
                     "required when specifying more than one \"resources{N}\" "
-                    "parameter.", NULL);
+                    "parameter.",
+                    NULL);
     }
     *preq = req;
     return APR_SUCCESS;
@@ -418,25 +437,24 @@ void pl_ac_request_names(apr_pool_t *p, const pl_ac_request_t *req,
 
     if (req->root_required) {
         for (j = 0; j < req->root_required->required->nelts; j++) {
-            add_unique(traits, APR_ARRAY_IDX(req->root_required->required,
-                                             j, const char *));
+            add_unique(traits, APR_ARRAY_IDX(req->root_required->required, j,
+                                             const char *));
         }
         for (j = 0; j < req->root_required->forbidden->nelts; j++) {
-            add_unique(traits, APR_ARRAY_IDX(req->root_required->forbidden,
-                                             j, const char *));
+            add_unique(traits, APR_ARRAY_IDX(req->root_required->forbidden, j,
+                                             const char *));
         }
     }
     for (i = 0; i < req->groups->nelts; i++) {
-        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i,
-                                               pl_ac_group_t *);
+        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i, pl_ac_group_t *);
 
         for (j = 0; j < g->resources->nelts; j++) {
-            add_unique(rcs, APR_ARRAY_IDX(g->resources, j,
-                                          pl_qs_resource_t).name);
+            add_unique(rcs,
+                       APR_ARRAY_IDX(g->resources, j, pl_qs_resource_t).name);
         }
         for (j = 0; j < g->required->nelts; j++) {
-            const apr_array_header_t *set =
-                APR_ARRAY_IDX(g->required, j, apr_array_header_t *);
+            const apr_array_header_t *set = APR_ARRAY_IDX(g->required, j,
+                                                          apr_array_header_t *);
 
             for (k = 0; k < set->nelts; k++) {
                 add_unique(traits, APR_ARRAY_IDX(set, k, const char *));
@@ -447,9 +465,8 @@ void pl_ac_request_names(apr_pool_t *p, const pl_ac_request_t *req,
         }
         if (g->member_of) {
             for (j = 0; j < g->member_of->any_of->nelts; j++) {
-                const apr_array_header_t *set =
-                    APR_ARRAY_IDX(g->member_of->any_of, j,
-                                  apr_array_header_t *);
+                const apr_array_header_t *set = APR_ARRAY_IDX(
+                    g->member_of->any_of, j, apr_array_header_t *);
 
                 for (k = 0; k < set->nelts; k++) {
                     add_unique(aggs, APR_ARRAY_IDX(set, k, const char *));

@@ -77,7 +77,7 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
         s->uuid = pv->uuid;
         s->parent_uuid = pv->parent_id ? uuid_of(w, pv->parent_id) : NULL;
         s->root_uuid = uuid_of(w, pv->root_id);
-        if (s->root_uuid == NULL) {         /* its root was not read */
+        if (s->root_uuid == NULL) { /* its root was not read */
             s->root_uuid = s->uuid;
         }
         s->res = apr_array_make(p, 3, sizeof(pl_ac_summary_res_t));
@@ -104,14 +104,12 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
         r->used = inv->used;
     }
     for (i = 0; want_traits && i < w->all_traits->nelts; i++) {
-        const pl_ac_link_t *l = &APR_ARRAY_IDX(w->all_traits, i,
-                                               pl_ac_link_t);
-        pl_ac_summary_t *s = apr_hash_get(by_id, &l->rp_id,
-                                          sizeof(l->rp_id));
+        const pl_ac_link_t *l = &APR_ARRAY_IDX(w->all_traits, i, pl_ac_link_t);
+        pl_ac_summary_t *s = apr_hash_get(by_id, &l->rp_id, sizeof(l->rp_id));
 
         if (s) {
-            APR_ARRAY_PUSH(s->traits, const char *) =
-                name_of(w->trait_names, l->other_id);
+            APR_ARRAY_PUSH(s->traits, const char *) = name_of(w->trait_names,
+                                                              l->other_id);
         }
     }
     *psums = sums;

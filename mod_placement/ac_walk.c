@@ -105,8 +105,7 @@ static int group_traits_ok(const walk_t *w, const gctx_t *gc)
     return 1;
 }
 
-static int is_ancestor_or_self(const ctx_t *c, const prov_t *x,
-                               const prov_t *y)
+static int is_ancestor_or_self(const ctx_t *c, const prov_t *x, const prov_t *y)
 {
     int hops = 0;
 
@@ -127,8 +126,8 @@ static int same_subtree_ok(const walk_t *w)
     int i, j, k, n;
 
     for (i = 0; i < sets->nelts; i++) {
-        const apr_array_header_t *set =
-            APR_ARRAY_IDX(sets, i, apr_array_header_t *);
+        const apr_array_header_t *set = APR_ARRAY_IDX(sets, i,
+                                                      apr_array_header_t *);
 
         for (n = 0, j = 0; j < set->nelts; j++) {
             const char *suffix = APR_ARRAY_IDX(set, j, const char *);
@@ -175,8 +174,8 @@ static int nested_blind_ok(const walk_t *w)
 
     for (i = 0; i < w->nacc; i++) {
         for (j = 0; j < i; j++) {
-            if (w->acc[i].pv != w->acc[j].pv
-                && w->acc[i].pv->root_id == w->acc[j].pv->root_id) {
+            if (w->acc[i].pv != w->acc[j].pv &&
+                w->acc[i].pv->root_id == w->acc[j].pv->root_id) {
                 return 0;
             }
         }
@@ -192,7 +191,7 @@ static int cmp_id(const void *a, const void *b)
 }
 
 void pl_ac_note_id(apr_pool_t *p, apr_hash_t *seen, apr_array_header_t *a,
-                    apr_int64_t id)
+                   apr_int64_t id)
 {
     if (!apr_hash_get(seen, &id, sizeof(id))) {
         apr_int64_t *k = apr_palloc(p, sizeof(*k));
@@ -225,9 +224,9 @@ static int duplicate(walk_t *w)
     }
     /* a few entries: insertion sort on (provider, class) */
     for (i = 1; i < w->nacc; i++) {
-        for (j = i; j > 0 && (trip[j * 3] < trip[j * 3 - 3]
-                              || (trip[j * 3] == trip[j * 3 - 3]
-                                  && trip[j * 3 + 1] < trip[j * 3 - 2]));
+        for (j = i; j > 0 && (trip[j * 3] < trip[j * 3 - 3] ||
+                              (trip[j * 3] == trip[j * 3 - 3] &&
+                               trip[j * 3 + 1] < trip[j * 3 - 2]));
              j--) {
             apr_int64_t t[3];
 
@@ -237,9 +236,10 @@ static int duplicate(walk_t *w)
         }
     }
     for (i = 0; i < w->nacc; i++) {
-        key = apr_psprintf(p, "%s%" APR_INT64_T_FMT ":%" APR_INT64_T_FMT
-                           ":%" APR_INT64_T_FMT ";", key, trip[i * 3],
-                           trip[i * 3 + 1], trip[i * 3 + 2]);
+        key = apr_psprintf(p,
+                           "%s%" APR_INT64_T_FMT ":%" APR_INT64_T_FMT
+                           ":%" APR_INT64_T_FMT ";",
+                           key, trip[i * 3], trip[i * 3 + 1], trip[i * 3 + 2]);
     }
     for (i = 0; i < w->b->ngroups; i++) {
         const gctx_t *gc = &w->b->groups[i];
@@ -253,8 +253,7 @@ static int duplicate(walk_t *w)
         key = apr_pstrcat(p, key, "|", NULL);
         for (s = 0; s < n; s++) {
             if (s == 0 || ids[s] != ids[s - 1]) {
-                key = apr_psprintf(p, "%s%" APR_INT64_T_FMT ",", key,
-                                   ids[s]);
+                key = apr_psprintf(p, "%s%" APR_INT64_T_FMT ",", key, ids[s]);
             }
         }
     }
@@ -380,9 +379,8 @@ static int completable(walk_t *w, int s)
             return 0;
         }
     }
-    return !w->niso
-           || w->iso_after[s] <= w->st->iso_union - (w->niso
-                                                      - w->iso_after[s]);
+    return !w->niso ||
+           w->iso_after[s] <= w->st->iso_union - (w->niso - w->iso_after[s]);
 }
 
 /* Kuhn's augmenting path for isolate slot s (index among isolate slots
@@ -626,7 +624,7 @@ static void index_anchor(walk_t *w, anchor_t *a)
 
             if (pv->stamp != w->epoch) {
                 pv->stamp = w->epoch;
-                pv->match = n++;    /* its index, for now */
+                pv->match = n++; /* its index, for now */
             }
         }
     }
@@ -672,7 +670,7 @@ void pl_ac_start_anchor(walk_t *w, wstate_t *st, anchor_t *a, int nres)
     if (w->b->c->opts->randomize) {
         for (s = 0; s < w->nslots; s++) {
             pl_ac_shuffle(w->b->c, a->lists[s]->elts, a->lists[s]->nelts,
-                    sizeof(prov_t *));
+                          sizeof(prov_t *));
         }
     }
     if (!anchor_feasible(w)) {
@@ -685,8 +683,8 @@ void pl_ac_start_anchor(walk_t *w, wstate_t *st, anchor_t *a, int nres)
 
         st->viable[s] = 0;
         for (i = 0; i < a->lists[s]->nelts; i++) {
-            st->viable[s] += fit_slot(w, s, APR_ARRAY_IDX(a->lists[s], i,
-                                                          prov_t *));
+            st->viable[s] += fit_slot(w, s,
+                                      APR_ARRAY_IDX(a->lists[s], i, prov_t *));
         }
         if (st->viable[s] == 0) {
             st->depth = -1;
@@ -710,9 +708,9 @@ int pl_ac_step(walk_t *w)
         prov_t *pv;
 
         if (d == w->nslots) {
-            int ok = !((w->need_subtree && !same_subtree_ok(w))
-                       || (w->nested_blind && !nested_blind_ok(w))
-                       || (w->seen && duplicate(w)));
+            int ok = !((w->need_subtree && !same_subtree_ok(w)) ||
+                       (w->nested_blind && !nested_blind_ok(w)) ||
+                       (w->seen && duplicate(w)));
 
             if (ok) {
                 emit(w);
@@ -740,7 +738,7 @@ int pl_ac_step(walk_t *w)
             continue;
         }
         if (!fit_slot(w, d, pv)) {
-            continue;               /* take() would refuse it */
+            continue; /* take() would refuse it */
         }
         if (w->deep) {
             fit_before(w, pv);
@@ -750,8 +748,8 @@ int pl_ac_step(walk_t *w)
         }
         w->chosen[d] = pv;
         /* the last class of a multi group: its traits, all together */
-        if ((gc->multi && gc->nreq && d == gc->slot0 + gc->width - 1
-             && !group_traits_ok(w, gc))) {
+        if ((gc->multi && gc->nreq && d == gc->slot0 + gc->width - 1 &&
+             !group_traits_ok(w, gc))) {
             untake(w, d, pv);
             continue;
         }

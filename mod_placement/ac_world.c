@@ -22,8 +22,8 @@ double pl_ac_capacity_real(const pl_ac_inv_t *inv)
     apr_int64_t d;
 
     if (__builtin_sub_overflow(inv->total, inv->reserved, &d)) {
-        return ((double)inv->total - (double)inv->reserved)
-               * inv->allocation_ratio;
+        return ((double)inv->total - (double)inv->reserved) *
+               inv->allocation_ratio;
     }
     return (double)d * inv->allocation_ratio;
 }
@@ -40,7 +40,7 @@ apr_int64_t pl_ac_capacity(const pl_ac_inv_t *inv)
         return APR_INT64_MIN;
     }
     if (cap != cap) {
-        return 0;                   /* NaN: nothing fits */
+        return 0; /* NaN: nothing fits */
     }
     return (apr_int64_t)cap;
 }
@@ -232,17 +232,16 @@ void pl_ac_index_world(ctx_t *c)
         APR_ARRAY_PUSH(c->rc_invs[k], const pl_ac_inv_t *) = inv;
     }
     for (i = 0; w->rp_traits && i < w->rp_traits->nelts; i++) {
-        const pl_ac_link_t *l = &APR_ARRAY_IDX(w->rp_traits, i,
-                                               pl_ac_link_t);
+        const pl_ac_link_t *l = &APR_ARRAY_IDX(w->rp_traits, i, pl_ac_link_t);
 
         pl_ac_ids_add_unique(c->p, &prov_of(c, l->rp_id, l->root_id)->traits,
-                       l->other_id);
+                             l->other_id);
     }
     for (i = 0; w->rp_aggs && i < w->rp_aggs->nelts; i++) {
         const pl_ac_link_t *l = &APR_ARRAY_IDX(w->rp_aggs, i, pl_ac_link_t);
 
         pl_ac_ids_add_unique(c->p, &prov_of(c, l->rp_id, l->root_id)->aggs,
-                       l->other_id);
+                             l->other_id);
     }
     for (i = 0; w->sharing && i < w->sharing->nelts; i++) {
         const pl_ac_link_t *l = &APR_ARRAY_IDX(w->sharing, i, pl_ac_link_t);
@@ -253,7 +252,7 @@ void pl_ac_index_world(ctx_t *c)
         const pl_ac_link_t *l = &APR_ARRAY_IDX(w->anchors, i, pl_ac_link_t);
 
         pl_ac_ids_add_unique(c->p, &prov_of(c, l->rp_id, l->root_id)->anchors,
-                       l->other_id);
+                             l->other_id);
     }
     for (i = 0; w->parents && i < w->parents->nelts; i++) {
         const pl_ac_link_t *l = &APR_ARRAY_IDX(w->parents, i, pl_ac_link_t);
@@ -270,9 +269,9 @@ void pl_ac_index_world(ctx_t *c)
  * database computes it (no integer sum that could overflow) */
 int pl_ac_fits(const pl_ac_inv_t *inv, apr_int64_t amount)
 {
-    return (double)inv->used + (double)amount <= pl_ac_capacity_real(inv)
-           && inv->min_unit <= amount && inv->max_unit >= amount
-           && (inv->step_size <= 0 || amount % inv->step_size == 0);
+    return (double)inv->used + (double)amount <= pl_ac_capacity_real(inv) &&
+           inv->min_unit <= amount && inv->max_unit >= amount &&
+           (inv->step_size <= 0 || amount % inv->step_size == 0);
 }
 
 int pl_ac_has_any(const ids_t *have, const ids_t *want)
@@ -303,7 +302,6 @@ int pl_ac_anchor_ok(const ctx_t *c, apr_int64_t root_id)
     }
     return !r || !pl_ac_has_any(&r->traits, &c->anchor_forb);
 }
-
 
 /* ------------------------------------------------------------------ */
 /* Randomness (PlacementRandomizeCandidates)                           */

@@ -42,10 +42,9 @@ int pl_api_aggregate_list(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = pl_policy_check(req,
-                              "placement:resource_providers:aggregates:list",
-                              NULL))
-        || (st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_policy_check(
+             req, "placement:resource_providers:aggregates:list", NULL)) ||
+        (st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     rv = pl_store_aggregate_list(req->db, req->pool, prov->id, &uuids);
@@ -55,7 +54,7 @@ int pl_api_aggregate_list(pl_req_t *req)
     list = json_object_new_array();
     for (i = 0; i < uuids->nelts; i++) {
         json_object_array_add(list, json_object_new_string(
-            APR_ARRAY_IDX(uuids, i, const char *)));
+                                        APR_ARRAY_IDX(uuids, i, const char *)));
     }
     return send_aggregates(req, prov, list);
 }
@@ -70,14 +69,18 @@ int pl_api_aggregate_set(pl_req_t *req)
     size_t i, n;
     int st;
 
-    if ((st = pl_require_json(req))
-        || (st = pl_policy_check(req, "placement:resource_providers:"
-                                 "aggregates:update", NULL))
-        || (st = pl_api_provider_of_path(req, NULL, &prov))
-        || (st = pl_read_json(req, pl_schema(req, with_generation
-                                                  ? PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_19
-                                                  : PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_1),
-                              &doc))) {
+    if ((st = pl_require_json(req)) ||
+        (st = pl_policy_check(req,
+                              "placement:resource_providers:"
+                              "aggregates:update",
+                              NULL)) ||
+        (st = pl_api_provider_of_path(req, NULL, &prov)) ||
+        (st = pl_read_json(
+             req,
+             pl_schema(req, with_generation
+                                ? PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_19
+                                : PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_1),
+             &doc))) {
         return st;
     }
     list = doc;
@@ -107,7 +110,8 @@ int pl_api_aggregate_set(pl_req_t *req)
     if (rv == APR_EEXIST) {
         return pl_err(req, HTTP_CONFLICT, NULL,
                       "Update conflict: an aggregate of resource provider "
-                      "%s kept being created concurrently", prov->uuid);
+                      "%s kept being created concurrently",
+                      prov->uuid);
     }
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "setting aggregates");

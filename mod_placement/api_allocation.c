@@ -25,8 +25,8 @@ static const char *jstr(json_object *o, const char *key)
 {
     json_object *v;
 
-    if (!json_object_object_get_ex(o, key, &v) || v == NULL
-        || !json_object_is_type(v, json_type_string)) {
+    if (!json_object_object_get_ex(o, key, &v) || v == NULL ||
+        !json_object_is_type(v, json_type_string)) {
         return NULL;
     }
     return json_object_get_string(v);
@@ -35,8 +35,7 @@ static const char *jstr(json_object *o, const char *key)
 /* What the request asks of consumer uuid (upstream's ensure_consumer
  * arguments); the store makes it so inside the write. */
 static pl_alloc_consumer_t *add_consumer(pl_req_t *req, const char *uuid,
-                                         json_object *data,
-                                         pl_alloc_write_t *w)
+                                         json_object *data, pl_alloc_write_t *w)
 {
     pl_alloc_consumer_t *ac = apr_pcalloc(req->pool, sizeof(*ac));
     json_object *gen = NULL;
@@ -53,8 +52,8 @@ static pl_alloc_consumer_t *add_consumer(pl_req_t *req, const char *uuid,
     }
     ac->check_generation = req->mv >= PL_MV(1, 28);
     /* json-c gives NULL for a JSON null */
-    if (json_object_object_get_ex(data, "consumer_generation", &gen)
-        && gen != NULL) {
+    if (json_object_object_get_ex(data, "consumer_generation", &gen) &&
+        gen != NULL) {
         ac->has_generation = 1;
         ac->generation = json_object_get_int64(gen);
     }
@@ -71,12 +70,14 @@ static void add_items(pl_alloc_consumer_t *ac, json_object *allocs,
         return;
     }
     {
-        json_object_object_foreach(allocs, rp_uuid, one) {
+        json_object_object_foreach(allocs, rp_uuid, one)
+        {
             json_object *res = NULL;
 
             json_object_object_get_ex(one, "resources", &res);
             {
-                json_object_object_foreach(res, rc, amount) {
+                json_object_object_foreach(res, rc, amount)
+                {
                     pl_alloc_item_t *it = apr_array_push(w->items);
 
                     it->ac = ac;
@@ -92,15 +93,15 @@ static void add_items(pl_alloc_consumer_t *ac, json_object *allocs,
 void pl_api_alloc_init(pl_req_t *req, pl_alloc_write_t *w)
 {
     memset(w, 0, sizeof(*w));
-    w->consumers = apr_array_make(req->pool, 2,
-                                  sizeof(pl_alloc_consumer_t *));
+    w->consumers = apr_array_make(req->pool, 2, sizeof(pl_alloc_consumer_t *));
     w->items = apr_array_make(req->pool, 4, sizeof(pl_alloc_item_t));
     w->retries = pl_config_conflict_retries(req->conf);
 }
 
 void pl_api_alloc_parse(pl_req_t *req, json_object *doc, pl_alloc_write_t *w)
 {
-    json_object_object_foreach(doc, cuuid, data) {
+    json_object_object_foreach(doc, cuuid, data)
+    {
         json_object *allocs = NULL;
 
         json_object_object_get_ex(data, "allocations", &allocs);
@@ -113,12 +114,13 @@ int pl_api_alloc_common_error(pl_req_t *req, apr_status_t rv,
 {
     switch (rv) {
     case PL_ALLOC_ECONSUMER:
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                      "%s", w->msg);
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE, "%s",
+                      w->msg);
     case PL_ALLOC_ENOPROVIDER:
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Allocation for resource provider '%s' that "
-                      "does not exist.", w->msg);
+                      "does not exist.",
+                      w->msg);
     case PL_ECAPACITY:
         return pl_err(req, HTTP_CONFLICT, NULL,
                       "Unable to allocate inventory: %s", w->msg);
@@ -132,9 +134,12 @@ void pl_api_alloc_log(pl_req_t *req, const pl_alloc_write_t *w)
     pl_metrics_add(PL_METRIC_CONFLICT_RETRIES, w->conflicts);
     pl_metrics_add(PL_METRIC_DEADLOCK_RETRIES, w->deadlocks);
     if (w->conflicts || w->deadlocks) {
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(03001)
-                      "allocation write retried: %d generation conflicts, "
-                      "%d deadlocks", w->conflicts, w->deadlocks);
+        ap_log_rerror(
+            APLOG_MARK, APLOG_DEBUG, 0, req->r,
+            PL_LOGNO(
+                03001) "allocation write retried: %d generation conflicts, "
+                       "%d deadlocks",
+            w->conflicts, w->deadlocks);
     }
 }
 
@@ -159,7 +164,8 @@ static int write_error(pl_req_t *req, apr_status_t rv, pl_alloc_write_t *w,
     if (rv == PL_ECONFLICT) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "Inventory and/or allocations changed while "
-                      "attempting to allocate: %s", w->msg);
+                      "attempting to allocate: %s",
+                      w->msg);
     }
     return pl_err_store(req, rv, "writing allocations");
 }
@@ -202,9 +208,12 @@ static json_object *list_to_dict(pl_req_t *req, json_object *list)
 
 int pl_api_allocation_consumer_put(pl_req_t *req)
 {
-    const char *schemas[] = { PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_0, PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_8,
-                              PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_12, PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_28,
-                              PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_34, PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_38 };
+    const char *schemas[] = { PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_0,
+                              PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_8,
+                              PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_12,
+                              PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_28,
+                              PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_34,
+                              PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_38 };
     const char *uuid = req->params[0];
     json_object *doc, *allocs = NULL;
     pl_alloc_write_t w;
@@ -218,9 +227,12 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Malformed consumer_uuid: %s", req->params[0]);
     }
-    which = req->mv < PL_MV(1, 8) ? 0 : req->mv < PL_MV(1, 12) ? 1
-            : req->mv < PL_MV(1, 28) ? 2 : req->mv < PL_MV(1, 34) ? 3
-            : req->mv < PL_MV(1, 38) ? 4 : 5;
+    which = req->mv < PL_MV(1, 8)    ? 0
+            : req->mv < PL_MV(1, 12) ? 1
+            : req->mv < PL_MV(1, 28) ? 2
+            : req->mv < PL_MV(1, 34) ? 3
+            : req->mv < PL_MV(1, 38) ? 4
+                                     : 5;
     if ((st = pl_read_json(req, pl_schema(req, schemas[which]), &doc))) {
         return st;
     }
@@ -237,10 +249,13 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
 
 int pl_api_allocation_post(pl_req_t *req)
 {
-    const char *schema = req->mv >= PL_MV(1, 38) ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_38
-                         : req->mv >= PL_MV(1, 34) ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_34
-                         : req->mv >= PL_MV(1, 28) ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_28
-                         : PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_13;
+    const char *schema = req->mv >= PL_MV(1, 38)
+                             ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_38
+                         : req->mv >= PL_MV(1, 34)
+                             ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_34
+                         : req->mv >= PL_MV(1, 28)
+                             ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_28
+                             : PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_13;
     json_object *doc;
     pl_alloc_write_t w;
     int st;
@@ -286,9 +301,8 @@ static json_object *entry_for(json_object *out, const char *key)
 /* {"allocations": {...}} of rows, keyed by provider (with its
  * generation) for a consumer's list, or by consumer (1.28+: with its
  * generation) when by_provider. */
-static json_object *allocations_json(pl_req_t *req,
-                                     const apr_array_header_t *rows,
-                                     int by_provider)
+static json_object *
+allocations_json(pl_req_t *req, const apr_array_header_t *rows, int by_provider)
 {
     json_object *root = json_object_new_object();
     json_object *allocs = json_object_new_object();
@@ -299,16 +313,17 @@ static json_object *allocations_json(pl_req_t *req,
         const pl_alloc_row_t *r = &APR_ARRAY_IDX(rows, i, pl_alloc_row_t);
         json_object *e, *res;
 
-        e = entry_for(allocs, by_provider ? r->consumer_uuid
-                                          : r->provider_uuid);
+        e = entry_for(allocs,
+                      by_provider ? r->consumer_uuid : r->provider_uuid);
         json_object_object_get_ex(e, "resources", &res);
         json_object_object_add(res, r->rc, json_object_new_int64(r->used));
         if (!by_provider) {
-            json_object_object_add(e, "generation",
-                json_object_new_int64(r->provider_generation));
+            json_object_object_add(
+                e, "generation", json_object_new_int64(r->provider_generation));
         }
         else if (req->mv >= PL_MV(1, 28)) {
-            json_object_object_add(e, "consumer_generation",
+            json_object_object_add(
+                e, "consumer_generation",
                 json_object_new_int64(r->consumer_generation));
         }
     }
@@ -330,17 +345,17 @@ int pl_api_allocation_consumer_get(pl_req_t *req)
     if (!(db = pl_req_db(req))) {
         return req->err_status;
     }
-    rv = pl_store_allocation_by_consumer(db, req->pool, req->params[0],
-                                         &rows, &c);
+    rv = pl_store_allocation_by_consumer(db, req->pool, req->params[0], &rows,
+                                         &c);
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "listing allocations");
     }
     root = allocations_json(req, rows, 0);
     if (c && req->mv >= PL_MV(1, 12)) {
         json_object_object_add(root, "project_id",
-            json_object_new_string(c->project_external_id));
+                               json_object_new_string(c->project_external_id));
         json_object_object_add(root, "user_id",
-            json_object_new_string(c->user_external_id));
+                               json_object_new_string(c->user_external_id));
         if (req->mv >= PL_MV(1, 28)) {
             json_object_object_add(root, "consumer_generation",
                                    json_object_new_int64(c->generation));
@@ -363,17 +378,18 @@ int pl_api_allocation_provider_list(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req,
-                              "placement:resource_providers:allocations:list",
-                              NULL))) {
+    if ((st = pl_policy_check(
+             req, "placement:resource_providers:allocations:list", NULL))) {
         return st;
     }
     if (!(db = pl_req_db(req))) {
         return req->err_status;
     }
-    if ((st = pl_api_provider_of_path(req, "Resource provider '%s' not "
+    if ((st = pl_api_provider_of_path(req,
+                                      "Resource provider '%s' not "
                                       "found: No resource provider with "
-                                      "uuid %s found", &prov))) {
+                                      "uuid %s found",
+                                      &prov))) {
         return st;
     }
     rv = pl_store_allocation_by_provider(db, req->pool, prov->id, &rows);

@@ -21,15 +21,15 @@
 
 static const char *query_schema(int mv)
 {
-    return mv >= PL_MV(1, 36) ? PL_SCHEMA_AC_QS_1_36
-         : mv >= PL_MV(1, 35) ? PL_SCHEMA_AC_QS_1_35
-         : mv >= PL_MV(1, 33) ? PL_SCHEMA_AC_QS_1_33
-         : mv >= PL_MV(1, 31) ? PL_SCHEMA_AC_QS_1_31
-         : mv >= PL_MV(1, 25) ? PL_SCHEMA_AC_QS_1_25
-         : mv >= PL_MV(1, 21) ? PL_SCHEMA_AC_QS_1_21
-         : mv >= PL_MV(1, 17) ? PL_SCHEMA_AC_QS_1_17
-         : mv >= PL_MV(1, 16) ? PL_SCHEMA_AC_QS_1_16
-         : PL_SCHEMA_AC_QS_1_10;
+    return mv >= PL_MV(1, 36)   ? PL_SCHEMA_AC_QS_1_36
+           : mv >= PL_MV(1, 35) ? PL_SCHEMA_AC_QS_1_35
+           : mv >= PL_MV(1, 33) ? PL_SCHEMA_AC_QS_1_33
+           : mv >= PL_MV(1, 31) ? PL_SCHEMA_AC_QS_1_31
+           : mv >= PL_MV(1, 25) ? PL_SCHEMA_AC_QS_1_25
+           : mv >= PL_MV(1, 21) ? PL_SCHEMA_AC_QS_1_21
+           : mv >= PL_MV(1, 17) ? PL_SCHEMA_AC_QS_1_17
+           : mv >= PL_MV(1, 16) ? PL_SCHEMA_AC_QS_1_16
+                                : PL_SCHEMA_AC_QS_1_10;
 }
 
 /* ------------------------------------------------------------------ */
@@ -47,7 +47,7 @@ static const char *query_schema(int mv)
  * over a hundred thousand times, an apr_hash lookup and an escape each */
 typedef struct uuid_slot_t {
     apr_int64_t id;
-    const char *json;               /* NULL: empty slot */
+    const char *json; /* NULL: empty slot */
     apr_size_t len;
 } uuid_slot_t;
 
@@ -95,8 +95,7 @@ static void js_uuid(pl_jstream_t *b, const uuids_t *u, apr_int64_t id)
 {
     apr_size_t i;
 
-    for (i = uuid_hash(id) & u->mask; u->slots[i].json;
-         i = (i + 1) & u->mask) {
+    for (i = uuid_hash(id) & u->mask; u->slots[i].json; i = (i + 1) & u->mask) {
         if (u->slots[i].id == id) {
             pl_jstream_raw(b, u->slots[i].json, u->slots[i].len);
             return;
@@ -173,12 +172,11 @@ static int requested(const pl_ac_request_t *acr, const char *rc)
     int i, j;
 
     for (i = 0; i < acr->groups->nelts; i++) {
-        const pl_ac_group_t *g = APR_ARRAY_IDX(acr->groups, i,
-                                               pl_ac_group_t *);
+        const pl_ac_group_t *g = APR_ARRAY_IDX(acr->groups, i, pl_ac_group_t *);
 
         for (j = 0; j < g->resources->nelts; j++) {
-            if (!strcmp(APR_ARRAY_IDX(g->resources, j,
-                                      pl_qs_resource_t).name, rc)) {
+            if (!strcmp(APR_ARRAY_IDX(g->resources, j, pl_qs_resource_t).name,
+                        rc)) {
                 return 1;
             }
         }
@@ -194,8 +192,8 @@ static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
     pl_jstream_str(b, s->uuid);
     PL_JS_LIT(b, ": {\"resources\": {");
     for (j = 0; j < s->res->nelts; j++) {
-        const pl_ac_summary_res_t *r =
-            &APR_ARRAY_IDX(s->res, j, pl_ac_summary_res_t);
+        const pl_ac_summary_res_t *r = &APR_ARRAY_IDX(s->res, j,
+                                                      pl_ac_summary_res_t);
 
         /* 1.27+: every class; before, only the requested ones */
         if (mv < PL_MV(1, 27) && !requested(acr, r->rc_name)) {
@@ -245,8 +243,8 @@ static int first_trees(const pl_ac_opts_t *opts)
 {
     int bound = opts->limit > 0 ? opts->limit : 0;
 
-    if (opts->max_candidates >= 0
-        && (bound == 0 || opts->max_candidates < bound)) {
+    if (opts->max_candidates >= 0 &&
+        (bound == 0 || opts->max_candidates < bound)) {
         bound = opts->max_candidates;
     }
     if (opts->randomize || bound <= 0 || bound > INT_MAX / 4) {
@@ -278,8 +276,8 @@ static void write_answer(pl_req_t *req, void *baton)
         if (i) {
             PL_JS_LIT(&js, ", ");
         }
-        request_json(&js, a->mv, APR_ARRAY_IDX(a->res->cands, i,
-                                               pl_ac_cand_t *), a->uuids);
+        request_json(&js, a->mv,
+                     APR_ARRAY_IDX(a->res->cands, i, pl_ac_cand_t *), a->uuids);
     }
     PL_JS_LIT(&js, "], \"provider_summaries\": {");
     for (i = 0; i < a->sums->nelts && !js.failed; i++) {
@@ -293,7 +291,8 @@ static void write_answer(pl_req_t *req, void *baton)
     if (pl_jstream_finish(&js) != APR_SUCCESS) {
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, req->r,
                       "allocation candidates: the client went away after "
-                      "%" APR_SIZE_T_FMT " bytes", js.sent);
+                      "%" APR_SIZE_T_FMT " bytes",
+                      js.sent);
     }
 }
 
@@ -322,8 +321,7 @@ int pl_api_ac_list(pl_req_t *req)
     if ((st = pl_check_query(req, schema))) {
         return st;
     }
-    args = apr_array_make(req->pool, req->args->nelts + 1,
-                          sizeof(pl_ac_arg_t));
+    args = apr_array_make(req->pool, req->args->nelts + 1, sizeof(pl_ac_arg_t));
     for (i = 0; i < req->args->nelts; i++) {
         const pl_arg_t *a = &APR_ARRAY_IDX(req->args, i, pl_arg_t);
         pl_ac_arg_t *b = apr_array_push(args);
@@ -331,8 +329,8 @@ int pl_api_ac_list(pl_req_t *req)
         b->key = a->key;
         b->value = a->value;
     }
-    if (pl_ac_request_parse(req->pool, req->mv, args, &acr, &err, &code)
-        != APR_SUCCESS) {
+    if (pl_ac_request_parse(req->pool, req->mv, args, &acr, &err, &code) !=
+        APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, code, "%s", err);
     }
     if ((db = pl_req_db(req)) == NULL) {
@@ -354,14 +352,14 @@ int pl_api_ac_list(pl_req_t *req)
             return pl_err_store(req, rv, "reading allocation candidates");
         }
         pl_ac_build(req->pool, acr, world, &opts, &res);
-        if (!world->truncated || res->truncated
-            || res->outcome != PL_AC_OK) {
+        if (!world->truncated || res->truncated || res->outcome != PL_AC_OK) {
             break;
         }
         max_trees = max_trees > INT_MAX / 8 ? 0 : max_trees * 8;
     }
     if (res->outcome == PL_AC_UNKNOWN_RC) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Invalid resource class "
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Invalid resource class "
                       "in resources parameter: No such resource class %s.",
                       res->unknown);
     }

@@ -22,15 +22,14 @@
  * variants differ only in their properties and "required". */
 /* Body and query schemas: pl_schemas.c (PL_SCHEMA_INVENTORY_*). */
 
-#define CONCURRENT_TEXT \
+#define CONCURRENT_TEXT                                                \
     "Another thread concurrently updated the resource provider data. " \
     "Please retry your update"
 
 /* The id of resource class name, compared case-sensitively as
  * upstream's class cache does (MySQL's collation would let "vcpu" find
  * VCPU). APR_ENOENT when there is no such class. */
-static apr_status_t class_id(pl_req_t *req, const char *name,
-                             apr_int64_t *pid)
+static apr_status_t class_id(pl_req_t *req, const char *name, apr_int64_t *pid)
 {
     pl_rc_t *rc;
     apr_status_t rv = pl_store_rc_get(req->db, req->pool, name, &rc);
@@ -50,8 +49,8 @@ static apr_int64_t field_int(json_object *rec, const char *key,
 {
     json_object *v;
 
-    return json_object_object_get_ex(rec, key, &v)
-           ? json_object_get_int64(v) : dflt;
+    return json_object_object_get_ex(rec, key, &v) ? json_object_get_int64(v)
+                                                   : dflt;
 }
 
 /* An inventory from a validated body record, with upstream's defaults
@@ -79,8 +78,7 @@ static pl_inventory_t *inventory_from_json(apr_pool_t *p, json_object *rec,
  * read from the database: upstream echoes an integer allocation_ratio of
  * a body as an integer. */
 static json_object *inventory_to_json(const pl_inventory_t *inv,
-                                      json_object *rec,
-                                      apr_int64_t generation)
+                                      json_object *rec, apr_int64_t generation)
 {
     json_object *obj = json_object_new_object();
     json_object *v = NULL;
@@ -94,11 +92,10 @@ static json_object *inventory_to_json(const pl_inventory_t *inv,
                            json_object_new_int64(inv->max_unit));
     json_object_object_add(obj, "step_size",
                            json_object_new_int64(inv->step_size));
-    if (rec && json_object_object_get_ex(rec, "allocation_ratio", &v)
-        && json_object_is_type(v, json_type_int)) {
+    if (rec && json_object_object_get_ex(rec, "allocation_ratio", &v) &&
+        json_object_is_type(v, json_type_int)) {
         json_object_object_add(obj, "allocation_ratio",
-                               json_object_new_int64(
-                                   json_object_get_int64(v)));
+                               json_object_new_int64(json_object_get_int64(v)));
     }
     else {
         json_object_object_add(obj, "allocation_ratio",
@@ -137,7 +134,8 @@ static int check_capacity(pl_req_t *req, const pl_inventory_t *inv,
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "%s: Invalid inventory for '%s' on resource "
                       "provider '%s'. The reserved value is greater than "
-                      "%stotal.", what, inv->rc_name, prov->uuid,
+                      "%stotal.",
+                      what, inv->rc_name, prov->uuid,
                       req->mv < PL_MV(1, 26) ? "or equal to " : "");
     }
     return 0;
@@ -147,22 +145,25 @@ static int check_capacity(pl_req_t *req, const pl_inventory_t *inv,
 static void warn_over_capacity(pl_req_t *req, const pl_provider_t *prov,
                                const char *rc_name)
 {
-    ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, req->r, PL_LOGNO(00501)
-                  "Resource provider %s is now over-capacity for %s",
-                  prov->uuid, rc_name);
+    ap_log_rerror(
+        APLOG_MARK, APLOG_WARNING, 0, req->r,
+        PL_LOGNO(00501) "Resource provider %s is now over-capacity for %s",
+        prov->uuid, rc_name);
 }
 
 /* Policy, then the provider of the path, with the 404 text the
  * inventory reads give (upstream repeats the message). */
-static int read_provider(pl_req_t *req, const char *rule,
-                         pl_provider_t **pprov)
+static int read_provider(pl_req_t *req, const char *rule, pl_provider_t **pprov)
 {
     int st = pl_policy_check(req, rule, NULL);
 
-    return st ? st : pl_api_provider_of_path(req, "No resource provider "
-                                             "with uuid %s found : No "
-                                             "resource provider with uuid "
-                                             "%s found", pprov);
+    return st ? st
+              : pl_api_provider_of_path(req,
+                                        "No resource provider "
+                                        "with uuid %s found : No "
+                                        "resource provider with uuid "
+                                        "%s found",
+                                        pprov);
 }
 
 int pl_api_inventory_list(pl_req_t *req)
@@ -173,7 +174,8 @@ int pl_api_inventory_list(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = read_provider(req, "placement:resource_providers:inventories:list", &prov))) {
+    if ((st = read_provider(
+             req, "placement:resource_providers:inventories:list", &prov))) {
         return st;
     }
     rv = pl_store_inventory_list(req->db, req->pool, prov->id, &invs);
@@ -204,11 +206,11 @@ int pl_api_inventory_get(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = read_provider(req, "placement:resource_providers:inventories:show", &prov))) {
+    if ((st = read_provider(
+             req, "placement:resource_providers:inventories:show", &prov))) {
         return st;
     }
-    rv = pl_store_inventory_get(req->db, req->pool, prov->id, rc_name,
-                                &inv);
+    rv = pl_store_inventory_get(req->db, req->pool, prov->id, rc_name, &inv);
     if (rv == APR_ENOENT) {
         return pl_err(req, HTTP_NOT_FOUND, NULL,
                       "No inventory of class %s for %s", rc_name,
@@ -231,17 +233,22 @@ int pl_api_inventory_create(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_require_json(req))
-        || (st = pl_policy_check(req, "placement:resource_providers:"
-                                 "inventories:create", NULL))
-        || (st = pl_api_provider_of_path(req, NULL, &prov))
-        || (st = pl_read_json(req, pl_schema(req, PL_SCHEMA_INVENTORY_POST_SCHEMA), &doc))) {
+    if ((st = pl_require_json(req)) ||
+        (st = pl_policy_check(req,
+                              "placement:resource_providers:"
+                              "inventories:create",
+                              NULL)) ||
+        (st = pl_api_provider_of_path(req, NULL, &prov)) ||
+        (st = pl_read_json(req, pl_schema(req, PL_SCHEMA_INVENTORY_POST_SCHEMA),
+                           &doc))) {
         return st;
     }
     json_object_object_get_ex(doc, "resource_class", &v);
     inv = inventory_from_json(req->pool, doc, json_object_get_string(v));
-    what = apr_psprintf(req->pool, "Unable to create inventory for "
-                        "resource provider %s", prov->uuid);
+    what = apr_psprintf(req->pool,
+                        "Unable to create inventory for "
+                        "resource provider %s",
+                        prov->uuid);
     if ((st = check_capacity(req, inv, prov, what))) {
         return st;
     }
@@ -257,8 +264,8 @@ int pl_api_inventory_create(pl_req_t *req)
         /* upstream shows the database's duplicate entry error here */
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "Update conflict: Inventory for '%s' on resource "
-                      "provider '%s' already exists.", inv->rc_name,
-                      prov->uuid);
+                      "provider '%s' already exists.",
+                      inv->rc_name, prov->uuid);
     }
     if (rv == PL_ECONFLICT) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
@@ -267,9 +274,8 @@ int pl_api_inventory_create(pl_req_t *req)
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "creating an inventory");
     }
-    req->location = apr_pstrcat(req->pool, "/resource_providers/",
-                                prov->uuid, "/inventories/", inv->rc_name,
-                                NULL);
+    req->location = apr_pstrcat(req->pool, "/resource_providers/", prov->uuid,
+                                "/inventories/", inv->rc_name, NULL);
     req->last_modified = apr_time_now();
     return pl_reply_json(req, HTTP_CREATED,
                          inventory_to_json(inv, doc, prov->generation));
@@ -277,20 +283,22 @@ int pl_api_inventory_create(pl_req_t *req)
 
 /* The start of both PUTs: policy, the provider of the path, the body
  * against schema, and the generation it names, which must be current. */
-static int read_update(pl_req_t *req, const char *schema,
-                       pl_provider_t **pprov, json_object **pdoc)
+static int read_update(pl_req_t *req, const char *schema, pl_provider_t **pprov,
+                       json_object **pdoc)
 {
     int st;
 
-    if ((st = pl_require_json(req))
-        || (st = pl_policy_check(req, "placement:resource_providers:"
-                                 "inventories:update", NULL))
-        || (st = pl_api_provider_of_path(req, NULL, pprov))
-        || (st = pl_read_json(req, pl_schema(req, schema), pdoc))) {
+    if ((st = pl_require_json(req)) ||
+        (st = pl_policy_check(req,
+                              "placement:resource_providers:"
+                              "inventories:update",
+                              NULL)) ||
+        (st = pl_api_provider_of_path(req, NULL, pprov)) ||
+        (st = pl_read_json(req, pl_schema(req, schema), pdoc))) {
         return st;
     }
-    if (field_int(*pdoc, "resource_provider_generation", -1)
-        != (*pprov)->generation) {
+    if (field_int(*pdoc, "resource_provider_generation", -1) !=
+        (*pprov)->generation) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "resource provider generation conflict");
     }
@@ -307,20 +315,23 @@ int pl_api_inventory_update(pl_req_t *req)
     apr_status_t rv;
     int st, exceeded = 0;
 
-    if ((st = read_update(req, PL_SCHEMA_INVENTORY_PUT_ONE_SCHEMA, &prov, &doc))) {
+    if ((st = read_update(req, PL_SCHEMA_INVENTORY_PUT_ONE_SCHEMA, &prov,
+                          &doc))) {
         return st;
     }
     inv = inventory_from_json(req->pool, doc, rc_name);
-    what = apr_psprintf(req->pool, "Unable to update inventory for "
-                        "resource provider %s", prov->uuid);
+    what = apr_psprintf(req->pool,
+                        "Unable to update inventory for "
+                        "resource provider %s",
+                        prov->uuid);
     if ((st = check_capacity(req, inv, prov, what))) {
         return st;
     }
     rv = class_id(req, rc_name, &inv->rc_id);
     if (rv == APR_ENOENT) {
         /* not caught by the handler: handler.py makes it a 404 */
-        return pl_err(req, HTTP_NOT_FOUND, NULL,
-                      "No such resource class %s.", rc_name);
+        return pl_err(req, HTTP_NOT_FOUND, NULL, "No such resource class %s.",
+                      rc_name);
     }
     if (rv == APR_SUCCESS) {
         rv = pl_store_inventory_update(req->db, req->pool, prov, inv,
@@ -330,7 +341,8 @@ int pl_api_inventory_update(pl_req_t *req)
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "No inventory record with resource class for "
                       "resource provider %s: No inventory of class %s "
-                      "found.", prov->uuid, rc_name);
+                      "found.",
+                      prov->uuid, rc_name);
     }
     if (rv == PL_ECONFLICT) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
@@ -356,23 +368,25 @@ int pl_api_inventory_set_all(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = read_update(req, PL_SCHEMA_INVENTORY_PUT_ALL_SCHEMA, &prov, &doc))) {
+    if ((st = read_update(req, PL_SCHEMA_INVENTORY_PUT_ALL_SCHEMA, &prov,
+                          &doc))) {
         return st;
     }
     json_object_object_get_ex(doc, "inventories", &records);
     invs = apr_array_make(req->pool, 4, sizeof(pl_inventory_t *));
     {
-        json_object_object_foreach(records, rc_name, rec) {
-            APR_ARRAY_PUSH(invs, pl_inventory_t *) =
-                inventory_from_json(req->pool, rec,
-                                    apr_pstrdup(req->pool, rc_name));
+        json_object_object_foreach(records, rc_name, rec)
+        {
+            APR_ARRAY_PUSH(invs, pl_inventory_t *) = inventory_from_json(
+                req->pool, rec, apr_pstrdup(req->pool, rc_name));
         }
     }
-    what = apr_psprintf(req->pool, "Unable to update inventory for "
-                        "resource provider %s", prov->uuid);
+    what = apr_psprintf(req->pool,
+                        "Unable to update inventory for "
+                        "resource provider %s",
+                        prov->uuid);
     for (i = 0; i < invs->nelts; i++) {
-        if ((st = check_capacity(req, APR_ARRAY_IDX(invs, i,
-                                                    pl_inventory_t *),
+        if ((st = check_capacity(req, APR_ARRAY_IDX(invs, i, pl_inventory_t *),
                                  prov, what))) {
             return st;
         }
@@ -385,7 +399,8 @@ int pl_api_inventory_set_all(pl_req_t *req)
             return pl_err(req, HTTP_BAD_REQUEST, NULL,
                           "Unknown resource class in inventory for "
                           "resource provider %s: No such resource class "
-                          "%s.", prov->uuid, inv->rc_name);
+                          "%s.",
+                          prov->uuid, inv->rc_name);
         }
         if (rv != APR_SUCCESS) {
             return pl_err_store(req, rv, "reading a resource class");
@@ -396,7 +411,8 @@ int pl_api_inventory_set_all(pl_req_t *req)
     if (rv == PL_EINUSE) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_INVENTORY_INUSE,
                       "update conflict: Inventory for '%s' on resource "
-                      "provider '%s' in use.", inuse, prov->uuid);
+                      "provider '%s' in use.",
+                      inuse, prov->uuid);
     }
     if (rv == APR_ENOENT) {
         return pl_err(req, HTTP_CONFLICT, NULL,
@@ -413,8 +429,7 @@ int pl_api_inventory_set_all(pl_req_t *req)
         return pl_err_store(req, rv, "setting inventories");
     }
     for (i = 0; exceeded && i < exceeded->nelts; i++) {
-        warn_over_capacity(req, prov,
-                           APR_ARRAY_IDX(exceeded, i, const char *));
+        warn_over_capacity(req, prov, APR_ARRAY_IDX(exceeded, i, const char *));
     }
     root = json_object_new_object();
     all = json_object_new_object();
@@ -422,9 +437,12 @@ int pl_api_inventory_set_all(pl_req_t *req)
                            json_object_new_int64(prov->generation));
     i = 0;
     {
-        json_object_object_foreach(records, rc_name, rec) {
-            json_object_object_add(all, rc_name, inventory_to_json(
-                APR_ARRAY_IDX(invs, i, pl_inventory_t *), rec, 0));
+        json_object_object_foreach(records, rc_name, rec)
+        {
+            json_object_object_add(
+                all, rc_name,
+                inventory_to_json(APR_ARRAY_IDX(invs, i, pl_inventory_t *), rec,
+                                  0));
             i++;
         }
     }
@@ -448,24 +466,27 @@ int pl_api_inventory_delete_all(pl_req_t *req)
     if (req->mv < PL_MV(1, 5)) {
         return pl_err(req, HTTP_METHOD_NOT_ALLOWED, NULL, "%s", "");
     }
-    if ((st = pl_policy_check(req, "placement:resource_providers:"
-                              "inventories:delete", NULL))
-        || (st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_policy_check(req,
+                              "placement:resource_providers:"
+                              "inventories:delete",
+                              NULL)) ||
+        (st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     none = apr_array_make(req->pool, 1, sizeof(pl_inventory_t *));
-    rv = pl_store_inventory_set(req->db, req->pool, prov, none, &inuse,
-                                NULL);
+    rv = pl_store_inventory_set(req->db, req->pool, prov, none, &inuse, NULL);
     if (rv == PL_EINUSE) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_INVENTORY_INUSE,
                       "Inventory for '%s' on resource provider '%s' in "
-                      "use.", inuse, prov->uuid);
+                      "use.",
+                      inuse, prov->uuid);
     }
     if (rv == PL_ECONFLICT) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "Unable to delete inventory for resource provider "
                       "%s because the inventory was updated by another "
-                      "process. Please retry your request.", prov->uuid);
+                      "process. Please retry your request.",
+                      prov->uuid);
     }
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "deleting inventories");
@@ -482,26 +503,28 @@ int pl_api_inventory_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:"
-                              "inventories:delete", NULL))
-        || (st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_policy_check(req,
+                              "placement:resource_providers:"
+                              "inventories:delete",
+                              NULL)) ||
+        (st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     rv = class_id(req, rc_name, &rc_id);
     if (rv == APR_ENOENT) {
         return pl_err(req, HTTP_NOT_FOUND, NULL,
                       "No inventory of class %s found for delete: No such "
-                      "resource class %s.", rc_name, rc_name);
+                      "resource class %s.",
+                      rc_name, rc_name);
     }
     if (rv == APR_SUCCESS) {
-        rv = pl_store_inventory_delete(req->db, req->pool, prov, rc_id,
-                                       &inuse);
+        rv = pl_store_inventory_delete(req->db, req->pool, prov, rc_id, &inuse);
     }
     if (rv == APR_ENOENT) {
         return pl_err(req, HTTP_NOT_FOUND, NULL,
                       "No inventory of class %s found for delete: No "
-                      "inventory of class %s found for delete", rc_name,
-                      rc_name);
+                      "inventory of class %s found for delete",
+                      rc_name, rc_name);
     }
     /* upstream files in-use under concurrent_update here too */
     if (rv == PL_EINUSE) {
@@ -511,9 +534,10 @@ int pl_api_inventory_delete(pl_req_t *req)
                       rc_name, inuse, prov->uuid);
     }
     if (rv == PL_ECONFLICT) {
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                      "Unable to delete inventory of class %s: "
-                      CONCURRENT_TEXT, rc_name);
+        return pl_err(
+            req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+            "Unable to delete inventory of class %s: " CONCURRENT_TEXT,
+            rc_name);
     }
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "deleting an inventory");

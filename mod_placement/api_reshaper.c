@@ -22,14 +22,15 @@ static apr_int64_t field(json_object *o, const char *key, apr_int64_t dflt)
     json_object *v;
 
     return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v)
-                                                  : dflt;
+                                                 : dflt;
 }
 
 /* The inventories part, as the store's write takes it. */
 static void read_inventories(pl_req_t *req, json_object *invs,
                              apr_array_header_t *sets)
 {
-    json_object_object_foreach(invs, rp_uuid, data) {
+    json_object_object_foreach(invs, rp_uuid, data)
+    {
         pl_alloc_inv_set_t *set = apr_pcalloc(req->pool, sizeof(*set));
         json_object *classes = NULL;
 
@@ -38,7 +39,8 @@ static void read_inventories(pl_req_t *req, json_object *invs,
         set->invs = apr_array_make(req->pool, 4, sizeof(pl_inventory_t *));
         json_object_object_get_ex(data, "inventories", &classes);
         {
-            json_object_object_foreach(classes, rc, rec) {
+            json_object_object_foreach(classes, rc, rec)
+            {
                 pl_inventory_t *inv = apr_pcalloc(req->pool, sizeof(*inv));
                 json_object *ratio;
 
@@ -49,9 +51,10 @@ static void read_inventories(pl_req_t *req, json_object *invs,
                 inv->min_unit = field(rec, "min_unit", 1);
                 inv->max_unit = field(rec, "max_unit", PL_INVENTORY_MAX_INT);
                 inv->step_size = field(rec, "step_size", 1);
-                inv->allocation_ratio =
-                    json_object_object_get_ex(rec, "allocation_ratio", &ratio)
-                        ? json_object_get_double(ratio) : 1.0;
+                inv->allocation_ratio = json_object_object_get_ex(
+                                            rec, "allocation_ratio", &ratio)
+                                            ? json_object_get_double(ratio)
+                                            : 1.0;
             }
         }
         APR_ARRAY_PUSH(sets, pl_alloc_inv_set_t *) = set;
@@ -60,9 +63,11 @@ static void read_inventories(pl_req_t *req, json_object *invs,
 
 int pl_api_reshaper_post(pl_req_t *req)
 {
-    const char *schema = req->mv >= PL_MV(1, 38) ? PL_SCHEMA_RESHAPER_SCHEMA_1_38
-                         : req->mv >= PL_MV(1, 34) ? PL_SCHEMA_RESHAPER_SCHEMA_1_34
-                         : PL_SCHEMA_RESHAPER_SCHEMA_1_30;
+    const char *schema = req->mv >= PL_MV(1, 38)
+                             ? PL_SCHEMA_RESHAPER_SCHEMA_1_38
+                         : req->mv >= PL_MV(1, 34)
+                             ? PL_SCHEMA_RESHAPER_SCHEMA_1_34
+                             : PL_SCHEMA_RESHAPER_SCHEMA_1_30;
     json_object *doc, *invs = NULL, *allocs = NULL;
     pl_alloc_write_t w;
     apr_status_t rv;
@@ -77,8 +82,7 @@ int pl_api_reshaper_post(pl_req_t *req)
     json_object_object_get_ex(doc, "inventories", &invs);
     json_object_object_get_ex(doc, "allocations", &allocs);
     pl_api_alloc_init(req, &w);
-    w.inventories = apr_array_make(req->pool, 2,
-                                   sizeof(pl_alloc_inv_set_t *));
+    w.inventories = apr_array_make(req->pool, 2, sizeof(pl_alloc_inv_set_t *));
     read_inventories(req, invs, w.inventories);
     pl_api_alloc_parse(req, allocs, &w);
     if (!(db = pl_req_db(req))) {
@@ -99,8 +103,8 @@ int pl_api_reshaper_post(pl_req_t *req)
                       "No resource provider with uuid %s found",
                       w.msg, w.msg);
     case PL_ALLOC_EPROVGEN:
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                      "%s", w.msg);
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE, "%s",
+                      w.msg);
     case PL_ECONFLICT:
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "update conflict: %s", w.msg);

@@ -45,8 +45,9 @@ static json_object *rc_to_json(pl_req_t *req, const pl_rc_t *rc)
 
     json_object_object_add(obj, "name", json_object_new_string(rc->name));
     json_object_object_add(self, "rel", json_object_new_string("self"));
-    json_object_object_add(self, "href", json_object_new_string(
-        pl_link(req, rc_path(req, rc->name))));
+    json_object_object_add(
+        self, "href",
+        json_object_new_string(pl_link(req, rc_path(req, rc->name))));
     json_object_array_add(links, self);
     json_object_object_add(obj, "links", links);
     return obj;
@@ -54,14 +55,13 @@ static json_object *rc_to_json(pl_req_t *req, const pl_rc_t *rc)
 
 /* The class named in the URL; 404 as upstream's generic NotFound, which
  * its handlers let escape. */
-static int find_rc(pl_req_t *req, pl_db_t *db, const char *name,
-                   pl_rc_t **prc)
+static int find_rc(pl_req_t *req, pl_db_t *db, const char *name, pl_rc_t **prc)
 {
     apr_status_t rv = pl_store_rc_get(db, req->pool, name, prc);
 
     if (rv == APR_ENOENT) {
         return pl_err_escaped(req, pl_err(req, HTTP_NOT_FOUND, NULL,
-                              "No such resource class %s.", name));
+                                          "No such resource class %s.", name));
     }
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "reading a resource class");
@@ -79,12 +79,11 @@ static int create_rc(pl_req_t *req, pl_db_t *db, const char *name,
 
     *pcreated = rv == APR_SUCCESS;
     if (rv == APR_EEXIST && exists_ok) {
-        return 0;                       /* someone else just made it */
+        return 0; /* someone else just made it */
     }
     if (rv == APR_EEXIST) {
         return pl_err(req, HTTP_CONFLICT, NULL,
-                      "Conflicting resource class already exists: %s",
-                      name);
+                      "Conflicting resource class already exists: %s", name);
     }
     if (rv == PL_ECONFLICT) {
         return pl_err(req, HTTP_CONFLICT, NULL,
@@ -106,8 +105,7 @@ int pl_api_rc_list(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = pl_policy_check(req, "placement:resource_classes:list",
-                              NULL))) {
+    if ((st = pl_policy_check(req, "placement:resource_classes:list", NULL))) {
         return st;
     }
     if (!(db = pl_req_db(req))) {
@@ -168,8 +166,8 @@ int pl_api_rc_create(pl_req_t *req)
     int st, created;
 
     if ((st = read_name(req, "placement:resource_classes:create", &name,
-                        &db))
-        || (st = create_rc(req, db, name, 0, &created))) {
+                        &db)) ||
+        (st = create_rc(req, db, name, 0, &created))) {
         return st;
     }
     req->location = rc_path(req, name);
@@ -214,8 +212,8 @@ static int rc_rename(pl_req_t *req)
     int st;
 
     if ((st = read_name(req, "placement:resource_classes:update", &name,
-                        &db))
-        || (st = find_rc(req, db, old, &rc))) {
+                        &db)) ||
+        (st = find_rc(req, db, old, &rc))) {
         return st;
     }
     rv = pl_store_rc_rename(db, req->pool, rc, name);
@@ -257,10 +255,10 @@ static int rc_ensure(pl_req_t *req)
     }
     doc = pl_json_own(req, json_object_new_object());
     json_object_object_add(doc, "name", json_object_new_string(name));
-    if (pl_jsonschema_validate_detail(schema, doc, req->pool, &err)
-        != APR_SUCCESS) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "JSON does not validate: %s", err);
+    if (pl_jsonschema_validate_detail(schema, doc, req->pool, &err) !=
+        APR_SUCCESS) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "JSON does not validate: %s",
+                      err);
     }
     if (!(db = pl_req_db(req))) {
         return req->err_status;
@@ -297,7 +295,8 @@ int pl_api_rc_delete(pl_req_t *req)
     if (rv == APR_EINVAL) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Error in delete resource class: Cannot delete "
-                      "standard resource class %s.", rc->name);
+                      "standard resource class %s.",
+                      rc->name);
     }
     if (rv == PL_EINUSE) {
         return pl_err(req, HTTP_CONFLICT, NULL,

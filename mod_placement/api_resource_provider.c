@@ -31,8 +31,8 @@ static json_object *provider_links(pl_req_t *req, const pl_provider_t *prov)
         { "traits", PL_MV(1, 6) },
         { "allocations", PL_MV(1, 11) },
     };
-    const char *url = pl_link(req, apr_pstrcat(req->pool,
-                              "/resource_providers/", prov->uuid, NULL));
+    const char *url = pl_link(
+        req, apr_pstrcat(req->pool, "/resource_providers/", prov->uuid, NULL));
     json_object *links = json_object_new_array();
     json_object *link = json_object_new_object();
     apr_size_t i;
@@ -47,8 +47,9 @@ static json_object *provider_links(pl_req_t *req, const pl_provider_t *prov)
         link = json_object_new_object();
         json_object_object_add(link, "rel",
                                json_object_new_string(rels[i].rel));
-        json_object_object_add(link, "href", json_object_new_string(
-            apr_pstrcat(req->pool, url, "/", rels[i].rel, NULL)));
+        json_object_object_add(link, "href",
+                               json_object_new_string(apr_pstrcat(
+                                   req->pool, url, "/", rels[i].rel, NULL)));
         json_object_array_add(links, link);
     }
     return links;
@@ -59,16 +60,17 @@ static json_object *provider_json(pl_req_t *req, const pl_provider_t *prov)
     json_object *o = json_object_new_object();
 
     json_object_object_add(o, "uuid", json_object_new_string(prov->uuid));
-    json_object_object_add(o, "name", prov->name
-                           ? json_object_new_string(prov->name) : NULL);
+    json_object_object_add(
+        o, "name", prov->name ? json_object_new_string(prov->name) : NULL);
     json_object_object_add(o, "generation",
                            json_object_new_int64(prov->generation));
     json_object_object_add(o, "links", provider_links(req, prov));
     /* 1.14+: the tree */
     if (req->mv >= PL_MV(1, 14)) {
-        json_object_object_add(o, "parent_provider_uuid", prov->parent_uuid
-                               ? json_object_new_string(prov->parent_uuid)
-                               : NULL);
+        json_object_object_add(o, "parent_provider_uuid",
+                               prov->parent_uuid
+                                   ? json_object_new_string(prov->parent_uuid)
+                                   : NULL);
         json_object_object_add(o, "root_provider_uuid",
                                json_object_new_string(prov->root_uuid));
     }
@@ -78,8 +80,7 @@ static json_object *provider_json(pl_req_t *req, const pl_provider_t *prov)
 /* last-modified of a provider read from the database (1.15+) */
 static void touch_provider(pl_req_t *req, const pl_provider_t *prov)
 {
-    pl_req_touch(req, prov->updated_at ? prov->updated_at
-                                       : prov->created_at);
+    pl_req_touch(req, prov->updated_at ? prov->updated_at : prov->created_at);
 }
 
 static const char *json_str(json_object *doc, const char *key)
@@ -110,8 +111,8 @@ static int read_filters(pl_req_t *req, pl_provider_filter_t *f)
     if (vals->nelts) {
         pl_qs_member_of_t *mo;
 
-        if (pl_qs_member_of(req->pool, req->mv, "", vals, &mo, &err)
-            != APR_SUCCESS) {
+        if (pl_qs_member_of(req->pool, req->mv, "", vals, &mo, &err) !=
+            APR_SUCCESS) {
             return bad_query(req, err);
         }
         f->member_of = mo;
@@ -120,8 +121,8 @@ static int read_filters(pl_req_t *req, pl_provider_filter_t *f)
     if (vals->nelts) {
         pl_qs_traits_t *traits;
 
-        if (pl_qs_required(req->pool, req->mv, vals, &traits, &err)
-            != APR_SUCCESS) {
+        if (pl_qs_required(req->pool, req->mv, vals, &traits, &err) !=
+            APR_SUCCESS) {
             return bad_query(req, err);
         }
         f->traits = traits;
@@ -143,10 +144,11 @@ static int read_filters(pl_req_t *req, pl_provider_filter_t *f)
 
 int pl_api_rp_list(pl_req_t *req)
 {
-    const char *qs = req->mv >= PL_MV(1, 18) ? PL_SCHEMA_RP_LIST_QS_1_18
-                   : req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_LIST_QS_1_14
-                   : req->mv >= PL_MV(1, 4) ? PL_SCHEMA_RP_LIST_QS_1_4
-                   : req->mv >= PL_MV(1, 3) ? PL_SCHEMA_RP_LIST_QS_1_3 : PL_SCHEMA_RP_LIST_QS;
+    const char *qs = req->mv >= PL_MV(1, 18)   ? PL_SCHEMA_RP_LIST_QS_1_18
+                     : req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_LIST_QS_1_14
+                     : req->mv >= PL_MV(1, 4)  ? PL_SCHEMA_RP_LIST_QS_1_4
+                     : req->mv >= PL_MV(1, 3)  ? PL_SCHEMA_RP_LIST_QS_1_3
+                                               : PL_SCHEMA_RP_LIST_QS;
     const pl_jsonschema_t *schema;
     pl_provider_filter_t f;
     pl_provider_unknown_t unknown;
@@ -171,12 +173,14 @@ int pl_api_rp_list(pl_req_t *req)
     }
     rv = pl_store_provider_list(db, req->pool, &f, &provs, &unknown);
     if (rv == APR_ENOENT && unknown.trait) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Invalid trait(s) in "
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Invalid trait(s) in "
                       "\"required\" parameter: No such trait(s): %s.",
                       unknown.trait);
     }
     if (rv == APR_ENOENT && unknown.resource_class) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Invalid resource class "
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Invalid resource class "
                       "in resources parameter: No such resource class %s.",
                       unknown.resource_class);
     }
@@ -208,13 +212,14 @@ int pl_api_rp_create(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_require_json(req))
-        || (st = pl_policy_check(req, "placement:resource_providers:create",
-                                 NULL))) {
+    if ((st = pl_require_json(req)) ||
+        (st = pl_policy_check(req, "placement:resource_providers:create",
+                              NULL))) {
         return st;
     }
-    schema = pl_schema(req, req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_POST_SCHEMA_1_14
-                                                    : PL_SCHEMA_RP_POST_SCHEMA);
+    schema = pl_schema(req, req->mv >= PL_MV(1, 14)
+                                ? PL_SCHEMA_RP_POST_SCHEMA_1_14
+                                : PL_SCHEMA_RP_POST_SCHEMA);
     if (schema == NULL) {
         return req->err_status;
     }
@@ -232,13 +237,16 @@ int pl_api_rp_create(pl_req_t *req)
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "badly formed uuid");
     }
     if (*name == '\0' || (parent && !strcmp(parent, uuid))) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "Unable to create resource provider \"%s\", %s: Object "
-                      "action create failed because: %s", name, uuid,
-                      *name == '\0' ? "name is required"
-                      : "parent provider UUID cannot be same as UUID. Please "
-                        "set parent provider UUID to None if there is no "
-                        "parent.");
+        return pl_err(
+            req, HTTP_BAD_REQUEST, NULL,
+            "Unable to create resource provider \"%s\", %s: Object "
+            "action create failed because: %s",
+            name, uuid,
+            *name == '\0'
+                ? "name is required"
+                : "parent provider UUID cannot be same as UUID. Please "
+                  "set parent provider UUID to None if there is no "
+                  "parent.");
     }
     if ((db = pl_req_db(req)) == NULL) {
         return req->err_status;
@@ -249,7 +257,8 @@ int pl_api_rp_create(pl_req_t *req)
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Unable to create resource provider \"%s\", %s: Object "
                       "action create failed because: parent provider UUID "
-                      "does not exist.", name, uuid);
+                      "does not exist.",
+                      name, uuid);
     }
     if (rv == APR_EEXIST) {
         /* nova looks for "Conflicting resource provider name:" */
@@ -260,8 +269,8 @@ int pl_api_rp_create(pl_req_t *req)
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "creating a resource provider");
     }
-    req->location = apr_pstrcat(req->pool, "/resource_providers/",
-                                prov->uuid, NULL);
+    req->location = apr_pstrcat(req->pool, "/resource_providers/", prov->uuid,
+                                NULL);
     /* 1.20+: 200 + the provider; before: 201, empty */
     if (req->mv < PL_MV(1, 20)) {
         return pl_reply_empty(req, HTTP_CREATED);
@@ -281,12 +290,12 @@ int pl_api_provider_of_path(pl_req_t *req, const char *fmt,
         return req->err_status;
     }
     rv = pl_store_provider_get(db, req->pool, uuid, pprov);
-    if (rv == APR_ENOENT && fmt == NULL) {  /* get_by_uuid's NotFound */
-        return pl_err_escaped(req, pl_err(req, HTTP_NOT_FOUND, NULL,
-                              "No resource provider with uuid %s found",
-                              uuid));
+    if (rv == APR_ENOENT && fmt == NULL) { /* get_by_uuid's NotFound */
+        return pl_err_escaped(
+            req, pl_err(req, HTTP_NOT_FOUND, NULL,
+                        "No resource provider with uuid %s found", uuid));
     }
-    if (rv == APR_ENOENT) {             /* a handler's own HTTPNotFound */
+    if (rv == APR_ENOENT) { /* a handler's own HTTPNotFound */
         return pl_err(req, HTTP_NOT_FOUND, NULL, fmt, uuid, uuid);
     }
     if (rv != APR_SUCCESS) {
@@ -301,8 +310,8 @@ int pl_api_rp_get(pl_req_t *req)
     int st;
 
     if ((st = pl_policy_check(req, "placement:resource_providers:show",
-                              NULL))
-        || (st = pl_api_provider_of_path(req, NULL, &prov))) {
+                              NULL)) ||
+        (st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     touch_provider(req, prov);
@@ -330,15 +339,16 @@ int pl_api_rp_update(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_require_json(req))
-        || (st = pl_policy_check(req, "placement:resource_providers:update",
-                                 NULL))
-        || (st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_require_json(req)) ||
+        (st = pl_policy_check(req, "placement:resource_providers:update",
+                              NULL)) ||
+        (st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     db = pl_req_db(req);
-    schema = pl_schema(req, req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_PUT_SCHEMA_1_14
-                                                    : PL_SCHEMA_RP_PUT_SCHEMA);
+    schema = pl_schema(req, req->mv >= PL_MV(1, 14)
+                                ? PL_SCHEMA_RP_PUT_SCHEMA_1_14
+                                : PL_SCHEMA_RP_PUT_SCHEMA);
     if (schema == NULL) {
         return req->err_status;
     }
@@ -358,16 +368,15 @@ int pl_api_rp_update(pl_req_t *req)
                                   req->mv >= PL_MV(1, 37), &refusal);
     if (rv == APR_EEXIST) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_DUPLICATE_NAME,
-                      "Conflicting resource provider %s already exists.",
-                      name);
+                      "Conflicting resource provider %s already exists.", name);
     }
     if (rv == APR_EINVAL) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "Unable to save resource provider %s: Object action "
-                      "%s failed because: %s", uuid,
-                      refusal == PL_PROVIDER_PARENT_MISSING ? "create"
-                                                            : "update",
-                      reasons[refusal]);
+        return pl_err(
+            req, HTTP_BAD_REQUEST, NULL,
+            "Unable to save resource provider %s: Object action "
+            "%s failed because: %s",
+            uuid, refusal == PL_PROVIDER_PARENT_MISSING ? "create" : "update",
+            reasons[refusal]);
     }
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "updating a resource provider");
@@ -408,14 +417,15 @@ int pl_api_rp_delete(pl_req_t *req)
                       "No resource provider with uuid %s found for delete",
                       uuid);
     case PL_EPARENT:
-        return pl_err(req, HTTP_CONFLICT,
-                      PL_ERRC_PROVIDER_CANNOT_DELETE_PARENT,
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_PROVIDER_CANNOT_DELETE_PARENT,
                       "Unable to delete parent resource provider %s: It has "
-                      "child resource providers.", uuid);
+                      "child resource providers.",
+                      uuid);
     case PL_EINUSE:
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_PROVIDER_IN_USE,
                       "Unable to delete resource provider %s: Resource "
-                      "provider has allocations.", uuid);
+                      "provider has allocations.",
+                      uuid);
     default:
         return pl_err_store(req, rv, "deleting a resource provider");
     }

@@ -17,12 +17,16 @@ int pl_api_root_home(pl_req_t *req)
     json_object *links = json_object_new_array();
     json_object *self = json_object_new_object();
 
-    json_object_object_add(v, "id", json_object_new_string(
-        apr_pstrcat(req->pool, "v", pl_mv_str(req->pool, PL_MV_MIN), NULL)));
-    json_object_object_add(v, "max_version", json_object_new_string(
-        pl_mv_str(req->pool, PL_MV_MAX)));
-    json_object_object_add(v, "min_version", json_object_new_string(
-        pl_mv_str(req->pool, PL_MV_MIN)));
+    json_object_object_add(
+        v, "id",
+        json_object_new_string(apr_pstrcat(
+            req->pool, "v", pl_mv_str(req->pool, PL_MV_MIN), NULL)));
+    json_object_object_add(
+        v, "max_version",
+        json_object_new_string(pl_mv_str(req->pool, PL_MV_MAX)));
+    json_object_object_add(
+        v, "min_version",
+        json_object_new_string(pl_mv_str(req->pool, PL_MV_MIN)));
     json_object_object_add(v, "status", json_object_new_string("CURRENT"));
     /* relative on purpose: "this same URL", whatever proxies are in front */
     json_object_object_add(self, "rel", json_object_new_string("self"));

@@ -20,7 +20,7 @@
 /* schemas/trait.py: CUSTOM_TRAIT (a name, not a document) */
 /* Body and query schemas: pl_schemas.c (PL_SCHEMA_TRAIT_*). */
 
-#define GENERATION_CHANGED \
+#define GENERATION_CHANGED                                               \
     "Resource provider's generation already changed. Please update the " \
     "generation and try again."
 
@@ -34,8 +34,8 @@ static void cache_headers(pl_req_t *req)
         return;
     }
     date = apr_palloc(req->pool, APR_RFC822_DATE_LEN);
-    apr_rfc822_date(date, req->last_modified ? req->last_modified
-                                             : apr_time_now());
+    apr_rfc822_date(date,
+                    req->last_modified ? req->last_modified : apr_time_now());
     apr_table_setn(req->r->headers_out, "last-modified", date);
     apr_table_setn(req->r->headers_out, "cache-control", "no-cache");
 }
@@ -75,8 +75,7 @@ static int find_trait(pl_req_t *req, pl_db_t *db, const char *name,
     apr_status_t rv = pl_store_trait_get(db, req->pool, name, ptrait);
 
     if (rv == APR_ENOENT) {
-        return pl_err(req, HTTP_NOT_FOUND, NULL, "No such trait(s): %s.",
-                      name);
+        return pl_err(req, HTTP_NOT_FOUND, NULL, "No such trait(s): %s.", name);
     }
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "reading a trait");
@@ -118,8 +117,8 @@ int pl_api_trait_list(pl_req_t *req)
         }
     }
     if ((value = pl_arg_last(req, "associated")) != NULL) {
-        if (pl_qs_associated(req->pool, value, &f.associated, &err)
-            != APR_SUCCESS) {
+        if (pl_qs_associated(req->pool, value, &f.associated, &err) !=
+            APR_SUCCESS) {
             return pl_err(req, HTTP_BAD_REQUEST, NULL, "%s", err);
         }
     }
@@ -172,8 +171,7 @@ int pl_api_trait_put(pl_req_t *req)
         return req->err_status;
     }
     jname = pl_json_own(req, json_object_new_string(name));
-    if (pl_jsonschema_validate(schema, jname, req->pool, &err)
-        != APR_SUCCESS) {
+    if (pl_jsonschema_validate(schema, jname, req->pool, &err) != APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "The trait is invalid. A valid trait must be no "
                       "longer than 255 characters, start with the prefix "
@@ -190,7 +188,7 @@ int pl_api_trait_put(pl_req_t *req)
             status = HTTP_CREATED;
         }
         else if (rv == APR_EEXIST) {
-            t = NULL;               /* someone else just made it: 204 */
+            t = NULL; /* someone else just made it: 204 */
             rv = APR_SUCCESS;
         }
     }
@@ -268,9 +266,11 @@ int pl_api_trait_provider_list(pl_req_t *req)
         return req->err_status;
     }
     /* GET words its 404 differently from the others */
-    if ((st = pl_api_provider_of_path(req, "No resource provider with uuid "
+    if ((st = pl_api_provider_of_path(req,
+                                      "No resource provider with uuid "
                                       "%s found: No resource provider "
-                                      "with uuid %s found", &prov))) {
+                                      "with uuid %s found",
+                                      &prov))) {
         return st;
     }
     rv = pl_store_trait_provider_list(db, req->pool, prov, &traits);
@@ -296,8 +296,8 @@ static int traits_by_name(pl_req_t *req, pl_db_t *db, json_object *names,
     int j;
 
     for (i = 0; i < n; i++) {
-        APR_ARRAY_PUSH(wanted, const char *) =
-            json_object_get_string(json_object_array_get_idx(names, i));
+        APR_ARRAY_PUSH(wanted, const char *) = json_object_get_string(
+            json_object_array_get_idx(names, i));
     }
     f.names = wanted;
     rv = pl_store_trait_list(db, req->pool, &f, ptraits);
@@ -336,8 +336,7 @@ int pl_api_trait_provider_set(pl_req_t *req)
     if ((st = pl_require_json(req))) {
         return st;
     }
-    if ((st = pl_policy_check(req,
-                              "placement:resource_providers:traits:update",
+    if ((st = pl_policy_check(req, "placement:resource_providers:traits:update",
                               NULL))) {
         return st;
     }
@@ -381,8 +380,7 @@ int pl_api_trait_provider_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req,
-                              "placement:resource_providers:traits:delete",
+    if ((st = pl_policy_check(req, "placement:resource_providers:traits:delete",
                               NULL))) {
         return st;
     }

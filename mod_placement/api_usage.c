@@ -30,9 +30,11 @@ int pl_api_usage_provider(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    if ((st = pl_api_provider_of_path(req, "No resource provider with uuid "
+    if ((st = pl_api_provider_of_path(req,
+                                      "No resource provider with uuid "
                                       "%s found: No resource provider "
-                                      "with uuid %s found", &prov))) {
+                                      "with uuid %s found",
+                                      &prov))) {
         return st;
     }
     db = pl_req_db(req);
@@ -47,8 +49,7 @@ int pl_api_usage_provider(pl_req_t *req)
     for (i = 0; i < usages->nelts; i++) {
         const pl_usage_t *u = APR_ARRAY_IDX(usages, i, const pl_usage_t *);
 
-        json_object_object_add(all, u->rc_name,
-                               json_object_new_int64(u->used));
+        json_object_object_add(all, u->rc_name, json_object_new_int64(u->used));
     }
     json_object_object_add(root, "usages", all);
     req->last_modified = apr_time_now();
@@ -70,10 +71,10 @@ int pl_api_usage_totals(pl_req_t *req)
     /* Policy before the query check, as upstream; its target is the
      * project asked for, which oslo.policy renders "None" when absent. */
     if ((st = pl_policy_check(req, "placement:usages",
-                              project ? project : "None"))
-        || (st = pl_check_query(req, pl_schema(req, by_type
-                                                    ? PL_SCHEMA_USAGE_QS_SCHEMA_V1_38
-                                                    : PL_SCHEMA_USAGE_QS_SCHEMA_V1_9)))) {
+                              project ? project : "None")) ||
+        (st = pl_check_query(
+             req, pl_schema(req, by_type ? PL_SCHEMA_USAGE_QS_SCHEMA_V1_38
+                                         : PL_SCHEMA_USAGE_QS_SCHEMA_V1_9)))) {
         return st;
     }
     if ((db = pl_req_db(req)) == NULL) {
@@ -101,8 +102,7 @@ int pl_api_usage_totals(pl_req_t *req)
                                json_object_new_int64(u->used));
         if (by_type) {
             json_object_object_add(group, "consumer_count",
-                                   json_object_new_int64(
-                                       u->consumer_count));
+                                   json_object_new_int64(u->consumer_count));
         }
     }
     json_object_object_add(root, "usages", all);

@@ -30,8 +30,7 @@
 
 int pl_handler(request_rec *r);
 
-static int pl_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
-                         apr_pool_t *ptemp)
+static int pl_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 {
     return pl_token_cache_pre_config(pconf);
 }
@@ -44,22 +43,25 @@ static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
 
     (void)plog;
     if (APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire) == NULL) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(00001)
-                     "mod_placement needs mod_dbd: add LoadModule "
-                     "dbd_module before placement_module, and DBDriver/"
-                     "DBDParams for the server");
+        ap_log_error(
+            APLOG_MARK, APLOG_CRIT, 0, s,
+            PL_LOGNO(00001) "mod_placement needs mod_dbd: add LoadModule "
+                            "dbd_module before placement_module, and DBDriver/"
+                            "DBDParams for the server");
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     /* every built-in JSON schema, once: a broken one refuses to start */
     if ((rv = pl_schema_compile_all(pconf, &bad)) != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s, PL_LOGNO(00008)
-                     "a built-in JSON schema does not compile: %.120s", bad);
+        ap_log_error(
+            APLOG_MARK, APLOG_CRIT, rv, s,
+            PL_LOGNO(00008) "a built-in JSON schema does not compile: %.120s",
+            bad);
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     /* libcurl's global state, before any child thread exists */
     if (pl_ks_global_init() != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(00003)
-                     "cannot initialise libcurl");
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                     PL_LOGNO(00003) "cannot initialise libcurl");
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     if (pl_metrics_post_config(pconf, s) != OK ||
@@ -75,13 +77,14 @@ static void pl_child_init(apr_pool_t *pchild, server_rec *s)
 
     pl_token_cache_child_init(pchild, s);
     if (pl_ks_child_init(pchild) != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(00004)
-                     "cannot create the Keystone client's lock");
+        ap_log_error(
+            APLOG_MARK, APLOG_CRIT, 0, s,
+            PL_LOGNO(00004) "cannot create the Keystone client's lock");
     }
 
     if (rv != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s, PL_LOGNO(00002)
-                     "cannot create the standard data lock");
+        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
+                     PL_LOGNO(00002) "cannot create the standard data lock");
     }
 }
 
@@ -129,12 +132,10 @@ static void pl_register_hooks(apr_pool_t *p)
     pl_cors_register();
 }
 
-AP_DECLARE_MODULE(placement) = {
-    STANDARD20_MODULE_STUFF,
-    pl_config_create_dir,
-    pl_config_merge_dir,
-    NULL,
-    NULL,
-    pl_cmds,
-    pl_register_hooks
-};
+AP_DECLARE_MODULE(placement) = { STANDARD20_MODULE_STUFF,
+                                 pl_config_create_dir,
+                                 pl_config_merge_dir,
+                                 NULL,
+                                 NULL,
+                                 pl_cmds,
+                                 pl_register_hooks };

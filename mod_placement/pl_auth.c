@@ -41,20 +41,39 @@ static const char keystone_503[] =
  * variants and the deprecated names; a client must not be able to send
  * them (keystonemiddleware's remove_auth_headers, plus the system scope
  * header that oslo.context reads). */
-static const char *const identity_headers[] = {
-    "X-Identity-Status", "X-Service-Identity-Status", "X-Service-Catalog",
-    "X-Is-Admin-Project", "OpenStack-System-Scope",
-    "X-Domain-Id", "X-Domain-Name", "X-Project-Id", "X-Project-Name",
-    "X-Project-Domain-Id", "X-Project-Domain-Name", "X-User-Id",
-    "X-User-Name", "X-User-Domain-Id", "X-User-Domain-Name", "X-Roles",
-    "X-Service-Domain-Id", "X-Service-Domain-Name", "X-Service-Project-Id",
-    "X-Service-Project-Name", "X-Service-Project-Domain-Id",
-    "X-Service-Project-Domain-Name", "X-Service-User-Id",
-    "X-Service-User-Name", "X-Service-User-Domain-Id",
-    "X-Service-User-Domain-Name", "X-Service-Roles",
-    "X-Role", "X-User", "X-Tenant-Id", "X-Tenant-Name", "X-Tenant",
-    NULL
-};
+static const char *const identity_headers[] = { "X-Identity-Status",
+                                                "X-Service-Identity-Status",
+                                                "X-Service-Catalog",
+                                                "X-Is-Admin-Project",
+                                                "OpenStack-System-Scope",
+                                                "X-Domain-Id",
+                                                "X-Domain-Name",
+                                                "X-Project-Id",
+                                                "X-Project-Name",
+                                                "X-Project-Domain-Id",
+                                                "X-Project-Domain-Name",
+                                                "X-User-Id",
+                                                "X-User-Name",
+                                                "X-User-Domain-Id",
+                                                "X-User-Domain-Name",
+                                                "X-Roles",
+                                                "X-Service-Domain-Id",
+                                                "X-Service-Domain-Name",
+                                                "X-Service-Project-Id",
+                                                "X-Service-Project-Name",
+                                                "X-Service-Project-Domain-Id",
+                                                "X-Service-Project-Domain-Name",
+                                                "X-Service-User-Id",
+                                                "X-Service-User-Name",
+                                                "X-Service-User-Domain-Id",
+                                                "X-Service-User-Domain-Name",
+                                                "X-Service-Roles",
+                                                "X-Role",
+                                                "X-User",
+                                                "X-Tenant-Id",
+                                                "X-Tenant-Name",
+                                                "X-Tenant",
+                                                NULL };
 
 static int answer(pl_req_t *req, int status, const char *body)
 {
@@ -68,8 +87,8 @@ static int answer(pl_req_t *req, int status, const char *body)
  * whitespace, the separators 0x1c-0x1f, NEL (0x85) and NBSP (0xa0). */
 static int py_latin1_space(unsigned char c)
 {
-    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f)
-           || c == 0x85 || c == 0xa0;
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f) ||
+           c == 0x85 || c == 0xa0;
 }
 
 /* s[0..len) without the whitespace around it, as str.strip() */
@@ -110,9 +129,9 @@ static void noauth2_identity(pl_req_t *req, const char *token)
 
         while (*roles) {
             comma = strchr(piece, ',');
-            APR_ARRAY_PUSH(req->roles, const char *) =
-                py_strip(req->pool, piece,
-                         comma ? (apr_size_t)(comma - piece) : strlen(piece));
+            APR_ARRAY_PUSH(req->roles, const char *) = py_strip(
+                req->pool, piece,
+                comma ? (apr_size_t)(comma - piece) : strlen(piece));
             if (comma == NULL) {
                 break;
             }
@@ -164,8 +183,8 @@ static apr_status_t validate(pl_req_t *req, const pl_ks_endpoint_t *ep,
     apr_status_t rv;
     int tries;
 
-    if (cached && pl_ks_identity_decode(req->pool, cached, id) ==
-                  APR_SUCCESS && (!id->valid || id->expires > now)) {
+    if (cached && pl_ks_identity_decode(req->pool, cached, id) == APR_SUCCESS &&
+        (!id->valid || id->expires > now)) {
         pl_metrics_add(PL_METRIC_TOKEN_CACHE_HITS, 1);
         return APR_SUCCESS;
     }
@@ -181,8 +200,9 @@ static apr_status_t validate(pl_req_t *req, const pl_ks_endpoint_t *ep,
     }
     if (rv != APR_SUCCESS) {
         pl_metrics_add(PL_METRIC_KEYSTONE_FAILURES, 1);
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(01001)
-                      "cannot validate a token with Keystone: %s", err);
+        ap_log_rerror(
+            APLOG_MARK, APLOG_ERR, 0, req->r,
+            PL_LOGNO(01001) "cannot validate a token with Keystone: %s", err);
         return rv;
     }
     /* never past the token's own expiry; refused tokens are kept too,
@@ -202,9 +222,9 @@ static int keystone_refuse(pl_req_t *req)
 {
     const char *uri = pl_config_ks_www_authenticate_uri(req->conf);
 
-    apr_table_setn(req->r->err_headers_out, "WWW-Authenticate",
-                   apr_psprintf(req->pool, "Keystone uri=\"%s\"",
-                                uri ? uri : ""));
+    apr_table_setn(
+        req->r->err_headers_out, "WWW-Authenticate",
+        apr_psprintf(req->pool, "Keystone uri=\"%s\"", uri ? uri : ""));
     return answer(req, HTTP_UNAUTHORIZED, keystone_401);
 }
 
@@ -218,9 +238,9 @@ static int keystone_identity(pl_req_t *req, const char *token)
         return keystone_refuse(req);
     }
     if (ep->auth_url == NULL) {
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(01003)
-                      "PlacementAuthStrategy keystone needs "
-                      "PlacementKeystoneAuthURL");
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r,
+                      PL_LOGNO(01003) "PlacementAuthStrategy keystone needs "
+                                      "PlacementKeystoneAuthURL");
         return answer(req, HTTP_SERVICE_UNAVAILABLE, keystone_503);
     }
     if (validate(req, ep, token, &id) != APR_SUCCESS ||
@@ -228,8 +248,9 @@ static int keystone_identity(pl_req_t *req, const char *token)
         return answer(req, HTTP_SERVICE_UNAVAILABLE, keystone_503);
     }
     if (!id.valid || (service && !sid.valid)) {
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(01002)
-                      "%s token refused", id.valid ? "service" : "user");
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r,
+                      PL_LOGNO(01002) "%s token refused",
+                      id.valid ? "service" : "user");
         return keystone_refuse(req);
     }
     req->user_id = id.user_id;

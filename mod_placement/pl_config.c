@@ -26,7 +26,7 @@ void *pl_config_create_dir(apr_pool_t *p, char *dir)
     c->auth = PL_AUTH_UNSET;
     c->conflict_retries = -1;
     c->randomize = -1;
-    c->max_candidates = -2;     /* -1 is a legal value: unlimited */
+    c->max_candidates = -2; /* -1 is a legal value: unlimited */
     c->ac_strategy = -1;
     c->statement_timeout = -1;
     c->policy = apr_table_make(p, 4);
@@ -44,8 +44,7 @@ void *pl_config_create_dir(apr_pool_t *p, char *dir)
 
 /* PlacementPolicy lines of both levels, the inner ones winning; runs per
  * request for a <Location>, so nothing is copied when one side is empty. */
-static apr_hash_t *merge_exprs(apr_pool_t *p, apr_hash_t *base,
-                               apr_hash_t *add)
+static apr_hash_t *merge_exprs(apr_pool_t *p, apr_hash_t *base, apr_hash_t *add)
 {
     if (base == NULL || apr_hash_count(base) == 0) {
         return add;
@@ -159,12 +158,13 @@ int pl_config_enforce_new_defaults(const pl_dir_conf_t *c)
 int pl_config_policy_defaults(const pl_dir_conf_t *c)
 {
     return c->policy_defaults == PL_POLICY_DEFAULTS_UNSET
-               ? PL_POLICY_DEFAULTS_ZED : c->policy_defaults;
+               ? PL_POLICY_DEFAULTS_ZED
+               : c->policy_defaults;
 }
 
 int pl_config_cors_allow_credentials(const pl_dir_conf_t *c)
 {
-    return c->cors_allow_credentials != 0;      /* oslo: True */
+    return c->cors_allow_credentials != 0; /* oslo: True */
 }
 
 int pl_config_cors_max_age(const pl_dir_conf_t *c)
@@ -173,13 +173,12 @@ int pl_config_cors_max_age(const pl_dir_conf_t *c)
 }
 
 /* A read-only APR array over a static list of words, for defaults. */
-#define WORD_LIST(name, ...)                                             \
-    static const char *const name##_words[] = { __VA_ARGS__ };          \
-    static const apr_array_header_t name = {                            \
-        NULL, sizeof(const char *),                                     \
-        sizeof(name##_words) / sizeof(name##_words[0]),                 \
-        sizeof(name##_words) / sizeof(name##_words[0]),                 \
-        (char *)name##_words                                            \
+#define WORD_LIST(name, ...)                                                 \
+    static const char *const name##_words[] = { __VA_ARGS__ };               \
+    static const apr_array_header_t name = {                                 \
+        NULL, sizeof(const char *),                                          \
+        sizeof(name##_words) / sizeof(name##_words[0]),                      \
+        sizeof(name##_words) / sizeof(name##_words[0]), (char *)name##_words \
     }
 
 /* placement's own [cors] defaults (placement/wsgi.py
@@ -238,26 +237,25 @@ typedef struct {
 } keyword_t;
 
 typedef struct {
-    apr_size_t offset;              /* of the int field */
-    const keyword_t *words;         /* NULL-terminated */
-    const char *choices;            /* for the error text */
+    apr_size_t offset;      /* of the int field */
+    const keyword_t *words; /* NULL-terminated */
+    const char *choices;    /* for the error text */
 } keyword_field_t;
 
-static const keyword_t auth_words[] = {
-    { "noauth2", PL_AUTH_NOAUTH2 }, { "keystone", PL_AUTH_KEYSTONE },
-    { NULL, 0 }
-};
-static const keyword_t strategy_words[] = {
-    { "depth-first", 0 }, { "breadth-first", 1 }, { NULL, 0 }
-};
+static const keyword_t auth_words[] = { { "noauth2", PL_AUTH_NOAUTH2 },
+                                        { "keystone", PL_AUTH_KEYSTONE },
+                                        { NULL, 0 } };
+static const keyword_t strategy_words[] = { { "depth-first", 0 },
+                                            { "breadth-first", 1 },
+                                            { NULL, 0 } };
 static const keyword_t policy_defaults_words[] = {
-    { "zed", PL_POLICY_DEFAULTS_ZED }, { "2023.1", PL_POLICY_DEFAULTS_2023_1 },
+    { "zed", PL_POLICY_DEFAULTS_ZED },
+    { "2023.1", PL_POLICY_DEFAULTS_2023_1 },
     { NULL, 0 }
 };
 
-static const keyword_field_t auth_field = {
-    APR_OFFSETOF(pl_dir_conf_t, auth), auth_words, "noauth2 or keystone"
-};
+static const keyword_field_t auth_field = { APR_OFFSETOF(pl_dir_conf_t, auth),
+                                            auth_words, "noauth2 or keystone" };
 static const keyword_field_t strategy_field = {
     APR_OFFSETOF(pl_dir_conf_t, ac_strategy), strategy_words,
     "depth-first or breadth-first"
@@ -302,9 +300,10 @@ static const char *set_int(cmd_parms *cmd, void *dc, const char *arg)
     long v = strtol(arg, &end, 10);
 
     if (*arg == '\0' || *end != '\0' || v < min || v > 1000000000L) {
-        return apr_psprintf(cmd->pool, "%s: '%s' is not a whole number "
-                            "from %d to 1000000000", cmd->cmd->name, arg,
-                            min);
+        return apr_psprintf(cmd->pool,
+                            "%s: '%s' is not a whole number "
+                            "from %d to 1000000000",
+                            cmd->cmd->name, arg, min);
     }
     if (cmd->info == (void *)1) {
         c->max_candidates = (int)v;
@@ -321,8 +320,8 @@ static const char *set_uuid(cmd_parms *cmd, void *dc, const char *arg)
     const char *norm;
 
     if (pl_uuid_normalize(cmd->pool, arg, &norm) != APR_SUCCESS) {
-        return apr_psprintf(cmd->pool, "%s: '%s' is not a UUID",
-                            cmd->cmd->name, arg);
+        return apr_psprintf(cmd->pool, "%s: '%s' is not a UUID", cmd->cmd->name,
+                            arg);
     }
     if (cmd->info == (void *)1) {
         c->incomplete_user = norm;
@@ -350,10 +349,12 @@ static const char *set_policy(cmd_parms *cmd, void *dc, const char *rule,
         return apr_psprintf(cmd->pool, "PlacementPolicy %s: %s", rule, err);
     }
     if (!pl_policy_is_known(rule)) {
-        ap_log_error(APLOG_MARK, APLOG_WARNING, 0, cmd->server,
-                     PL_LOGNO(01507) "PlacementPolicy: %s is not one of "
-                     "placement's rules; it is only used through rule:%s",
-                     rule, rule);
+        ap_log_error(
+            APLOG_MARK, APLOG_WARNING, 0, cmd->server,
+            PL_LOGNO(
+                01507) "PlacementPolicy: %s is not one of "
+                       "placement's rules; it is only used through rule:%s",
+            rule, rule);
     }
     rule = apr_pstrdup(cmd->pool, rule);
     apr_table_set(c->policy, rule, check);
@@ -369,8 +370,10 @@ static const char *set_count(cmd_parms *cmd, void *dc, const char *arg)
     long v = strtol(arg, &end, 10);
 
     if (*arg == '\0' || *end != '\0' || v < 0 || v > 1000000000L) {
-        return apr_psprintf(cmd->pool, "%s: '%s' is not a whole number "
-                            "from 0 to 1000000000", cmd->cmd->name, arg);
+        return apr_psprintf(cmd->pool,
+                            "%s: '%s' is not a whole number "
+                            "from 0 to 1000000000",
+                            cmd->cmd->name, arg);
     }
     *(int *)((char *)dc + (apr_size_t)cmd->info) = (int)v;
     return NULL;
@@ -381,8 +384,8 @@ static const char *set_count(cmd_parms *cmd, void *dc, const char *arg)
  * cmd->info gives. */
 static const char *add_words(cmd_parms *cmd, void *dc, const char *arg)
 {
-    apr_array_header_t **pa =
-        (apr_array_header_t **)((char *)dc + (apr_size_t)cmd->info);
+    apr_array_header_t **pa = (apr_array_header_t **)((char *)dc +
+                                                      (apr_size_t)cmd->info);
     char *list = apr_pstrdup(cmd->pool, arg), *w, *state;
 
     if (*pa == NULL) {
@@ -395,16 +398,17 @@ static const char *add_words(cmd_parms *cmd, void *dc, const char *arg)
     return NULL;
 }
 
-static const char *set_policy_file(cmd_parms *cmd, void *dc,
-                                   const char *arg)
+static const char *set_policy_file(cmd_parms *cmd, void *dc, const char *arg)
 {
     pl_dir_conf_t *c = dc;
     const char *path = ap_server_root_relative(cmd->pool, arg);
     const char *err = NULL;
 
     if (path == NULL) {
-        return apr_psprintf(cmd->pool, "PlacementPolicyFile: bad path "
-                            "'%s'", arg);
+        return apr_psprintf(cmd->pool,
+                            "PlacementPolicyFile: bad path "
+                            "'%s'",
+                            arg);
     }
     if (pl_policy_file_read(cmd->pool, path, &c->policy_file_rules,
                             &c->policy_file_exprs, &err) != APR_SUCCESS) {
@@ -416,8 +420,7 @@ static const char *set_policy_file(cmd_parms *cmd, void *dc,
 
 /* PlacementKeystoneAuthURL, with or without /v3: the v3 API's URL is
  * worked out once here, not per request. */
-static const char *set_ks_auth_url(cmd_parms *cmd, void *dc,
-                                   const char *url)
+static const char *set_ks_auth_url(cmd_parms *cmd, void *dc, const char *url)
 {
     pl_dir_conf_t *c = dc;
     apr_pool_t *p = cmd->pool;
@@ -435,17 +438,17 @@ static const char *set_ks_auth_url(cmd_parms *cmd, void *dc,
 }
 
 #define DIR_OFFSET(f) ((void *)APR_OFFSETOF(pl_dir_conf_t, f))
-#define DIR_STRING(name, field, help)                                    \
-    AP_INIT_TAKE1(name, ap_set_string_slot, DIR_OFFSET(field),           \
+#define DIR_STRING(name, field, help)                          \
+    AP_INIT_TAKE1(name, ap_set_string_slot, DIR_OFFSET(field), \
                   RSRC_CONF | ACCESS_CONF, help)
-#define DIR_FLAG(name, field, help)                                      \
-    AP_INIT_FLAG(name, ap_set_flag_slot, DIR_OFFSET(field),              \
+#define DIR_FLAG(name, field, help)                         \
+    AP_INIT_FLAG(name, ap_set_flag_slot, DIR_OFFSET(field), \
                  RSRC_CONF | ACCESS_CONF, help)
-#define DIR_COUNT(name, field, help)                                     \
-    AP_INIT_TAKE1(name, set_count, DIR_OFFSET(field),                    \
-                  RSRC_CONF | ACCESS_CONF, help)
-#define DIR_WORDS(name, field, help)                                     \
-    AP_INIT_ITERATE(name, add_words, DIR_OFFSET(field),                  \
+#define DIR_COUNT(name, field, help)                                           \
+    AP_INIT_TAKE1(name, set_count, DIR_OFFSET(field), RSRC_CONF | ACCESS_CONF, \
+                  help)
+#define DIR_WORDS(name, field, help)                    \
+    AP_INIT_ITERATE(name, add_words, DIR_OFFSET(field), \
                     RSRC_CONF | ACCESS_CONF, help)
 
 const command_rec pl_cmds[] = {
@@ -453,8 +456,8 @@ const command_rec pl_cmds[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "noauth2|keystone: how callers are identified "
                   "(default noauth2)"),
-    AP_INIT_TAKE1("PlacementAllocationConflictRetryCount", set_int,
-                  (void *)0, RSRC_CONF | ACCESS_CONF,
+    AP_INIT_TAKE1("PlacementAllocationConflictRetryCount", set_int, (void *)0,
+                  RSRC_CONF | ACCESS_CONF,
                   "N: server-side retries of an allocation write on a "
                   "provider generation conflict (default 10)"),
     AP_INIT_FLAG("PlacementRandomizeCandidates", ap_set_flag_slot,
@@ -482,8 +485,7 @@ const command_rec pl_cmds[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "UUID: user of consumers written before 1.8 "
                   "(default all zeros)"),
-    AP_INIT_TAKE2("PlacementPolicy", set_policy, NULL,
-                  RSRC_CONF | ACCESS_CONF,
+    AP_INIT_TAKE2("PlacementPolicy", set_policy, NULL, RSRC_CONF | ACCESS_CONF,
                   "RULE CHECK: override one policy rule, e.g. "
                   "PlacementPolicy placement:usages \"role:admin\""),
     AP_INIT_TAKE1("PlacementPolicyFile", set_policy_file, NULL,
@@ -497,8 +499,7 @@ const command_rec pl_cmds[] = {
              "On|Off: use the new rule defaults only, without their "
              "deprecated alternatives (default Off)"),
     AP_INIT_TAKE1("PlacementPolicyDefaults", set_keyword,
-                  (void *)&policy_defaults_field,
-                  RSRC_CONF | ACCESS_CONF,
+                  (void *)&policy_defaults_field, RSRC_CONF | ACCESS_CONF,
                   "zed|2023.1: which release's rule defaults apply "
                   "(default zed)"),
 
@@ -525,8 +526,7 @@ const command_rec pl_cmds[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "URL: Keystone's identity endpoint, e.g. "
                   "http://keystone:5000 (auth_url)"),
-    DIR_STRING("PlacementKeystoneWWWAuthenticateURI",
-               ks_www_authenticate_uri,
+    DIR_STRING("PlacementKeystoneWWWAuthenticateURI", ks_www_authenticate_uri,
                "URL: the Keystone endpoint named in 401 answers "
                "(www_authenticate_uri; default the auth URL)"),
     DIR_STRING("PlacementKeystoneUsername", ks_username,
@@ -546,8 +546,7 @@ const command_rec pl_cmds[] = {
     DIR_COUNT("PlacementKeystoneTimeout", ks_timeout,
               "SECONDS: the longest a call to Keystone may take "
               "(default 10)"),
-    AP_INIT_TAKE1("PlacementTokenCache", pl_token_cache_set, NULL,
-                  RSRC_CONF,
+    AP_INIT_TAKE1("PlacementTokenCache", pl_token_cache_set, NULL, RSRC_CONF,
                   "PROVIDER[:ARGS]: the mod_socache provider that keeps "
                   "validated tokens for all children (default shmcb); "
                   "server config only"),

@@ -22,14 +22,15 @@
 /* What the filter of an actual request needs to know. */
 typedef struct {
     const pl_dir_conf_t *conf;
-    const char *origin;         /* the Access-Control-Allow-Origin value */
+    const char *origin; /* the Access-Control-Allow-Origin value */
 } cors_ctx_t;
 
 /* Request headers a preflight may always name, whatever allow_headers
  * says (oslo's CORS.simple_headers). */
 static const char *const simple_headers[] = {
-    "Accept", "Accept-Language", "Content-Type", "Cache-Control",
-    "Content-Language", "Expires", "Last-Modified", "Pragma", NULL
+    "Accept",        "Accept-Language",  "Content-Type",
+    "Cache-Control", "Content-Language", "Expires",
+    "Last-Modified", "Pragma",           NULL
 };
 
 static ap_filter_rec_t *cors_filter;
@@ -79,8 +80,7 @@ static apr_array_header_t *split_list(apr_pool_t *p, const char *value)
             end--;
         }
         if (end > s) {
-            APR_ARRAY_PUSH(items, const char *) = apr_pstrmemdup(p, s,
-                                                                 end - s);
+            APR_ARRAY_PUSH(items, const char *) = apr_pstrmemdup(p, s, end - s);
         }
         s = comma ? comma + 1 : NULL;
     }
@@ -142,31 +142,36 @@ static void preflight(request_rec *r, const pl_dir_conf_t *c)
         return;
     }
     if (allow == NULL) {
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, PL_LOGNO(04001)
-                      "CORS preflight from origin '%s' not permitted",
-                      origin);
+        ap_log_rerror(
+            APLOG_MARK, APLOG_DEBUG, 0, r,
+            PL_LOGNO(04001) "CORS preflight from origin '%s' not permitted",
+            origin);
         return;
     }
     if (method == NULL) {
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, PL_LOGNO(04002)
-                      "CORS preflight without "
-                      "Access-Control-Request-Method");
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r,
+                      PL_LOGNO(04002) "CORS preflight without "
+                                      "Access-Control-Request-Method");
         return;
     }
     if (!method_allowed(c, method)) {
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, PL_LOGNO(04003)
-                      "CORS preflight: method '%s' not permitted", method);
+        ap_log_rerror(
+            APLOG_MARK, APLOG_DEBUG, 0, r,
+            PL_LOGNO(04003) "CORS preflight: method '%s' not permitted",
+            method);
         return;
     }
-    asked = split_list(r->pool, apr_table_get(r->headers_in,
-                                    "Access-Control-Request-Headers"));
+    asked = split_list(
+        r->pool,
+        apr_table_get(r->headers_in, "Access-Control-Request-Headers"));
     for (i = 0; i < asked->nelts; i++) {
         const char *name = APR_ARRAY_IDX(asked, i, const char *);
 
         if (!header_allowed(c, name)) {
-            ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, PL_LOGNO(04004)
-                          "CORS preflight: header '%s' not permitted",
-                          name);
+            ap_log_rerror(
+                APLOG_MARK, APLOG_DEBUG, 0, r,
+                PL_LOGNO(04004) "CORS preflight: header '%s' not permitted",
+                name);
             return;
         }
     }
@@ -195,8 +200,7 @@ static void preflight(request_rec *r, const pl_dir_conf_t *c)
  * in upstream's pipeline. */
 static void answer_headers(request_rec *r, const cors_ctx_t *ctx)
 {
-    const apr_array_header_t *expose =
-        pl_config_cors_expose_headers(ctx->conf);
+    const apr_array_header_t *expose = pl_config_cors_expose_headers(ctx->conf);
     apr_table_t *vary;
 
     /* oslo leaves alone an answer that already has the header: whatever
@@ -213,8 +217,8 @@ static void answer_headers(request_rec *r, const cors_ctx_t *ctx)
     apr_table_mergen(vary, "Vary", "Origin");
     apr_table_setn(r->err_headers_out, ACAO, ctx->origin);
     if (pl_config_cors_allow_credentials(ctx->conf)) {
-        apr_table_setn(r->err_headers_out,
-                       "Access-Control-Allow-Credentials", "true");
+        apr_table_setn(r->err_headers_out, "Access-Control-Allow-Credentials",
+                       "true");
     }
     if (expose->nelts > 0) {
         apr_table_setn(r->err_headers_out, "Access-Control-Expose-Headers",
@@ -233,9 +237,8 @@ static apr_status_t cors_out_filter(ap_filter_t *f, apr_bucket_brigade *bb)
 
 void pl_cors_register(void)
 {
-    cors_filter = ap_register_output_filter("PLACEMENT_CORS",
-                                            cors_out_filter, NULL,
-                                            AP_FTYPE_CONTENT_SET);
+    cors_filter = ap_register_output_filter("PLACEMENT_CORS", cors_out_filter,
+                                            NULL, AP_FTYPE_CONTENT_SET);
 }
 
 int pl_cors_start(request_rec *r, const pl_dir_conf_t *c)
@@ -254,9 +257,10 @@ int pl_cors_start(request_rec *r, const pl_dir_conf_t *c)
     allow = allowed_origin(c, origin);
     if (allow == NULL) {
         if (origin != NULL) {
-            ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, PL_LOGNO(04005)
-                          "CORS request from origin '%s' not permitted",
-                          origin);
+            ap_log_rerror(
+                APLOG_MARK, APLOG_DEBUG, 0, r,
+                PL_LOGNO(04005) "CORS request from origin '%s' not permitted",
+                origin);
         }
         return 0;
     }

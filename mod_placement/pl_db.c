@@ -15,16 +15,16 @@
 #include "pl_db.h"
 
 struct pl_db_t {
-    apr_pool_t *pool;                   /* this use (request) */
-    apr_pool_t *conn_pool;              /* lives with the connection */
+    apr_pool_t *pool;      /* this use (request) */
+    apr_pool_t *conn_pool; /* lives with the connection */
     const apr_dbd_driver_t *driver;
     apr_dbd_t *handle;
-    apr_hash_t *prepared;               /* sql text -> apr_dbd_prepared_t */
-    int *ncached;                       /* of them by pl_db_select_cached */
+    apr_hash_t *prepared; /* sql text -> apr_dbd_prepared_t */
+    int *ncached;         /* of them by pl_db_select_cached */
     apr_dbd_transaction_t *txn;
-    int depth;                          /* of pl_db_begin/pl_db_end */
-    int rollback_only;                  /* an inner part failed */
-    int savepoints;                     /* open pl_db_savepoint regions */
+    int depth;         /* of pl_db_begin/pl_db_end */
+    int rollback_only; /* an inner part failed */
+    int savepoints;    /* open pl_db_savepoint regions */
     pl_db_dialect_e dialect;
     const char *errstr;
 };
@@ -38,8 +38,8 @@ struct pl_db_t {
 typedef struct conn_state_t {
     apr_hash_t *prepared;
     int ncached;
-    int timeout;                /* statement timeout set on it, seconds */
-    int lost;                   /* the driver reconnected: set up again */
+    int timeout; /* statement timeout set on it, seconds */
+    int lost;    /* the driver reconnected: set up again */
 } conn_state_t;
 
 /* The server-side statement timeout (PlacementStatementTimeout), when it
@@ -52,8 +52,7 @@ typedef struct conn_state_t {
  * retried) rather than in "Lock wait timeout", which is retried as a
  * deadlock. SQLite: apr_dbd offers no progress handler; busy_timeout
  * bounds its only waits (for a writer). */
-static void set_statement_timeout(pl_db_t *db, conn_state_t *cs,
-                                  int seconds)
+static void set_statement_timeout(pl_db_t *db, conn_state_t *cs, int seconds)
 {
     int changed;
 
@@ -64,17 +63,21 @@ static void set_statement_timeout(pl_db_t *db, conn_state_t *cs,
     switch (db->dialect) {
     case PL_DB_PGSQL:
         /* in ms, at most INT_MAX: 0 is "none" there too */
-        apr_dbd_query(db->driver, db->handle, &changed, apr_psprintf(db->pool,
-                      "SET statement_timeout = %" APR_INT64_T_FMT,
-                      seconds > 2000000 ? (apr_int64_t)2000000000
-                                        : (apr_int64_t)seconds * 1000));
+        apr_dbd_query(
+            db->driver, db->handle, &changed,
+            apr_psprintf(db->pool, "SET statement_timeout = %" APR_INT64_T_FMT,
+                         seconds > 2000000 ? (apr_int64_t)2000000000
+                                           : (apr_int64_t)seconds * 1000));
         break;
     case PL_DB_MYSQL:
-        apr_dbd_query(db->driver, db->handle, &changed, apr_psprintf(db->pool,
-                      "SET SESSION max_statement_time = %d", seconds));
-        apr_dbd_query(db->driver, db->handle, &changed, apr_psprintf(db->pool,
-                      "SET SESSION innodb_lock_wait_timeout = %d",
-                      seconds > 0 ? seconds + 1 : 50));
+        apr_dbd_query(db->driver, db->handle, &changed,
+                      apr_psprintf(db->pool,
+                                   "SET SESSION max_statement_time = %d",
+                                   seconds));
+        apr_dbd_query(db->driver, db->handle, &changed,
+                      apr_psprintf(db->pool,
+                                   "SET SESSION innodb_lock_wait_timeout = %d",
+                                   seconds > 0 ? seconds + 1 : 50));
         break;
     default:
         break;
@@ -203,15 +206,15 @@ static int session_gone(const pl_db_t *db, int ret)
     const char *e = db->errstr;
 
     if (db->dialect == PL_DB_MYSQL) {
-        return (ret >= 2000 && ret < 3000) || strstr(e, "Lost connection")
-               || strstr(e, "gone away") || strstr(e, "Can't connect");
+        return (ret >= 2000 && ret < 3000) || strstr(e, "Lost connection") ||
+               strstr(e, "gone away") || strstr(e, "Can't connect");
     }
-    return db->dialect == PL_DB_PGSQL
-           && (strstr(e, "server closed the connection")
-               || strstr(e, "terminating connection")
-               || strstr(e, "no connection to the server")
-               || (strstr(e, "prepared statement \"pl_")
-                   && strstr(e, "does not exist")));
+    return db->dialect == PL_DB_PGSQL &&
+           (strstr(e, "server closed the connection") ||
+            strstr(e, "terminating connection") ||
+            strstr(e, "no connection to the server") ||
+            (strstr(e, "prepared statement \"pl_") &&
+             strstr(e, "does not exist")));
 }
 
 /* Map a driver error onto what callers act upon. Drivers only give us
@@ -263,8 +266,8 @@ static apr_status_t classify(pl_db_t *db, int ret)
  * needs to prepare on the server (it runs unnamed statements as one-off
  * queries); it then types every argument varchar, so only statements
  * without arguments get one. */
-static apr_status_t prepare_as(pl_db_t *db, const char *sql,
-                               const char *label, apr_dbd_prepared_t **pstmt)
+static apr_status_t prepare_as(pl_db_t *db, const char *sql, const char *label,
+                               apr_dbd_prepared_t **pstmt)
 {
     apr_dbd_prepared_t *stmt = apr_hash_get(db->prepared, sql,
                                             APR_HASH_KEY_STRING);
@@ -273,8 +276,8 @@ static apr_status_t prepare_as(pl_db_t *db, const char *sql,
     if (stmt == NULL) {
         const char *key = apr_pstrdup(db->conn_pool, sql);
 
-        ret = apr_dbd_prepare(db->driver, db->conn_pool, db->handle, key,
-                              label, &stmt);
+        ret = apr_dbd_prepare(db->driver, db->conn_pool, db->handle, key, label,
+                              &stmt);
         if (ret != 0) {
             return classify(db, ret);
         }
@@ -302,9 +305,8 @@ static int random_access(const pl_db_t *db)
 /* Call fn for every row of res, its cells NULL for SQL NULL. Reads to
  * the end (-1) even once fn failed: drivers only release a result once
  * it has been read through. */
-static apr_status_t each_row(pl_db_t *db, apr_pool_t *p,
-                             apr_dbd_results_t *res, pl_db_row_fn *fn,
-                             void *baton)
+static apr_status_t each_row(pl_db_t *db, apr_pool_t *p, apr_dbd_results_t *res,
+                             pl_db_row_fn *fn, void *baton)
 {
     apr_dbd_row_t *row = NULL;
     const char **cells = NULL;
@@ -326,9 +328,9 @@ static apr_status_t each_row(pl_db_t *db, apr_pool_t *p,
             char *s = NULL;
 
             /* pgsql gives "" for SQL NULL; datum_get tells them apart */
-            if (v && *v == '\0'
-                && apr_dbd_datum_get(db->driver, row, j,
-                                     APR_DBD_TYPE_STRING, &s) == APR_ENOENT) {
+            if (v && *v == '\0' &&
+                apr_dbd_datum_get(db->driver, row, j, APR_DBD_TYPE_STRING,
+                                  &s) == APR_ENOENT) {
                 v = NULL;
             }
             cells[j] = v;
@@ -353,8 +355,9 @@ static apr_status_t copy_row(void *baton, int ncols, const char *const *cells)
 
     c->rows->ncols = ncols;
     for (j = 0; j < ncols; j++) {
-        APR_ARRAY_PUSH(c->cells, const char *) =
-            cells[j] ? apr_pstrdup(c->p, cells[j]) : NULL;
+        APR_ARRAY_PUSH(c->cells,
+                       const char *) = cells[j] ? apr_pstrdup(c->p, cells[j])
+                                                : NULL;
     }
     c->rows->nrows++;
     return APR_SUCCESS;
@@ -390,16 +393,15 @@ apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
         return rv;
     }
     ret = apr_dbd_pselect(db->driver, p, db->handle, &res, stmt,
-                          random_access(db), nargs,
-                          (const char **)args);
+                          random_access(db), nargs, (const char **)args);
     if (ret != 0) {
         return classify(db, ret);
     }
     return read_rows(db, p, res, prows);
 }
 
-apr_status_t pl_db_exec(pl_db_t *db, int *pchanged, const char *sql,
-                        int nargs, const char *const *args)
+apr_status_t pl_db_exec(pl_db_t *db, int *pchanged, const char *sql, int nargs,
+                        const char *const *args)
 {
     apr_dbd_prepared_t *stmt;
     apr_status_t rv;
@@ -450,8 +452,8 @@ static apr_status_t run_cached(pl_db_t *db, apr_pool_t *p, const char *sql,
                                  random_access(db));
             return ret ? classify(db, ret) : APR_SUCCESS;
         }
-        rv = prepare_as(db, sql, apr_psprintf(p, "pl_cached_%d",
-                                              *db->ncached), &stmt);
+        rv = prepare_as(db, sql, apr_psprintf(p, "pl_cached_%d", *db->ncached),
+                        &stmt);
         if (rv != APR_SUCCESS) {
             return rv;
         }
@@ -462,8 +464,8 @@ static apr_status_t run_cached(pl_db_t *db, apr_pool_t *p, const char *sql,
     return ret ? classify(db, ret) : APR_SUCCESS;
 }
 
-apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p,
-                                 pl_rows_t **prows, const char *sql)
+apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
+                                 const char *sql)
 {
     apr_dbd_results_t *res;
     apr_status_t rv = run_cached(db, p, sql, &res);
@@ -504,8 +506,8 @@ apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql)
 
 const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value)
 {
-    return apr_pstrcat(p, "'", apr_dbd_escape(db->driver, p, value,
-                                               db->handle), "'", NULL);
+    return apr_pstrcat(p, "'", apr_dbd_escape(db->driver, p, value, db->handle),
+                       "'", NULL);
 }
 
 apr_status_t pl_db_begin(pl_db_t *db)
@@ -523,8 +525,7 @@ apr_status_t pl_db_begin(pl_db_t *db)
      * zeroed block bigger than its struct, and end its hold on the
      * handle. Other drivers allocate their own. */
     db->txn = db->dialect == PL_DB_PGSQL ? apr_pcalloc(db->pool, 64) : NULL;
-    ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle,
-                                    &db->txn);
+    ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle, &db->txn);
     if (ret != 0) {
         db->depth = 0;
         rv = classify(db, ret);
@@ -587,9 +588,9 @@ static void ignore_errors(pl_db_t *db, int on)
 {
     if (db->txn) {
         apr_dbd_transaction_mode_set(db->driver, db->txn,
-            on ? APR_DBD_TRANSACTION_COMMIT
-                 | APR_DBD_TRANSACTION_IGNORE_ERRORS
-               : APR_DBD_TRANSACTION_COMMIT);
+                                     on ? APR_DBD_TRANSACTION_COMMIT |
+                                              APR_DBD_TRANSACTION_IGNORE_ERRORS
+                                        : APR_DBD_TRANSACTION_COMMIT);
     }
 }
 
@@ -600,8 +601,8 @@ apr_status_t pl_db_savepoint(pl_db_t *db, const char *name)
     if (db->depth == 0) {
         return APR_SUCCESS;
     }
-    rv = pl_db_exec_text(db, NULL, apr_pstrcat(db->pool, "SAVEPOINT ",
-                                               name, NULL));
+    rv = pl_db_exec_text(db, NULL,
+                         apr_pstrcat(db->pool, "SAVEPOINT ", name, NULL));
     if (rv == APR_SUCCESS && db->savepoints++ == 0) {
         ignore_errors(db, 1);
     }
@@ -621,8 +622,8 @@ apr_status_t pl_db_release(pl_db_t *db, const char *name, apr_status_t rv)
      * from under it */
     ignore_errors(db, 0);
     if (rv == APR_SUCCESS) {
-        rv2 = pl_db_exec_text(db, NULL, apr_pstrcat(db->pool,
-                              "RELEASE SAVEPOINT ", name, NULL));
+        rv2 = pl_db_exec_text(
+            db, NULL, apr_pstrcat(db->pool, "RELEASE SAVEPOINT ", name, NULL));
     }
     else if (rv == PL_EDEADLOCK) {
         /* the victim's transaction is gone (MySQL) or unusable
@@ -630,8 +631,9 @@ apr_status_t pl_db_release(pl_db_t *db, const char *name, apr_status_t rv)
         rv2 = rv;
     }
     else {
-        rv2 = pl_db_exec_text(db, NULL, apr_pstrcat(db->pool,
-                              "ROLLBACK TO SAVEPOINT ", name, NULL));
+        rv2 = pl_db_exec_text(
+            db, NULL,
+            apr_pstrcat(db->pool, "ROLLBACK TO SAVEPOINT ", name, NULL));
         rv2 = rv2 != APR_SUCCESS ? rv2 : rv;
     }
     if (--db->savepoints > 0) {
@@ -684,8 +686,7 @@ apr_status_t pl_db_run_txn(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
     return rv;
 }
 
-apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j,
-                         apr_int64_t *pval)
+apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j, apr_int64_t *pval)
 {
     const char *v;
 
@@ -712,8 +713,8 @@ const char *pl_db_id_list(apr_pool_t *p, const apr_int64_t *ids, int n)
 
     *s = '\0';
     for (i = 0; i < n; i++) {
-        s += apr_snprintf(s, 22, i ? ",%" APR_INT64_T_FMT
-                                   : "%" APR_INT64_T_FMT, ids[i]);
+        s += apr_snprintf(s, 22, i ? ",%" APR_INT64_T_FMT : "%" APR_INT64_T_FMT,
+                          ids[i]);
     }
     return buf;
 }

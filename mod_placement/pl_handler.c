@@ -31,37 +31,54 @@
 typedef struct {
     int status;
     const char *title;
-    const char *head;   /* webob's explanation, before the detail */
-    const char *tail;   /* after the detail */
+    const char *head; /* webob's explanation, before the detail */
+    const char *tail; /* after the detail */
 } status_text_t;
 
 /* The bodies webob renders for placement's errors: explanation, a blank
  * line, then the detail. ${...} placeholders are filled per request. */
 static const status_text_t status_texts[] = {
-    { 400, "Bad Request", "The server could not comply with the request "
-      "since it is either malformed or otherwise incorrect.\n\n ", "  " },
-    { 401, "Unauthorized", "This server could not verify that you are "
+    { 400, "Bad Request",
+      "The server could not comply with the request "
+      "since it is either malformed or otherwise incorrect.\n\n ",
+      "  " },
+    { 401, "Unauthorized",
+      "This server could not verify that you are "
       "authorized to access the document you requested. Either you "
       "supplied the wrong credentials (e.g., bad password), or your "
       "browser does not understand how to supply the credentials "
-      "required.\n\n ", "  " },
+      "required.\n\n ",
+      "  " },
     { 403, "Forbidden", "Access was denied to this resource.\n\n ", "  " },
     { 404, "Not Found", "The resource could not be found.\n\n ", "  " },
-    { 405, "Method Not Allowed", "The method ${REQUEST_METHOD} is not "
-      "allowed for this resource. \n\n ", "" },
-    { 406, "Not Acceptable", "The resource could not be generated that was "
+    { 405, "Method Not Allowed",
+      "The method ${REQUEST_METHOD} is not "
+      "allowed for this resource. \n\n ",
+      "" },
+    { 406, "Not Acceptable",
+      "The resource could not be generated that was "
       "acceptable to your browser (content of type ${HTTP_ACCEPT}. \n\n ",
       "" },
-    { 409, "Conflict", "There was a conflict when trying to complete your "
-      "request.\n\n ", "  " },
-    { 413, "Request Entity Too Large", "The body of your request was too "
-      "large for this server.\n\n ", "  " },
-    { 415, "Unsupported Media Type", "The request media type "
-      "${CONTENT_TYPE} is not supported by this server. \n\n ", "" },
-    { 500, "Internal Server Error", "The server has either erred or is "
-      "incapable of performing the requested operation.\n\n ", "  " },
-    { 501, "Not Implemented", " The request method ${REQUEST_METHOD} is "
-      "not implemented for this server. \n\n ", "" },
+    { 409, "Conflict",
+      "There was a conflict when trying to complete your "
+      "request.\n\n ",
+      "  " },
+    { 413, "Request Entity Too Large",
+      "The body of your request was too "
+      "large for this server.\n\n ",
+      "  " },
+    { 415, "Unsupported Media Type",
+      "The request media type "
+      "${CONTENT_TYPE} is not supported by this server. \n\n ",
+      "" },
+    { 500, "Internal Server Error",
+      "The server has either erred or is "
+      "incapable of performing the requested operation.\n\n ",
+      "  " },
+    { 501, "Not Implemented",
+      " The request method ${REQUEST_METHOD} is "
+      "not implemented for this server. \n\n ",
+      "" },
     { 0, NULL, NULL, NULL }
 };
 
@@ -87,7 +104,8 @@ static const char *fill_head(pl_req_t *req, const char *head)
         /* what placement's RequestLog left in the environ: no Accept, an
          * empty one or the any range alone became application/json */
         { "${HTTP_ACCEPT}", accept && *accept && strcmp(accept, "*/*")
-                            ? accept : "application/json" },
+                                ? accept
+                                : "application/json" },
         { "${CONTENT_TYPE}", ctype ? ctype : "" },
     };
     const char *at;
@@ -119,8 +137,8 @@ static void send_text(pl_req_t *req, const char *body, apr_size_t len,
         return;
     }
     bb = apr_brigade_create(req->pool, r->connection->bucket_alloc);
-    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_pool_create(body, len, req->pool,
-                                                       bb->bucket_alloc));
+    APR_BRIGADE_INSERT_TAIL(
+        bb, apr_bucket_pool_create(body, len, req->pool, bb->bucket_alloc));
     ap_pass_brigade(r->output_filters, bb);
 }
 
@@ -141,7 +159,8 @@ static void write_json(apr_pool_t *p, struct printbuf *pb, json_object *o)
     switch (json_object_get_type(o)) {
     case json_type_object:
         printbuf_strappend(pb, "{");
-        json_object_object_foreach(o, key, val) {
+        json_object_object_foreach(o, key, val)
+        {
             json_object *k = json_object_new_string(key);
 
             printbuf_memappend(pb, sep, (int)strlen(sep));
@@ -165,15 +184,16 @@ static void write_json(apr_pool_t *p, struct printbuf *pb, json_object *o)
         break;
     case json_type_string: {
         apr_size_t len;
-        const char *text = pl_py_json_str(p, json_object_get_string(o),
+        const char *text = pl_py_json_str(
+            p, json_object_get_string(o),
             (apr_size_t)json_object_get_string_len(o), &len);
 
         printbuf_memappend(pb, text, (int)len);
         break;
     }
     default: {
-        const char *text = json_object_to_json_string_ext(o,
-            JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+        const char *text = json_object_to_json_string_ext(
+            o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 
         printbuf_memappend(pb, text, (int)strlen(text));
         break;
@@ -283,28 +303,33 @@ static void send_error(pl_req_t *req, int status)
     }
     json_object_object_add(e, "status", json_object_new_int(status));
     json_object_object_add(e, "title", json_object_new_string(st->title));
-    json_object_object_add(e, "detail", json_object_new_string(
-        apr_pstrcat(req->pool, fill_head(req, st->head), detail, st->tail,
-                    NULL)));
+    json_object_object_add(
+        e, "detail",
+        json_object_new_string(apr_pstrcat(req->pool, fill_head(req, st->head),
+                                           detail, st->tail, NULL)));
     if (req->mv_set && req->mv >= PL_MV(1, 23)) {
-        json_object_object_add(e, "code", json_object_new_string(
-            req->err_code ? req->err_code : PL_ERRC_DEFAULT));
+        json_object_object_add(e, "code",
+                               json_object_new_string(req->err_code
+                                                          ? req->err_code
+                                                          : PL_ERRC_DEFAULT));
     }
     json_object_object_add(e, "request_id",
                            json_object_new_string(req->request_id));
     if (status == HTTP_NOT_ACCEPTABLE && !req->mv_set) {
-        json_object_object_add(e, "max_version", json_object_new_string(
-            pl_mv_str(req->pool, PL_MV_MAX)));
-        json_object_object_add(e, "min_version", json_object_new_string(
-            pl_mv_str(req->pool, PL_MV_MIN)));
+        json_object_object_add(
+            e, "max_version",
+            json_object_new_string(pl_mv_str(req->pool, PL_MV_MAX)));
+        json_object_object_add(
+            e, "min_version",
+            json_object_new_string(pl_mv_str(req->pool, PL_MV_MIN)));
     }
     json_object_array_add(errors, e);
     json_object_object_add(root, "errors", errors);
     /* 4xx are the client's business (debug: a client must not be able to
      * flood the log); a 5xx is ours, with the request id to find it */
     ap_log_rerror(APLOG_MARK, status >= 500 ? APLOG_ERR : APLOG_DEBUG, 0,
-                  req->r, PL_LOGNO(00201) "%s: %d: %s", req->request_id,
-                  status, detail);
+                  req->r, PL_LOGNO(00201) "%s: %d: %s", req->request_id, status,
+                  detail);
     if (req->r->header_only) {
         /* webob answers HEAD with its exception's bare Response: no
          * body generated, so neither a length nor its media type */
@@ -323,11 +348,11 @@ static void send_error(pl_req_t *req, int status)
                   "text/plain; charset=UTF-8");
         return;
     }
-    send_body(req, apr_pstrcat(req->pool, "<html>\n <head>\n  <title>",
-                                  line, "</title>\n </head>\n <body>\n  <h1>",
-                                  line, "</h1>\n  ",
-                                  ap_escape_html(req->pool, text),
-                                  "\n </body>\n</html>", NULL),
+    send_body(req,
+              apr_pstrcat(req->pool, "<html>\n <head>\n  <title>", line,
+                          "</title>\n </head>\n <body>\n  <h1>", line,
+                          "</h1>\n  ", ap_escape_html(req->pool, text),
+                          "\n </body>\n</html>", NULL),
               "text/html; charset=UTF-8");
 }
 
@@ -347,7 +372,8 @@ static const char *qs_decode(apr_pool_t *p, const char *s, apr_size_t len,
         if (s[i] == '+') {
             *o++ = ' ';
         }
-        else if (s[i] == '%' && i + 2 < len && apr_isxdigit(s[i + 1]) && apr_isxdigit(s[i + 2])) {
+        else if (s[i] == '%' && i + 2 < len && apr_isxdigit(s[i + 1]) &&
+                 apr_isxdigit(s[i + 2])) {
             *o++ = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
             i += 2;
         }
@@ -356,7 +382,7 @@ static const char *qs_decode(apr_pool_t *p, const char *s, apr_size_t len,
         }
     }
     *o = '\0';
-    *pdecoded_len = (apr_size_t)(o - out);     /* %00 may hide in it */
+    *pdecoded_len = (apr_size_t)(o - out); /* %00 may hide in it */
     return out;
 }
 
@@ -387,7 +413,6 @@ static apr_array_header_t *parse_args(apr_pool_t *p, const char *qs)
     }
     return args;
 }
-
 
 /* All OpenStack-API-Version values joined, as one header. */
 static const char *version_header(request_rec *r)
@@ -449,12 +474,12 @@ static int route_and_run(pl_req_t *req)
     const char *err = NULL;
     int status;
 
-    apr_status_t rv = pl_mv_parse(req->pool, version_header(r), &req->mv,
-                                  &err);
+    apr_status_t rv = pl_mv_parse(req->pool, version_header(r), &req->mv, &err);
 
     if (rv != APR_SUCCESS) {
-        return pl_err(req, rv == PL_ENOTACCEPTABLE ? HTTP_NOT_ACCEPTABLE
-                                                   : HTTP_BAD_REQUEST,
+        return pl_err(req,
+                      rv == PL_ENOTACCEPTABLE ? HTTP_NOT_ACCEPTABLE
+                                              : HTTP_BAD_REQUEST,
                       NULL, "%s", err ? err : "Invalid microversion");
     }
     req->mv_set = 1;
@@ -464,18 +489,18 @@ static int route_and_run(pl_req_t *req)
      * anything, a query that is not cannot be read (and must not reach
      * the database, which would refuse it with a 500). */
     if (!pl_str_is_clean_utf8(req->path, strlen(req->path))) {
-        return pl_err_escaped(req, pl_err(req, HTTP_NOT_FOUND, NULL, "%s",
-                                          ""));
+        return pl_err_escaped(req, pl_err(req, HTTP_NOT_FOUND, NULL, "%s", ""));
     }
     if (!args_are_clean(req)) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Invalid query string: "
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Invalid query string: "
                       "parameters must be UTF-8 text without NUL");
     }
 
     if (clen && apr_atoi64(clen) > 0 && (ctype == NULL || *ctype == '\0')) {
         return pl_err_escaped(req, pl_err(req, HTTP_BAD_REQUEST, NULL,
-                              "content-type header required when "
-                              "content-length > 0"));
+                                          "content-type header required when "
+                                          "content-length > 0"));
     }
     status = pl_router_match(req, r->method, &route, &allow);
     if (status == HTTP_METHOD_NOT_ALLOWED) {
@@ -484,11 +509,10 @@ static int route_and_run(pl_req_t *req)
                       "The method specified is not allowed for this "
                       "resource.");
     }
-    if (status != 0) {                  /* no route: raised by dispatch */
-        return pl_err_escaped(req, pl_err(req, HTTP_NOT_FOUND, NULL, "%s",
-                                          ""));
+    if (status != 0) { /* no route: raised by dispatch */
+        return pl_err_escaped(req, pl_err(req, HTTP_NOT_FOUND, NULL, "%s", ""));
     }
-    if (req->mv < route->since) {       /* raised by version_handler */
+    if (req->mv < route->since) { /* raised by version_handler */
         return pl_err(req, HTTP_NOT_FOUND, NULL, "%s", "");
     }
     if (!strcmp(r->method, "GET") && route->handler != pl_api_root_home &&
@@ -511,17 +535,17 @@ static void set_log_notes(pl_req_t *req)
         apr_table_setn(n, "pl-microversion", pl_mv_str(req->r->pool, req->mv));
     }
     if (req->user_id) {
-        apr_table_setn(n, "pl-user-id", apr_pstrdup(req->r->pool,
-                                                    req->user_id));
+        apr_table_setn(n, "pl-user-id",
+                       apr_pstrdup(req->r->pool, req->user_id));
     }
     if (req->project_id) {
-        apr_table_setn(n, "pl-project-id", apr_pstrdup(req->r->pool,
-                                                       req->project_id));
+        apr_table_setn(n, "pl-project-id",
+                       apr_pstrdup(req->r->pool, req->project_id));
     }
     if (req->route) {
-        apr_table_setn(n, "pl-route", apr_pstrcat(req->r->pool,
-                                                  req->route->method, " ",
-                                                  req->route->path, NULL));
+        apr_table_setn(n, "pl-route",
+                       apr_pstrcat(req->r->pool, req->route->method, " ",
+                                   req->route->path, NULL));
     }
 }
 
@@ -543,9 +567,10 @@ static void add_answer_headers(pl_req_t *req, int status)
     if (status < 400 && req->location) {
         const char *host = apr_table_get(r->headers_in, "Host");
 
-        apr_table_setn(h, "Location", apr_pstrcat(req->pool,
-            ap_http_scheme(r), "://", host ? host : r->server->server_hostname,
-            pl_link(req, req->location), NULL));
+        apr_table_setn(h, "Location",
+                       apr_pstrcat(req->pool, ap_http_scheme(r), "://",
+                                   host ? host : r->server->server_hostname,
+                                   pl_link(req, req->location), NULL));
     }
     if (status < 300 && req->last_modified && req->mv >= PL_MV(1, 15)) {
         char *date = apr_palloc(req->pool, APR_RFC822_DATE_LEN);
@@ -578,8 +603,7 @@ int pl_handler(request_rec *r)
                    req->request_id);
     apr_table_setn(r->notes, "pl-request-id", req->request_id);
     grid = apr_table_get(r->headers_in, "X-Openstack-Request-Id");
-    if (grid && !strncmp(grid, "req-", 4) &&
-        pl_uuid_is_like(grid + 4)) {
+    if (grid && !strncmp(grid, "req-", 4) && pl_uuid_is_like(grid + 4)) {
         req->global_request_id = grid;
         apr_table_setn(r->notes, "pl-global-request-id", grid);
     }

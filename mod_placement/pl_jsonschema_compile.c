@@ -20,39 +20,49 @@
 static const struct {
     const char *name;
     kw_e kw;
-} keywords[] = {
-    { "type", KW_TYPE }, { "enum", KW_ENUM }, { "const", KW_CONST },
-    { "properties", KW_PROPERTIES },
-    { "patternProperties", KW_PATTERNPROPERTIES },
-    { "additionalProperties", KW_ADDITIONALPROPERTIES },
-    { "required", KW_REQUIRED }, { "minProperties", KW_MINPROPERTIES },
-    { "maxProperties", KW_MAXPROPERTIES }, { "items", KW_ITEMS },
-    { "minItems", KW_MINITEMS }, { "maxItems", KW_MAXITEMS },
-    { "uniqueItems", KW_UNIQUEITEMS }, { "minimum", KW_MINIMUM },
-    { "maximum", KW_MAXIMUM }, { "exclusiveMinimum", KW_EXCLUSIVEMINIMUM },
-    { "exclusiveMaximum", KW_EXCLUSIVEMAXIMUM },
-    { "minLength", KW_MINLENGTH }, { "maxLength", KW_MAXLENGTH },
-    { "pattern", KW_PATTERN }, { "format", KW_FORMAT },
-    { "anyOf", KW_ANYOF }, { "oneOf", KW_ONEOF }, { "allOf", KW_ALLOF },
-    { "not", KW_NOT }, { "$ref", KW_REF },
-    { NULL, 0 }
-};
+} keywords[] = { { "type", KW_TYPE },
+                 { "enum", KW_ENUM },
+                 { "const", KW_CONST },
+                 { "properties", KW_PROPERTIES },
+                 { "patternProperties", KW_PATTERNPROPERTIES },
+                 { "additionalProperties", KW_ADDITIONALPROPERTIES },
+                 { "required", KW_REQUIRED },
+                 { "minProperties", KW_MINPROPERTIES },
+                 { "maxProperties", KW_MAXPROPERTIES },
+                 { "items", KW_ITEMS },
+                 { "minItems", KW_MINITEMS },
+                 { "maxItems", KW_MAXITEMS },
+                 { "uniqueItems", KW_UNIQUEITEMS },
+                 { "minimum", KW_MINIMUM },
+                 { "maximum", KW_MAXIMUM },
+                 { "exclusiveMinimum", KW_EXCLUSIVEMINIMUM },
+                 { "exclusiveMaximum", KW_EXCLUSIVEMAXIMUM },
+                 { "minLength", KW_MINLENGTH },
+                 { "maxLength", KW_MAXLENGTH },
+                 { "pattern", KW_PATTERN },
+                 { "format", KW_FORMAT },
+                 { "anyOf", KW_ANYOF },
+                 { "oneOf", KW_ONEOF },
+                 { "allOf", KW_ALLOF },
+                 { "not", KW_NOT },
+                 { "$ref", KW_REF },
+                 { NULL, 0 } };
 
 /* Keywords python-jsonschema has no validator for, or that only hold
  * subschemas for $ref: accepted and skipped. */
 static const char *const annotations[] = {
-    "title", "description", "default", "examples", "$comment",
-    "definitions", "$defs", "readOnly", "writeOnly", "deprecated", NULL
+    "title",     "description", "default", "examples",
+    "$comment",  "definitions", "$defs",   "readOnly",
+    "writeOnly", "deprecated",  NULL
 };
 
 static const struct {
     const char *name;
     unsigned bit;
-} type_names[] = {
-    { "array", T_ARRAY }, { "boolean", T_BOOLEAN }, { "integer", T_INTEGER },
-    { "null", T_NULL }, { "number", T_NUMBER }, { "object", T_OBJECT },
-    { "string", T_STRING }, { NULL, 0 }
-};
+} type_names[] = { { "array", T_ARRAY },     { "boolean", T_BOOLEAN },
+                   { "integer", T_INTEGER }, { "null", T_NULL },
+                   { "number", T_NUMBER },   { "object", T_OBJECT },
+                   { "string", T_STRING },   { NULL, 0 } };
 
 const char *kw_name(kw_e kw)
 {
@@ -72,7 +82,7 @@ const char *kw_name(kw_e kw)
 typedef struct {
     apr_pool_t *p;
     json_object *root;
-    apr_hash_t *done;           /* json_object * -> js_node * */
+    apr_hash_t *done; /* json_object * -> js_node * */
     apr_array_header_t *regexes;
     const char *err;
 } cctx;
@@ -106,16 +116,16 @@ static int compile_regex(cctx *cc, regex_t *re, const char *py,
     int rc;
 
     if (!ere) {
-        return fail(cc, where, apr_psprintf(cc->p, "pattern '%s': %s",
-                                            py, why));
+        return fail(cc, where,
+                    apr_psprintf(cc->p, "pattern '%s': %s", py, why));
     }
     rc = regcomp(re, ere, REG_EXTENDED | REG_NOSUB);
     if (rc != 0) {
         char buf[128];
 
         regerror(rc, re, buf, sizeof(buf));
-        return fail(cc, where, apr_psprintf(cc->p, "pattern '%s': %s",
-                                            py, buf));
+        return fail(cc, where,
+                    apr_psprintf(cc->p, "pattern '%s': %s", py, buf));
     }
     APR_ARRAY_PUSH(cc->regexes, regex_t *) = re;
     return 1;
@@ -124,8 +134,8 @@ static int compile_regex(cctx *cc, regex_t *re, const char *py,
 static int get_count(cctx *cc, json_object *v, apr_int64_t *pn,
                      const char *where)
 {
-    if (json_object_get_type(v) != json_type_int
-        || json_object_get_int64(v) < 0) {
+    if (json_object_get_type(v) != json_type_int ||
+        json_object_get_int64(v) < 0) {
         return fail(cc, where, "expected a non-negative integer");
     }
     *pn = json_object_get_int64(v);
@@ -137,8 +147,8 @@ static int compile_schema_list(cctx *cc, js_kw *k, json_object *v,
 {
     size_t i, n;
 
-    if (json_object_get_type(v) != json_type_array
-        || json_object_array_length(v) == 0) {
+    if (json_object_get_type(v) != json_type_array ||
+        json_object_array_length(v) == 0) {
         return fail(cc, where, "expected a non-empty array of schemas");
     }
     n = json_object_array_length(v);
@@ -146,8 +156,7 @@ static int compile_schema_list(cctx *cc, js_kw *k, json_object *v,
     k->subs = apr_pcalloc(cc->p, n * sizeof(js_node *));
     for (i = 0; i < n; i++) {
         k->subs[i] = compile_node(cc, json_object_array_get_idx(v, i),
-                                  apr_psprintf(cc->p, "%s/%d", where,
-                                               (int)i));
+                                  apr_psprintf(cc->p, "%s/%d", where, (int)i));
         if (!k->subs[i]) {
             return 0;
         }
@@ -188,7 +197,8 @@ static int compile_keyword(cctx *cc, js_node *node, js_kw *k, json_object *v,
         k->names = apr_pcalloc(cc->p, n * sizeof(char *));
         for (i = 0; i < (int)n; i++) {
             json_object *e = (t == json_type_string)
-                ? v : json_object_array_get_idx(list, i);
+                                 ? v
+                                 : json_object_array_get_idx(list, i);
             int x;
 
             if (json_object_get_type(e) != json_type_string) {
@@ -201,8 +211,9 @@ static int compile_keyword(cctx *cc, js_node *node, js_kw *k, json_object *v,
                 }
             }
             if (!type_names[x].name) {
-                return fail(cc, where, apr_psprintf(cc->p,
-                            "unknown type '%s'", k->names[i]));
+                return fail(
+                    cc, where,
+                    apr_psprintf(cc->p, "unknown type '%s'", k->names[i]));
             }
             k->types |= type_names[x].bit;
         }
@@ -223,13 +234,13 @@ static int compile_keyword(cctx *cc, js_node *node, js_kw *k, json_object *v,
         if (t != json_type_object) {
             return fail(cc, where, "expected an object");
         }
-        k->props = apr_pcalloc(cc->p, (json_object_object_length(v) + 1)
-                                      * sizeof(js_prop));
-        json_object_object_foreach(v, key, val) {
+        k->props = apr_pcalloc(cc->p, (json_object_object_length(v) + 1) *
+                                          sizeof(js_prop));
+        json_object_object_foreach(v, key, val)
+        {
             k->props[n].name = key;
-            k->props[n].node = compile_node(cc, val,
-                                            apr_pstrcat(cc->p, where, "/",
-                                                        key, NULL));
+            k->props[n].node = compile_node(
+                cc, val, apr_pstrcat(cc->p, where, "/", key, NULL));
             if (!k->props[n].node) {
                 return 0;
             }
@@ -245,9 +256,10 @@ static int compile_keyword(cctx *cc, js_node *node, js_kw *k, json_object *v,
         if (t != json_type_object) {
             return fail(cc, where, "expected an object");
         }
-        k->pats = apr_pcalloc(cc->p, (json_object_object_length(v) + 1)
-                                     * sizeof(js_pat));
-        json_object_object_foreach(v, key, val) {
+        k->pats = apr_pcalloc(cc->p, (json_object_object_length(v) + 1) *
+                                         sizeof(js_pat));
+        json_object_object_foreach(v, key, val)
+        {
             const char *w = apr_pstrcat(cc->p, where, "/", key, NULL);
 
             k->pats[n].source = key;
@@ -325,8 +337,8 @@ static int compile_keyword(cctx *cc, js_node *node, js_kw *k, json_object *v,
         k->pats[0].source = json_object_get_string(v);
         return compile_regex(cc, &k->pats[0].re, k->pats[0].source, where);
     case KW_FORMAT:
-        if (t != json_type_string
-            || strcmp(json_object_get_string(v), "uuid") != 0) {
+        if (t != json_type_string ||
+            strcmp(json_object_get_string(v), "uuid") != 0) {
             return fail(cc, where, "only the format 'uuid' is supported");
         }
         return 1;
@@ -348,23 +360,26 @@ static int compile_keyword(cctx *cc, js_node *node, js_kw *k, json_object *v,
         }
         ref = json_object_get_string(v);
         if (ref[0] != '#') {
-            return fail(cc, where, "only references inside the schema "
-                                   "(\"#...\") are supported");
+            return fail(cc, where,
+                        "only references inside the schema "
+                        "(\"#...\") are supported");
         }
         if (ref[1] == '\0') {
             target = cc->root;
         }
         else if (json_pointer_get(cc->root, ref + 1, &target) != 0) {
-            return fail(cc, where, apr_psprintf(cc->p,
-                        "unresolvable reference '%s'", ref));
+            return fail(
+                cc, where,
+                apr_psprintf(cc->p, "unresolvable reference '%s'", ref));
         }
-        if (json_object_get_type(target) != json_type_object
-            && json_object_get_type(target) != json_type_boolean) {
-            return fail(cc, where, apr_psprintf(cc->p,
-                        "reference '%s' is not a schema", ref));
+        if (json_object_get_type(target) != json_type_object &&
+            json_object_get_type(target) != json_type_boolean) {
+            return fail(
+                cc, where,
+                apr_psprintf(cc->p, "reference '%s' is not a schema", ref));
         }
-        return compile_sub(cc, k, target, apr_pstrcat(cc->p, where, "->",
-                                                      ref, NULL));
+        return compile_sub(cc, k, target,
+                           apr_pstrcat(cc->p, where, "->", ref, NULL));
     }
     default:
         return fail(cc, where, "internal: unknown keyword");
@@ -378,14 +393,15 @@ static const char *schema_path(apr_pool_t *p, const char *where)
 {
     const char *path = "";
     const char *end = strstr(where, "->");
-    char *copy = apr_pstrndup(p, where, end ? (apr_size_t)(end - where)
-                                            : strlen(where));
+    char *copy = apr_pstrndup(p, where,
+                              end ? (apr_size_t)(end - where) : strlen(where));
     char *seg, *state;
 
-    seg = apr_strtok(copy, "/", &state);      /* "schema" */
+    seg = apr_strtok(copy, "/", &state); /* "schema" */
     while ((seg = apr_strtok(NULL, "/", &state)) != NULL) {
-        path = apr_psprintf(p, strspn(seg, "0123456789") == strlen(seg)
-                               ? "%s[%s]" : "%s['%s']", path, seg);
+        path = apr_psprintf(
+            p, strspn(seg, "0123456789") == strlen(seg) ? "%s[%s]" : "%s['%s']",
+            path, seg);
     }
     return path;
 }
@@ -417,11 +433,11 @@ static js_node *compile_node(cctx *cc, json_object *j, const char *where)
         fail(cc, where, "a schema must be an object or a boolean");
         return NULL;
     }
-    apr_hash_set(cc->done, apr_pmemdup(cc->p, &j, sizeof(j)), sizeof(j),
-                 node);
-    node->kws = apr_pcalloc(cc->p, (json_object_object_length(j) + 1)
-                                   * sizeof(js_kw));
-    json_object_object_foreach(j, key, val) {
+    apr_hash_set(cc->done, apr_pmemdup(cc->p, &j, sizeof(j)), sizeof(j), node);
+    node->kws = apr_pcalloc(cc->p,
+                            (json_object_object_length(j) + 1) * sizeof(js_kw));
+    json_object_object_foreach(j, key, val)
+    {
         int x;
         const char *w = apr_pstrcat(cc->p, where, "/", key, NULL);
 
@@ -446,10 +462,10 @@ static js_node *compile_node(cctx *cc, json_object *j, const char *where)
         if (annotations[x]) {
             continue;
         }
-        if (strcmp(key, "$schema") == 0
-            && json_object_get_type(val) == json_type_string
-            && strcmp(json_object_get_string(val),
-                      "https://json-schema.org/draft/2020-12/schema") == 0) {
+        if (strcmp(key, "$schema") == 0 &&
+            json_object_get_type(val) == json_type_string &&
+            strcmp(json_object_get_string(val),
+                   "https://json-schema.org/draft/2020-12/schema") == 0) {
             continue;
         }
         fail(cc, where, apr_psprintf(cc->p, "unsupported keyword '%s'", key));
@@ -460,8 +476,7 @@ static js_node *compile_node(cctx *cc, json_object *j, const char *where)
 }
 
 apr_status_t pl_jsonschema_compile_ex(apr_pool_t *p, const char *schema_json,
-                                      pl_jsonschema_t **ps,
-                                      const char **perr)
+                                      pl_jsonschema_t **ps, const char **perr)
 {
     cctx *cc;
     pl_jsonschema_t *s;
@@ -502,4 +517,3 @@ apr_status_t pl_jsonschema_compile(apr_pool_t *p, const char *schema_json,
 {
     return pl_jsonschema_compile_ex(p, schema_json, ps, NULL);
 }
-

@@ -107,7 +107,8 @@ static const char **sorted_keys(apr_pool_t *p, json_object *o, int *pn)
     int n = json_object_object_length(o), i = 0;
     const char **keys = apr_palloc(p, (n + 1) * sizeof(*keys));
 
-    json_object_object_foreach(o, key, val) {
+    json_object_object_foreach(o, key, val)
+    {
         (void)val;
         keys[i++] = key;
     }
@@ -176,7 +177,8 @@ static void repr_any(sb_t *sb, json_object *o, int depth, int sorted)
             sb_addc(sb, '}');
             break;
         }
-        json_object_object_foreach(o, key, val) {
+        json_object_object_foreach(o, key, val)
+        {
             if (sb->over) {
                 break;
             }
@@ -224,8 +226,7 @@ static long text_len(const char *s, apr_size_t n)
 
 /* repr(o) (dicts sorted) if it is at most max_width characters, else
  * NULL; the work stops once the text is too long. */
-static const char *repr_fitting(apr_pool_t *p, json_object *o,
-                                long max_width)
+static const char *repr_fitting(apr_pool_t *p, json_object *o, long max_width)
 {
     sb_t sb;
 
@@ -233,7 +234,7 @@ static const char *repr_fitting(apr_pool_t *p, json_object *o,
         return NULL;
     }
     sb_init(&sb, p);
-    sb.limit = (apr_size_t)max_width * 4 + 4;    /* UTF-8: 4 bytes a char */
+    sb.limit = (apr_size_t)max_width * 4 + 4; /* UTF-8: 4 bytes a char */
     repr_any(&sb, o, 0, 1);
     if (sb.over || text_len(sb.buf, sb.len) > max_width) {
         return NULL;
@@ -273,9 +274,9 @@ static apr_size_t line_len(const char *s, apr_size_t n)
         if (cp == '\r' && i < n && s[i] == '\n') {
             return i + 1;
         }
-        if (cp == '\n' || cp == '\r' || cp == 0x0b || cp == 0x0c
-            || (cp >= 0x1c && cp <= 0x1e) || cp == 0x85 || cp == 0x2028
-            || cp == 0x2029) {
+        if (cp == '\n' || cp == '\r' || cp == 0x0b || cp == 0x0c ||
+            (cp >= 0x1c && cp <= 0x1e) || cp == 0x85 || cp == 0x2028 ||
+            cp == 0x2029) {
             return i;
         }
     }
@@ -345,8 +346,8 @@ static void pformat_str(sb_t *sb, const char *s, apr_size_t n, long indent,
             str_repr(sb->p, s + cur_at, cur_n + part, &len);
             if (len > max_width2) {
                 if (cur_n) {
-                    APR_ARRAY_PUSH(chunks, const char *) =
-                        str_repr(sb->p, s + cur_at, cur_n, &len);
+                    APR_ARRAY_PUSH(chunks, const char *) = str_repr(
+                        sb->p, s + cur_at, cur_n, &len);
                 }
                 cur_at = at + pl;
                 cur_n = part;
@@ -356,8 +357,8 @@ static void pformat_str(sb_t *sb, const char *s, apr_size_t n, long indent,
             }
         }
         if (cur_n) {
-            APR_ARRAY_PUSH(chunks, const char *) =
-                str_repr(sb->p, s + cur_at, cur_n, &len);
+            APR_ARRAY_PUSH(chunks, const char *) = str_repr(sb->p, s + cur_at,
+                                                            cur_n, &len);
         }
     }
     if (chunks->nelts == 1) {
@@ -379,8 +380,8 @@ static void pformat_str(sb_t *sb, const char *s, apr_size_t n, long indent,
 }
 
 /* PrettyPrinter._format */
-static void pformat_any(sb_t *sb, json_object *o, long indent,
-                        long allowance, int level)
+static void pformat_any(sb_t *sb, json_object *o, long indent, long allowance,
+                        int level)
 {
     const char *rep = repr_fitting(sb->p, o, PF_WIDTH - indent - allowance);
     json_type t = json_object_get_type(o);
@@ -402,14 +403,13 @@ static void pformat_any(sb_t *sb, json_object *o, long indent,
         sb_addc(sb, '{');
         for (i = 0; i < n; i++) {
             long klen;
-            const char *krep = str_repr(sb->p, keys[i], strlen(keys[i]),
-                                        &klen);
+            const char *krep = str_repr(sb->p, keys[i], strlen(keys[i]), &klen);
 
             sb_add(sb, krep);
             sb_add(sb, ": ");
             pformat_any(sb, json_object_object_get(o, keys[i]),
-                        indent + 1 + klen + 2,
-                        i == n - 1 ? allowance + 1 : 1, level);
+                        indent + 1 + klen + 2, i == n - 1 ? allowance + 1 : 1,
+                        level);
             if (i < n - 1) {
                 sb_addc(sb, ',');
                 sb_indent(sb, indent + 1);
@@ -503,7 +503,8 @@ const char *err_message(apr_pool_t *p, const js_err *e)
         apr_array_header_t *extras = apr_array_make(p, 4, sizeof(char *));
         const char **v;
 
-        json_object_object_foreach(e->inst, key, val) {
+        json_object_object_foreach(e->inst, key, val)
+        {
             (void)val;
             if (is_extra(e->node, key)) {
                 APR_ARRAY_PUSH(extras, const char *) = key;
@@ -558,9 +559,9 @@ const char *err_message(apr_pool_t *p, const js_err *e)
         sb_add(&sb, " has too many properties");
         break;
     case KW_ITEMS:
-        sb_add(&sb, apr_psprintf(p, "Expected at most 0 items, but found %lu",
-                                 (unsigned long)
-                                 json_object_array_length(e->inst)));
+        sb_add(&sb,
+               apr_psprintf(p, "Expected at most 0 items, but found %lu",
+                            (unsigned long)json_object_array_length(e->inst)));
         break;
     case KW_MINITEMS:
     case KW_MINLENGTH:
@@ -581,9 +582,9 @@ const char *err_message(apr_pool_t *p, const js_err *e)
     case KW_EXCLUSIVEMINIMUM:
     case KW_EXCLUSIVEMAXIMUM:
         repr_value(&sb, e->inst, 0);
-        sb_add(&sb, e->kw == KW_MINIMUM ? " is less than the minimum of "
-                  : e->kw == KW_MAXIMUM ? " is greater than the maximum of "
-                  : e->kw == KW_EXCLUSIVEMINIMUM
+        sb_add(&sb, e->kw == KW_MINIMUM   ? " is less than the minimum of "
+                    : e->kw == KW_MAXIMUM ? " is greater than the maximum of "
+                    : e->kw == KW_EXCLUSIVEMINIMUM
                         ? " is less than or equal to the minimum of "
                         : " is greater than or equal to the maximum of ");
         repr_num(&sb, e->k->num);
@@ -591,8 +592,7 @@ const char *err_message(apr_pool_t *p, const js_err *e)
     case KW_PATTERN:
         repr_value(&sb, e->inst, 0);
         sb_add(&sb, " does not match ");
-        repr_string(&sb, e->k->pats[0].source,
-                    strlen(e->k->pats[0].source));
+        repr_string(&sb, e->k->pats[0].source, strlen(e->k->pats[0].source));
         break;
     case KW_FORMAT:
         repr_value(&sb, e->inst, 0);
@@ -665,13 +665,13 @@ const char *err_trailer(apr_pool_t *p, const js_err *e,
         return "";
     }
     path = e->node->path;
-    if (schema_prefix
-        && strncmp(path, schema_prefix, strlen(schema_prefix)) == 0) {
+    if (schema_prefix &&
+        strncmp(path, schema_prefix, strlen(schema_prefix)) == 0) {
         path += strlen(schema_prefix);
     }
-    return apr_psprintf(p, "\n\nFailed validating '%s' in schema%s:\n    %s"
-                        "\n\nOn %s:\n    %s", kw, path,
-                        pformat(p, e->node->json, 4), instance_path(p, e),
-                        pformat(p, e->inst, 4));
+    return apr_psprintf(p,
+                        "\n\nFailed validating '%s' in schema%s:\n    %s"
+                        "\n\nOn %s:\n    %s",
+                        kw, path, pformat(p, e->node->json, 4),
+                        instance_path(p, e), pformat(p, e->inst, 4));
 }
-

@@ -244,4 +244,3 @@ int pattern_search(const regex_t *re, const char *s, apr_size_t n)
     }
     return 0;
 }
-

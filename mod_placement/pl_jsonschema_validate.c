@@ -67,7 +67,6 @@ num_t num_of(json_object *o)
     return n;
 }
 
-
 /* An integral double (no libm: the unit build links without -lm). */
 static int dbl_is_integral(double d)
 {
@@ -75,7 +74,7 @@ static int dbl_is_integral(double d)
         return 0;
     }
     if (d >= 9007199254740992.0 || d <= -9007199254740992.0) {
-        return 1;                       /* beyond 2^53 every double is */
+        return 1; /* beyond 2^53 every double is */
     }
     return d == (double)(apr_int64_t)d;
 }
@@ -136,17 +135,17 @@ static int cmp_int_dbl(apr_int64_t i, apr_uint64_t u, int is_u, double d)
         if (d < 9223372036854775808.0) {
             return 1;
         }
-        du = (apr_uint64_t)d;           /* d is integral up here */
+        du = (apr_uint64_t)d; /* d is integral up here */
         return u < du ? -1 : (u > du ? 1 : 0);
     }
     if (d >= 9223372036854775808.0) {
         return -1;
     }
     {
-        apr_int64_t di = (apr_int64_t)d;    /* toward zero */
+        apr_int64_t di = (apr_int64_t)d; /* toward zero */
 
         if ((double)di > d) {
-            di--;                           /* now floor(d) */
+            di--; /* now floor(d) */
         }
         if (i != di) {
             return i < di ? -1 : 1;
@@ -185,8 +184,7 @@ int num_cmp(num_t a, num_t b)
  * numbers, at any depth); otherwise Python's == (True == 1). Values nested
  * deeper than MAX_REPR_DEPTH compare unequal rather than exhaust the
  * stack. */
-static int json_equal_d(json_object *a, json_object *b, int strict,
-                        int depth)
+static int json_equal_d(json_object *a, json_object *b, int strict, int depth)
 {
     json_type ta = json_object_get_type(a), tb = json_object_get_type(b);
 
@@ -199,8 +197,8 @@ static int json_equal_d(json_object *a, json_object *b, int strict,
     if ((ta == json_type_boolean || tb == json_type_boolean) && !strict) {
         num_t na, nb;
 
-        if (!(ta == json_type_boolean || is_number(a))
-            || !(tb == json_type_boolean || is_number(b))) {
+        if (!(ta == json_type_boolean || is_number(a)) ||
+            !(tb == json_type_boolean || is_number(b))) {
             return 0;
         }
         memset(&na, 0, sizeof(na));
@@ -231,8 +229,8 @@ static int json_equal_d(json_object *a, json_object *b, int strict,
     case json_type_null:
         return 1;
     case json_type_string:
-        return json_object_get_string_len(a) == json_object_get_string_len(b)
-            && memcmp(json_object_get_string(a), json_object_get_string(b),
+        return json_object_get_string_len(a) == json_object_get_string_len(b) &&
+               memcmp(json_object_get_string(a), json_object_get_string(b),
                       (size_t)json_object_get_string_len(a)) == 0;
     case json_type_array: {
         size_t i, n = json_object_array_length(a);
@@ -253,11 +251,12 @@ static int json_equal_d(json_object *a, json_object *b, int strict,
         if (json_object_object_length(a) != json_object_object_length(b)) {
             return 0;
         }
-        json_object_object_foreach(a, key, val) {
+        json_object_object_foreach(a, key, val)
+        {
             json_object *other;
 
-            if (!json_object_object_get_ex(b, key, &other)
-                || !json_equal_d(val, other, strict, depth + 1)) {
+            if (!json_object_object_get_ex(b, key, &other) ||
+                !json_equal_d(val, other, strict, depth + 1)) {
                 return 0;
             }
         }
@@ -303,12 +302,12 @@ static apr_uint64_t json_hash(json_object *o, int depth)
         if (n.kind == N_DBL) {
             double d = n.d;
 
-            if (dbl_is_integral(d) && d >= -9223372036854775808.0
-                && d < 9223372036854775808.0) {
+            if (dbl_is_integral(d) && d >= -9223372036854775808.0 &&
+                d < 9223372036854775808.0) {
                 return mix((apr_uint64_t)(apr_int64_t)d);
             }
-            if (dbl_is_integral(d) && d >= 9223372036854775808.0
-                && d < 18446744073709551616.0) {
+            if (dbl_is_integral(d) && d >= 9223372036854775808.0 &&
+                d < 18446744073709551616.0) {
                 return mix((apr_uint64_t)d);
             }
             memcpy(&h, &d, sizeof(h));
@@ -317,8 +316,8 @@ static apr_uint64_t json_hash(json_object *o, int depth)
         return mix(n.kind == N_UINT ? n.u : (apr_uint64_t)n.i);
     }
     case json_type_string: {
-        const unsigned char *s =
-            (const unsigned char *)json_object_get_string(o);
+        const unsigned char *s = (const unsigned char *)json_object_get_string(
+            o);
         int i, n = json_object_get_string_len(o);
 
         h = APR_UINT64_C(14695981039346656037);
@@ -332,14 +331,15 @@ static apr_uint64_t json_hash(json_object *o, int depth)
 
         h = 0xa77a;
         for (i = 0; i < n; i++) {
-            h = mix(h * 31 + json_hash(json_object_array_get_idx(o, i),
-                                       depth + 1));
+            h = mix(h * 31 +
+                    json_hash(json_object_array_get_idx(o, i), depth + 1));
         }
         return h;
     }
     case json_type_object: {
         h = 0x0b1ec7;
-        json_object_object_foreach(o, key, val) {
+        json_object_object_foreach(o, key, val)
+        {
             apr_uint64_t kh = APR_UINT64_C(14695981039346656037);
             const unsigned char *k = (const unsigned char *)key;
 
@@ -397,8 +397,8 @@ static int array_unique(json_object *arr, apr_pool_t *ptemp)
 
 static int hexval(char c)
 {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')
-        || (c >= 'A' && c <= 'F');
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+           (c >= 'A' && c <= 'F');
 }
 
 /* Remove every occurrence of pat from s (Python's str.replace(pat, '')). */
@@ -477,9 +477,9 @@ static js_err *err_copy(vctx *vc, const js_err *e)
 
     /* the error's path: the last depth steps to here */
     if (e->depth > 0 && e->depth <= vc->segs->nelts) {
-        c->path = apr_pmemdup(vc->p, (js_seg *)vc->segs->elts
-                              + (vc->segs->nelts - e->depth),
-                              e->depth * sizeof(js_seg));
+        c->path = apr_pmemdup(
+            vc->p, (js_seg *)vc->segs->elts + (vc->segs->nelts - e->depth),
+            e->depth * sizeof(js_seg));
     }
 
     if (e->ctx) {
@@ -490,10 +490,10 @@ static js_err *err_copy(vctx *vc, const js_err *e)
 
 static void offer(vctx *vc, js_coll *c, js_err *e)
 {
-    int weak = (e->kw == KW_ANYOF || e->kw == KW_ONEOF
-                || e->kw == KW_ONEOF_MULTI);
-    int matches = e->node && e->node->has_type
-                  && is_type(e->inst, e->node->types);
+    int weak = (e->kw == KW_ANYOF || e->kw == KW_ONEOF ||
+                e->kw == KW_ONEOF_MULTI);
+    int matches = e->node && e->node->has_type &&
+                  is_type(e->inst, e->node->types);
 
     e->key = err_key(e->depth, weak, !matches);
     c->count++;
@@ -557,8 +557,7 @@ static int is_valid(vctx *vc, const js_node *n, json_object *inst)
 /* Validate a member (key) or an item (key NULL, idx) of the current
  * value, one step down its path. */
 static void validate_child(vctx *vc, const js_node *n, json_object *inst,
-                           int depth, js_coll *c, const char *key,
-                           size_t idx)
+                           int depth, js_coll *c, const char *key, size_t idx)
 {
     js_seg *seg = apr_array_push(vc->segs);
 
@@ -664,13 +663,14 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
             break;
         }
         for (i = 0; i < k->n; i++) {
-            json_object_object_foreach(inst, key, val) {
+            json_object_object_foreach(inst, key, val)
+            {
                 if (!coll_open(c, depth + 1)) {
                     return;
                 }
                 if (pattern_search(&k->pats[i].re, key, strlen(key))) {
-                    validate_child(vc, k->pats[i].node, val, depth + 1, c,
-                                   key, 0);
+                    validate_child(vc, k->pats[i].node, val, depth + 1, c, key,
+                                   0);
                 }
             }
         }
@@ -680,18 +680,19 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
             break;
         }
         if (k->flag == -1) {
-            json_object_object_foreach(inst, key, val) {
+            json_object_object_foreach(inst, key, val)
+            {
                 if (!coll_open(c, depth + 1)) {
                     return;
                 }
                 if (is_extra(n, key)) {
-                    validate_child(vc, k->subs[0], val, depth + 1, c, key,
-                                   0);
+                    validate_child(vc, k->subs[0], val, depth + 1, c, key, 0);
                 }
             }
         }
         else if (!k->flag) {
-            json_object_object_foreach(inst, key, val) {
+            json_object_object_foreach(inst, key, val)
+            {
                 (void)val;
                 if (is_extra(n, key)) {
                     raise_err(vc, c, k->kw, n, k, inst, depth);
@@ -714,14 +715,14 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
         }
         break;
     case KW_MINPROPERTIES:
-        if (t == json_type_object
-            && json_object_object_length(inst) < k->limit) {
+        if (t == json_type_object &&
+            json_object_object_length(inst) < k->limit) {
             raise_err(vc, c, k->kw, n, k, inst, depth);
         }
         break;
     case KW_MAXPROPERTIES:
-        if (t == json_type_object
-            && json_object_object_length(inst) > k->limit) {
+        if (t == json_type_object &&
+            json_object_object_length(inst) > k->limit) {
             raise_err(vc, c, k->kw, n, k, inst, depth);
         }
         break;
@@ -734,8 +735,8 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
 
             for (j = 0; j < len && coll_open(c, depth + 1); j++) {
                 validate_child(vc, k->subs[0],
-                               json_object_array_get_idx(inst, j), depth + 1,
-                               c, NULL, j);
+                               json_object_array_get_idx(inst, j), depth + 1, c,
+                               NULL, j);
             }
         }
         else if (!k->flag && json_object_array_length(inst) > 0) {
@@ -743,14 +744,14 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
         }
         break;
     case KW_MINITEMS:
-        if (t == json_type_array
-            && (apr_int64_t)json_object_array_length(inst) < k->limit) {
+        if (t == json_type_array &&
+            (apr_int64_t)json_object_array_length(inst) < k->limit) {
             raise_err(vc, c, k->kw, n, k, inst, depth);
         }
         break;
     case KW_MAXITEMS:
-        if (t == json_type_array
-            && (apr_int64_t)json_object_array_length(inst) > k->limit) {
+        if (t == json_type_array &&
+            (apr_int64_t)json_object_array_length(inst) > k->limit) {
             raise_err(vc, c, k->kw, n, k, inst, depth);
         }
         break;
@@ -770,10 +771,10 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
             if (r == 2) {
                 break;
             }
-            bad = (k->kw == KW_MINIMUM && r < 0)
-                  || (k->kw == KW_MAXIMUM && r > 0)
-                  || (k->kw == KW_EXCLUSIVEMINIMUM && r <= 0)
-                  || (k->kw == KW_EXCLUSIVEMAXIMUM && r >= 0);
+            bad = (k->kw == KW_MINIMUM && r < 0) ||
+                  (k->kw == KW_MAXIMUM && r > 0) ||
+                  (k->kw == KW_EXCLUSIVEMINIMUM && r <= 0) ||
+                  (k->kw == KW_EXCLUSIVEMAXIMUM && r >= 0);
             if (bad) {
                 raise_err(vc, c, k->kw, n, k, inst, depth);
             }
@@ -782,19 +783,20 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
     case KW_MINLENGTH:
     case KW_MAXLENGTH:
         if (t == json_type_string) {
-            apr_int64_t len = utf8_length(json_object_get_string(inst),
-                               (apr_size_t)json_object_get_string_len(inst));
+            apr_int64_t len = utf8_length(
+                json_object_get_string(inst),
+                (apr_size_t)json_object_get_string_len(inst));
 
-            if ((k->kw == KW_MINLENGTH && len < k->limit)
-                || (k->kw == KW_MAXLENGTH && len > k->limit)) {
+            if ((k->kw == KW_MINLENGTH && len < k->limit) ||
+                (k->kw == KW_MAXLENGTH && len > k->limit)) {
                 raise_err(vc, c, k->kw, n, k, inst, depth);
             }
         }
         break;
     case KW_PATTERN:
-        if (t == json_type_string
-            && !pattern_search(&k->pats[0].re, json_object_get_string(inst),
-                          (apr_size_t)json_object_get_string_len(inst))) {
+        if (t == json_type_string &&
+            !pattern_search(&k->pats[0].re, json_object_get_string(inst),
+                            (apr_size_t)json_object_get_string_len(inst))) {
             raise_err(vc, c, k->kw, n, k, inst, depth);
         }
         break;
@@ -837,8 +839,7 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
             for (i = first_valid + 1; i < k->n; i++) {
                 if (is_valid(vc, k->subs[i], inst)) {
                     if (!valid) {
-                        valid = apr_pcalloc(vc->p,
-                                            (k->n + 1) * sizeof(*valid));
+                        valid = apr_pcalloc(vc->p, (k->n + 1) * sizeof(*valid));
                     }
                     valid[nvalid++] = k->subs[i];
                 }
@@ -928,16 +929,15 @@ static apr_status_t validate(const pl_jsonschema_t *s, json_object *doc,
             break;
         }
         /* a branch error's schema path starts at the branch: [0]... */
-        prefix = best->node ? apr_psprintf(p, "%s['%s']", best->node->path,
-                                           best->kw == KW_ANYOF ? "anyOf"
-                                                                : "oneOf")
-                            : NULL;
+        prefix = best->node
+                     ? apr_psprintf(p, "%s['%s']", best->node->path,
+                                    best->kw == KW_ANYOF ? "anyOf" : "oneOf")
+                     : NULL;
         best = best->ctx->s0;
     }
     if (perr) {
         *perr = apr_pstrcat(p, err_message(p, best),
-                            detail ? err_trailer(p, best, prefix) : "",
-                            NULL);
+                            detail ? err_trailer(p, best, prefix) : "", NULL);
     }
     return APR_EINVAL;
 }
@@ -954,4 +954,3 @@ apr_status_t pl_jsonschema_validate_detail(const pl_jsonschema_t *s,
 {
     return validate(s, doc, p, perr, 1);
 }
-

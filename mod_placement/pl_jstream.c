@@ -44,8 +44,7 @@ static void send_buffer(pl_jstream_t *js)
         js->len = 0;
         return;
     }
-    b = apr_bucket_heap_create(js->s, js->len, NULL,
-                               js->bb->bucket_alloc);
+    b = apr_bucket_heap_create(js->s, js->len, NULL, js->bb->bucket_alloc);
     APR_BRIGADE_INSERT_TAIL(js->bb, b);
     if (ap_pass_brigade(js->r->output_filters, js->bb) != APR_SUCCESS) {
         js->failed = 1;

@@ -32,7 +32,7 @@ typedef struct {
     char *buf;
     apr_size_t len;
     int too_big;
-    const char *subject_token;      /* X-Subject-Token of the answer */
+    const char *subject_token; /* X-Subject-Token of the answer */
 } answer_t;
 
 static size_t on_body(char *data, size_t size, size_t n, void *ctx)
@@ -69,8 +69,8 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx)
         while (v < end && (*v == ' ' || *v == '\t')) {
             v++;
         }
-        while (end > v && (end[-1] == '\r' || end[-1] == '\n' ||
-                           end[-1] == ' ')) {
+        while (end > v &&
+               (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' ')) {
             end--;
         }
         a->subject_token = apr_pstrmemdup(a->p, v, end - v);
@@ -132,7 +132,8 @@ static apr_status_t ks_call(apr_pool_t *p, const pl_ks_endpoint_t *ep,
     if (cc != CURLE_OK) {
         *perr = apr_psprintf(p, "%s%s: %s", ep->auth_url, path,
                              a->too_big ? "answer too large"
-                             : *errbuf ? errbuf : curl_easy_strerror(cc));
+                             : *errbuf  ? errbuf
+                                        : curl_easy_strerror(cc));
         rv = PL_KS_EUNAVAILABLE;
     }
     else {
@@ -169,8 +170,8 @@ static const char *str_at(json_object *o, const char *k1, const char *k2)
     if (k2 && !json_object_object_get_ex(v, k2, &v)) {
         return NULL;
     }
-    return json_object_is_type(v, json_type_string)
-               ? json_object_get_string(v) : NULL;
+    return json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+                                                    : NULL;
 }
 
 static const char *dup_or_null(apr_pool_t *p, const char *s)
@@ -237,12 +238,12 @@ apr_status_t pl_ks_validate(apr_pool_t *p, const pl_ks_endpoint_t *ep,
     headers[1] = apr_pstrcat(p, "X-Subject-Token: ", subject, NULL);
     headers[2] = NULL;
     memset(id, 0, sizeof(*id));
-    rv = ks_call(p, ep, "/auth/tokens?nocatalog", headers, NULL, &status,
-                 &a, perr);
+    rv = ks_call(p, ep, "/auth/tokens?nocatalog", headers, NULL, &status, &a,
+                 perr);
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    if (status == 404) {        /* unknown, expired or revoked */
+    if (status == 404) { /* unknown, expired or revoked */
         return APR_SUCCESS;
     }
     if (status == 401) {
@@ -266,8 +267,7 @@ apr_status_t pl_ks_validate(apr_pool_t *p, const pl_ks_endpoint_t *ep,
 }
 
 /* The password authentication request of ep, scoped to its project. */
-static const char *password_auth_body(apr_pool_t *p,
-                                      const pl_ks_endpoint_t *ep)
+static const char *password_auth_body(apr_pool_t *p, const pl_ks_endpoint_t *ep)
 {
     json_object *root = json_object_new_object();
     json_object *auth = json_object_new_object();
@@ -282,20 +282,25 @@ static const char *password_auth_body(apr_pool_t *p,
     const char *text;
 
     json_object_array_add(methods, json_object_new_string("password"));
-    json_object_object_add(udom, "name", json_object_new_string(
-        ep->user_domain_name ? ep->user_domain_name : "Default"));
-    json_object_object_add(user, "name", json_object_new_string(
-        ep->username ? ep->username : ""));
+    json_object_object_add(udom, "name",
+                           json_object_new_string(ep->user_domain_name
+                                                      ? ep->user_domain_name
+                                                      : "Default"));
+    json_object_object_add(
+        user, "name", json_object_new_string(ep->username ? ep->username : ""));
     json_object_object_add(user, "domain", udom);
-    json_object_object_add(user, "password", json_object_new_string(
-        ep->password ? ep->password : ""));
+    json_object_object_add(
+        user, "password",
+        json_object_new_string(ep->password ? ep->password : ""));
     json_object_object_add(pw, "user", user);
     json_object_object_add(ident, "methods", methods);
     json_object_object_add(ident, "password", pw);
     json_object_object_add(auth, "identity", ident);
     if (ep->project_name) {
-        json_object_object_add(pdom, "name", json_object_new_string(
-            ep->project_domain_name ? ep->project_domain_name : "Default"));
+        json_object_object_add(
+            pdom, "name",
+            json_object_new_string(
+                ep->project_domain_name ? ep->project_domain_name : "Default"));
         json_object_object_add(proj, "name",
                                json_object_new_string(ep->project_name));
         json_object_object_add(proj, "domain", pdom);
@@ -308,8 +313,8 @@ static const char *password_auth_body(apr_pool_t *p,
         json_object_put(scope);
     }
     json_object_object_add(root, "auth", auth);
-    text = apr_pstrdup(p, json_object_to_json_string_ext(
-        root, JSON_C_TO_STRING_PLAIN));
+    text = apr_pstrdup(
+        p, json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
     json_object_put(root);
     return text;
 }
@@ -331,9 +336,10 @@ static apr_status_t issue_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
         return rv;
     }
     if (status == 401 || status == 403 || status == 404) {
-        *perr = apr_psprintf(p, "Keystone refused the credentials of user "
-                             "'%s' (%ld)", ep->username ? ep->username : "",
-                             status);
+        *perr = apr_psprintf(p,
+                             "Keystone refused the credentials of user "
+                             "'%s' (%ld)",
+                             ep->username ? ep->username : "", status);
         return PL_KS_EAUTH;
     }
     if (status != 201 || a.subject_token == NULL) {
@@ -355,7 +361,7 @@ static apr_status_t issue_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
 
 /* The service tokens of this process, one per set of credentials. */
 typedef struct {
-    apr_pool_t *p;                  /* holds token; replaced on renewal */
+    apr_pool_t *p; /* holds token; replaced on renewal */
     const char *token;
     apr_time_t renew_at;
 } service_token_t;
@@ -367,7 +373,7 @@ static apr_thread_mutex_t *tokens_lock;
 apr_status_t pl_ks_global_init(void)
 {
     return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? APR_SUCCESS
-                                                           : APR_EGENERAL;
+                                                             : APR_EGENERAL;
 }
 
 apr_status_t pl_ks_child_init(apr_pool_t *pchild)
@@ -388,9 +394,8 @@ apr_status_t pl_ks_service_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
                                  const char **perr)
 {
     const char *key = apr_pstrcat(p, ep->auth_url, "\n", ep->username, "\n",
-                                  ep->user_domain_name, "\n",
-                                  ep->project_name, "\n",
-                                  ep->project_domain_name, NULL);
+                                  ep->user_domain_name, "\n", ep->project_name,
+                                  "\n", ep->project_domain_name, NULL);
     service_token_t *st;
     apr_status_t rv = APR_SUCCESS;
 
@@ -404,8 +409,8 @@ apr_status_t pl_ks_service_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
     st = apr_hash_get(tokens, key, APR_HASH_KEY_STRING);
     if (st == NULL) {
         st = apr_pcalloc(tokens_pool, sizeof(*st));
-        apr_hash_set(tokens, apr_pstrdup(tokens_pool, key),
-                     APR_HASH_KEY_STRING, st);
+        apr_hash_set(tokens, apr_pstrdup(tokens_pool, key), APR_HASH_KEY_STRING,
+                     st);
     }
     if (renew || st->token == NULL || apr_time_now() >= st->renew_at) {
         apr_pool_t *np;
@@ -459,17 +464,18 @@ const char *pl_ks_identity_encode(apr_pool_t *p, const pl_ks_identity_t *id)
         json_object_object_add(o, "domain",
                                json_object_new_string(id->domain_id));
     }
-    json_object_object_add(o, "system", json_object_new_boolean(
-        id->system_all));
+    json_object_object_add(o, "system",
+                           json_object_new_boolean(id->system_all));
     for (i = 0; id->roles && i < id->roles->nelts; i++) {
-        json_object_array_add(roles, json_object_new_string(
-            APR_ARRAY_IDX(id->roles, i, const char *)));
+        json_object_array_add(roles, json_object_new_string(APR_ARRAY_IDX(
+                                         id->roles, i, const char *)));
     }
     json_object_object_add(o, "roles", roles);
-    json_object_object_add(o, "expires", json_object_new_int64(
-        (int64_t)apr_time_sec(id->expires)));
-    text = apr_pstrdup(p, json_object_to_json_string_ext(
-        o, JSON_C_TO_STRING_PLAIN));
+    json_object_object_add(
+        o, "expires",
+        json_object_new_int64((int64_t)apr_time_sec(id->expires)));
+    text = apr_pstrdup(
+        p, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
     json_object_put(o);
     return text;
 }

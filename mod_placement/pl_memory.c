@@ -17,7 +17,7 @@
  * from malloc goes back after every answer of some size (malloc_trim):
  * glibc would keep it in the thread's arena otherwise.
  */
-#include <stdlib.h>             /* defines __GLIBC__ on glibc */
+#include <stdlib.h> /* defines __GLIBC__ on glibc */
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -81,8 +81,7 @@ apr_pool_t *pl_memory_request_pool(request_rec *r)
                               apr_pool_cleanup_null);
     /* a child of r->pool: destroyed with it, after the answer is sent */
     a = connection_allocator(r->connection);
-    if (a == NULL || apr_pool_create_ex(&p, r->pool, NULL, a)
-                     != APR_SUCCESS) {
+    if (a == NULL || apr_pool_create_ex(&p, r->pool, NULL, a) != APR_SUCCESS) {
         return r->pool;
     }
     apr_pool_tag(p, "placement_request");

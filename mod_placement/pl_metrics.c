@@ -21,13 +21,12 @@
 #include "pl_metrics.h"
 
 #define MAX_ROUTES 64
-#define UNROUTED MAX_ROUTES             /* 404, 405, refused before routing */
-#define STATUS_CLASSES 5                /* 1xx .. 5xx */
+#define UNROUTED MAX_ROUTES /* 404, 405, refused before routing */
+#define STATUS_CLASSES 5    /* 1xx .. 5xx */
 
 /* Latency buckets, in seconds (upper bounds; +Inf is the count). */
-static const double bounds[] = {
-    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
-};
+static const double bounds[] = { 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+                                 0.25,  0.5,    1,     2.5,  5,     10 };
 #define BUCKETS (sizeof(bounds) / sizeof(bounds[0]))
 
 typedef struct {
@@ -45,28 +44,50 @@ static const struct {
     const char *type;
     const char *help;
 } counter_info[PL_METRIC_COUNT] = {
-    [PL_METRIC_CONFLICT_RETRIES] = { "placement_allocation_conflict_retries_total",
-        "counter", "Allocation writes retried after a provider generation "
-        "conflict." },
-    [PL_METRIC_DEADLOCK_RETRIES] = { "placement_allocation_deadlock_retries_total",
-        "counter", "Allocation writes retried after a database deadlock or "
-        "serialization failure." },
-    [PL_METRIC_CANDIDATE_REQUESTS] = { "placement_allocation_candidates_requests_total",
-        "counter", "Allocation candidate requests answered with 200." },
-    [PL_METRIC_CANDIDATES_RETURNED] = { "placement_allocation_candidates_returned_total",
-        "counter", "Allocation requests returned by those answers." },
+    [PL_METRIC_CONFLICT_RETRIES] = { "placement_allocation_conflict_retries_"
+                                     "total",
+                                     "counter",
+                                     "Allocation writes retried after a "
+                                     "provider generation "
+                                     "conflict." },
+    [PL_METRIC_DEADLOCK_RETRIES] = { "placement_allocation_deadlock_retries_"
+                                     "total",
+                                     "counter",
+                                     "Allocation writes retried after a "
+                                     "database deadlock or "
+                                     "serialization failure." },
+    [PL_METRIC_CANDIDATE_REQUESTS] = { "placement_allocation_candidates_"
+                                       "requests_total",
+                                       "counter",
+                                       "Allocation candidate requests answered "
+                                       "with 200." },
+    [PL_METRIC_CANDIDATES_RETURNED] = { "placement_allocation_candidates_"
+                                        "returned_total",
+                                        "counter",
+                                        "Allocation requests returned by those "
+                                        "answers." },
     [PL_METRIC_DB_ACQUIRED] = { "placement_db_connections_acquired_total",
-        "counter", "Database connections taken from mod_dbd by requests." },
+                                "counter",
+                                "Database connections taken from mod_dbd by "
+                                "requests." },
     [PL_METRIC_DB_FAILURES] = { "placement_db_connection_failures_total",
-        "counter", "Requests that could not get a database connection." },
-    [PL_METRIC_DB_IN_USE] = { "placement_db_connections_in_use",
-        "gauge", "Database connections held by requests now." },
+                                "counter",
+                                "Requests that could not get a database "
+                                "connection." },
+    [PL_METRIC_DB_IN_USE] = { "placement_db_connections_in_use", "gauge",
+                              "Database connections held by requests now." },
     [PL_METRIC_TOKEN_CACHE_HITS] = { "placement_token_cache_hits_total",
-        "counter", "Keystone tokens answered from the token cache." },
+                                     "counter",
+                                     "Keystone tokens answered from the token "
+                                     "cache." },
     [PL_METRIC_TOKEN_VALIDATIONS] = { "placement_token_validations_total",
-        "counter", "Keystone tokens validated with Keystone." },
+                                      "counter",
+                                      "Keystone tokens validated with "
+                                      "Keystone." },
     [PL_METRIC_KEYSTONE_FAILURES] = { "placement_keystone_failures_total",
-        "counter", "Token validations Keystone could not answer (503)." },
+                                      "counter",
+                                      "Token validations Keystone could not "
+                                      "answer (503)." },
 };
 
 int pl_metrics_post_config(apr_pool_t *pconf, server_rec *s)
@@ -75,15 +96,17 @@ int pl_metrics_post_config(apr_pool_t *pconf, server_rec *s)
     apr_status_t rv;
 
     if (pl_router_count() > MAX_ROUTES) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(00005)
-                     "more routes than metrics slots (%d)", MAX_ROUTES);
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                     PL_LOGNO(00005) "more routes than metrics slots (%d)",
+                     MAX_ROUTES);
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     /* anonymous: inherited by the children, gone with pconf */
     rv = apr_shm_create(&shm, sizeof(shared_t), NULL, pconf);
     if (rv != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s, PL_LOGNO(00006)
-                     "cannot create the shared memory of the metrics");
+        ap_log_error(
+            APLOG_MARK, APLOG_CRIT, rv, s,
+            PL_LOGNO(00006) "cannot create the shared memory of the metrics");
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     shared = apr_shm_baseaddr_get(shm);
@@ -99,8 +122,7 @@ static void add(uint64_t *at, uint64_t n)
 void pl_metrics_add(pl_metric_e m, long n)
 {
     if (shared) {
-        __atomic_fetch_add(&shared->counters[m], (int64_t)n,
-                           __ATOMIC_RELAXED);
+        __atomic_fetch_add(&shared->counters[m], (int64_t)n, __ATOMIC_RELAXED);
     }
 }
 
@@ -120,7 +142,7 @@ void pl_metrics_request(int route, int status, apr_time_t duration)
     for (b = 0; b < BUCKETS && secs > bounds[b]; b++) {
     }
     if (b < BUCKETS) {
-        add(&shared->buckets[r][b], 1);     /* made cumulative on output */
+        add(&shared->buckets[r][b], 1); /* made cumulative on output */
     }
     add(&shared->count[r], 1);
     add(&shared->sum_us[r], (uint64_t)(duration > 0 ? duration : 0));
@@ -150,7 +172,8 @@ static void write_requests(request_rec *r)
 
     ap_rputs("# HELP placement_requests_total Placement API requests "
              "answered, by route and status class.\n"
-             "# TYPE placement_requests_total counter\n", r);
+             "# TYPE placement_requests_total counter\n",
+             r);
     for (i = 0; i <= UNROUTED; i++) {
         if (i >= n && i != UNROUTED) {
             continue;
@@ -164,7 +187,8 @@ static void write_requests(request_rec *r)
     }
     ap_rputs("# HELP placement_request_duration_seconds Time from reading "
              "the request to the end of the answer, by route.\n"
-             "# TYPE placement_request_duration_seconds histogram\n", r);
+             "# TYPE placement_request_duration_seconds histogram\n",
+             r);
     for (i = 0; i <= UNROUTED; i++) {
         uint64_t cum = 0;
 
@@ -196,8 +220,8 @@ static void write_counters(request_rec *r)
     int m;
 
     for (m = 0; m < PL_METRIC_COUNT; m++) {
-        ap_rprintf(r, "# HELP %s %s\n# TYPE %s %s\n%s %" APR_INT64_T_FMT
-                   "\n", counter_info[m].name, counter_info[m].help,
+        ap_rprintf(r, "# HELP %s %s\n# TYPE %s %s\n%s %" APR_INT64_T_FMT "\n",
+                   counter_info[m].name, counter_info[m].help,
                    counter_info[m].name, counter_info[m].type,
                    counter_info[m].name,
                    __atomic_load_n(&shared->counters[m], __ATOMIC_RELAXED));
@@ -235,8 +259,8 @@ int pl_metrics_handler(request_rec *r)
 
 int pl_health_handler(request_rec *r)
 {
-    APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *acquire =
-        APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
+    APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *acquire = APR_RETRIEVE_OPTIONAL_FN(
+        ap_dbd_acquire);
     ap_dbd_t *dbd;
     apr_dbd_results_t *res = NULL;
     apr_dbd_row_t *row = NULL;
@@ -253,8 +277,8 @@ int pl_health_handler(request_rec *r)
     if (dbd == NULL) {
         why = "no database connection";
     }
-    else if (apr_dbd_select(dbd->driver, r->pool, dbd->handle, &res,
-                            "SELECT 1", 0) != 0) {
+    else if (apr_dbd_select(dbd->driver, r->pool, dbd->handle, &res, "SELECT 1",
+                            0) != 0) {
         why = apr_pstrcat(r->pool, "database error: ",
                           apr_dbd_error(dbd->driver, dbd->handle, 0), NULL);
     }
@@ -264,8 +288,8 @@ int pl_health_handler(request_rec *r)
     }
     ap_set_content_type(r, "text/plain; charset=UTF-8");
     if (why) {
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, PL_LOGNO(00007)
-                      "healthcheck: %s", why);
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
+                      PL_LOGNO(00007) "healthcheck: %s", why);
         r->status = HTTP_SERVICE_UNAVAILABLE;
         ap_rputs(why, r);
         return OK;

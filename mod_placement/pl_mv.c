@@ -102,30 +102,31 @@ static const char *mv_find(apr_pool_t *p, const char *hdr)
         /* service, version = entry.split(None, 1); one word: skipped */
         for (w = entry; *w && pl_py_space(w) == 0; w += pl_py_u8_len(w)) {
         }
-        if (*w && (apr_size_t)(w - entry) == strlen(MV_SERVICE)
-            && apr_cstr_casecmpn(entry, MV_SERVICE, w - entry) == 0) {
+        if (*w && (apr_size_t)(w - entry) == strlen(MV_SERVICE) &&
+            apr_cstr_casecmpn(entry, MV_SERVICE, w - entry) == 0) {
             while ((n = pl_py_space(w)) > 0) {
                 w += n;
             }
-            return w;           /* entry is stripped: w is too */
+            return w; /* entry is stripped: w is too */
         }
         if (start == hdr) {
             return NULL;
         }
-        end = start - 1;        /* the ',' */
+        end = start - 1; /* the ',' */
     }
 }
 
 /* int(part) for the version string vs, as in parse_version_string(). */
 static apr_status_t mv_int(apr_pool_t *p, const char *vs, const char *part,
-                           int *pneg, const char **pdigits,
-                           const char **perr)
+                           int *pneg, const char **pdigits, const char **perr)
 {
     const char *err;
 
     if (pl_py_int(p, part, pneg, pdigits, &err) != APR_SUCCESS) {
-        *perr = apr_psprintf(p, "Invalid microversion: invalid version "
-                             "string: %s; %s", vs, err);
+        *perr = apr_psprintf(p,
+                             "Invalid microversion: invalid version "
+                             "string: %s; %s",
+                             vs, err);
         return APR_EINVAL;
     }
     return APR_SUCCESS;
@@ -160,9 +161,11 @@ apr_status_t pl_mv_parse(apr_pool_t *p, const char *header, int *pmv,
     }
     major = (!neg && strlen(digits) <= 3) ? atoi(digits) : -1;
     if (dot == NULL) {
-        *perr = apr_psprintf(p, "Invalid microversion: invalid version "
+        *perr = apr_psprintf(p,
+                             "Invalid microversion: invalid version "
                              "string: %s; Version.__new__() missing 1 "
-                             "required positional argument: 'minor'", vs);
+                             "required positional argument: 'minor'",
+                             vs);
         return APR_EINVAL;
     }
     rv = mv_int(p, vs, dot + 1, &neg, &digits, perr);
@@ -173,8 +176,10 @@ apr_status_t pl_mv_parse(apr_pool_t *p, const char *header, int *pmv,
 
     /* str(Version) must be one of VERSIONS */
     if (major != 1 || minor < 0 || PL_MV(1, minor) > PL_MV_MAX) {
-        *perr = apr_psprintf(p, "Invalid microversion: Unacceptable version "
-                             "header: %s", vs);
+        *perr = apr_psprintf(p,
+                             "Invalid microversion: Unacceptable version "
+                             "header: %s",
+                             vs);
         return PL_ENOTACCEPTABLE;
     }
     *pmv = PL_MV(1, minor);

@@ -16,8 +16,8 @@
 #include "pl_api.h"
 #include "pl_policy.h"
 
-_Static_assert(PL_POLICY_SET_ZED == (int)PL_POLICY_DEFAULTS_ZED
-               && PL_POLICY_SET_2023_1 == (int)PL_POLICY_DEFAULTS_2023_1,
+_Static_assert(PL_POLICY_SET_ZED == (int)PL_POLICY_DEFAULTS_ZED &&
+                   PL_POLICY_SET_2023_1 == (int)PL_POLICY_DEFAULTS_2023_1,
                "pl_policy.h and pl_config.h number the defaults alike");
 
 /* The compiled defaults, per release: written in post_config (one thread),
@@ -42,27 +42,27 @@ static void policy_of(const pl_dir_conf_t *c, pl_policy_t *pol)
 
 /* A location whose rules come back to themselves would refuse (or, with
  * oslo, crash) some requests forever: refuse to start instead. */
-static int check_loops(apr_pool_t *ptemp, server_rec *s,
-                       const pl_dir_conf_t *c)
+static int check_loops(apr_pool_t *ptemp, server_rec *s, const pl_dir_conf_t *c)
 {
     int lines = c->policy_exprs && apr_hash_count(c->policy_exprs) > 0;
     pl_policy_t pol;
     const char *loop;
 
     if (!lines && c->policy_file == NULL) {
-        return OK;              /* the defaults alone have no loop */
+        return OK; /* the defaults alone have no loop */
     }
     policy_of(c, &pol);
     if ((loop = pl_policy_find_loop(ptemp, &pol)) == NULL) {
         return OK;
     }
-    ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(01501)
-                 "policy rules of %s refer to each other in a loop: %s "
-                 "(rules from %s%s%s%s)", c->dir ? c->dir : "the server",
-                 loop, lines ? "PlacementPolicy" : "",
-                 lines && c->policy_file ? " and " : "",
-                 c->policy_file ? "PlacementPolicyFile " : "",
-                 c->policy_file ? c->policy_file : "");
+    ap_log_error(
+        APLOG_MARK, APLOG_CRIT, 0, s,
+        PL_LOGNO(01501) "policy rules of %s refer to each other in a loop: %s "
+                        "(rules from %s%s%s%s)",
+        c->dir ? c->dir : "the server", loop, lines ? "PlacementPolicy" : "",
+        lines && c->policy_file ? " and " : "",
+        c->policy_file ? "PlacementPolicyFile " : "",
+        c->policy_file ? c->policy_file : "");
     return HTTP_INTERNAL_SERVER_ERROR;
 }
 
@@ -84,16 +84,15 @@ static int check_sections(apr_pool_t *ptemp, server_rec *s,
     return st;
 }
 
-int pl_policy_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
-                          server_rec *s)
+int pl_policy_post_config(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
 {
     const char *err;
     int set, st = OK;
 
     for (set = 0; set < PL_POLICY_NSETS; set++) {
         if (pl_policy_builtin_compile(pconf, set, &builtins[set], &err)) {
-            ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(01502)
-                         "policy defaults: %s", err);
+            ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                         PL_LOGNO(01502) "policy defaults: %s", err);
             return HTTP_INTERNAL_SERVER_ERROR;
         }
     }
@@ -119,15 +118,14 @@ int pl_policy_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
  * key oslo.policy adds for system-scoped tokens. Returns the count. */
 static int creds_of(const pl_req_t *req, pl_policy_attr_t *c)
 {
-    static const apr_array_header_t none = { NULL, sizeof(char *), 0, 0,
-                                             NULL };
-    const char *scope = req->system_scope ? req->system_scope
-                        : req->system_scope_all ? "all" : NULL;
+    static const apr_array_header_t none = { NULL, sizeof(char *), 0, 0, NULL };
+    const char *scope = req->system_scope       ? req->system_scope
+                        : req->system_scope_all ? "all"
+                                                : NULL;
     const char *system = scope && *scope ? scope : NULL;
     int n = 0;
 
-#define CRED(k, v, l) \
-    (c[n].key = (k), c[n].value = (v), c[n].list = (l), n++)
+#define CRED(k, v, l) (c[n].key = (k), c[n].value = (v), c[n].list = (l), n++)
     CRED("user_id", req->user_id, NULL);
     CRED("user_domain_id", NULL, NULL);
     CRED("system_scope", scope, NULL);
@@ -148,8 +146,7 @@ static int creds_of(const pl_req_t *req, pl_policy_attr_t *c)
     return n;
 }
 
-int pl_policy_check(pl_req_t *req, const char *rule,
-                    const char *target_project)
+int pl_policy_check(pl_req_t *req, const char *rule, const char *target_project)
 {
     pl_policy_attr_t creds[16], target[2];
     int ncreds = creds_of(req, creds), ntarget = 0;
@@ -160,37 +157,42 @@ int pl_policy_check(pl_req_t *req, const char *rule,
      * only the project the handler names */
     memset(target, 0, sizeof(target));
     target[ntarget].key = "project_id";
-    target[ntarget++].value = target_project ? target_project
-                                             : req->project_id;
+    target[ntarget++].value = target_project ? target_project : req->project_id;
     if (target_project == NULL) {
         target[ntarget].key = "user_id";
         target[ntarget++].value = req->user_id;
     }
     policy_of(req->conf, &pol);
     if (pol.builtin == NULL) {
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(01503)
-                      "policy defaults missing (post_config did not run)");
+        ap_log_rerror(
+            APLOG_MARK, APLOG_ERR, 0, req->r,
+            PL_LOGNO(
+                01503) "policy defaults missing (post_config did not run)");
     }
-    switch (pl_policy_enforce(&pol, rule, creds, ncreds, target, ntarget,
-                              &loop)) {
+    switch (
+        pl_policy_enforce(&pol, rule, creds, ncreds, target, ntarget, &loop)) {
     case PL_POLICY_ALLOW:
         return 0;
     case PL_POLICY_LOOP:
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(01504)
-                      "%s refused: its rule: references loop at %s", rule,
-                      loop);
+        ap_log_rerror(
+            APLOG_MARK, APLOG_ERR, 0, req->r,
+            PL_LOGNO(01504) "%s refused: its rule: references loop at %s", rule,
+            loop);
         break;
     case PL_POLICY_BAD_SCOPE:
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(01505)
-                      "%s refused: the token's scope is not one of the "
-                      "rule's scope types", rule);
+        ap_log_rerror(
+            APLOG_MARK, APLOG_DEBUG, 0, req->r,
+            PL_LOGNO(01505) "%s refused: the token's scope is not one of the "
+                            "rule's scope types",
+            rule);
         break;
     default:
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r, PL_LOGNO(01506)
-                      "%s refused for user %s", rule,
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r,
+                      PL_LOGNO(01506) "%s refused for user %s", rule,
                       req->user_id ? req->user_id : "-");
         break;
     }
-    return pl_err_escaped(req, pl_err(req, HTTP_FORBIDDEN, NULL,
-                          "Policy does not allow %s to be performed.", rule));
+    return pl_err_escaped(
+        req, pl_err(req, HTTP_FORBIDDEN, NULL,
+                    "Policy does not allow %s to be performed.", rule));
 }

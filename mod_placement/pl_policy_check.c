@@ -21,7 +21,14 @@
 #include "pl_policy.h"
 
 typedef enum {
-    PX_TRUE, PX_FALSE, PX_NOT, PX_AND, PX_OR, PX_RULE, PX_ROLE, PX_GENERIC
+    PX_TRUE,
+    PX_FALSE,
+    PX_NOT,
+    PX_AND,
+    PX_OR,
+    PX_RULE,
+    PX_ROLE,
+    PX_GENERIC
 } px_kind_e;
 
 /* One piece of a right-hand side: literal text or %(key)s. */
@@ -33,28 +40,36 @@ typedef struct {
 
 struct pl_policy_expr_t {
     px_kind_e kind;
-    int n;                              /* kids of not/and/or */
+    int n; /* kids of not/and/or */
     const pl_policy_expr_t **kids;
-    const char *name;                   /* rule: name; generic: credential */
-    const char *literal;                /* generic: left as str(literal) */
-    const px_piece_t *pieces;           /* role / generic: the right side */
+    const char *name;         /* rule: name; generic: credential */
+    const char *literal;      /* generic: left as str(literal) */
+    const px_piece_t *pieces; /* role / generic: the right side */
     int npieces;
 };
 
 /* ---- tokens ---- */
 
-typedef enum { TK_END, TK_LP, TK_RP, TK_AND, TK_OR, TK_NOT, TK_CHECK,
-               TK_STRING } tk_e;
+typedef enum {
+    TK_END,
+    TK_LP,
+    TK_RP,
+    TK_AND,
+    TK_OR,
+    TK_NOT,
+    TK_CHECK,
+    TK_STRING
+} tk_e;
 
 typedef struct {
     tk_e type;
-    const char *text;                   /* check / string */
+    const char *text; /* check / string */
 } tok_t;
 
 typedef struct {
     apr_pool_t *p;
     const char *check;
-    apr_array_header_t *toks;           /* tok_t */
+    apr_array_header_t *toks; /* tok_t */
     int pos;
     int nest;
     const char *err;
@@ -113,8 +128,8 @@ static void tokenize(parse_t *ps)
         else if (wlen > 0) {
             /* as oslo: the quotes are looked for on the word with its
              * closing parentheses still on */
-            int quoted = end - clean >= 2 && (*clean == '"' || *clean == '\'')
-                         && end[-1] == *clean;
+            int quoted = end - clean >= 2 &&
+                         (*clean == '"' || *clean == '\'') && end[-1] == *clean;
 
             push_tok(ps, quoted ? TK_STRING : TK_CHECK,
                      apr_pstrmemdup(ps->p, clean, wlen));
@@ -168,8 +183,10 @@ static int compile_match(parse_t *ps, pl_policy_expr_t *e, const char *m)
                 continue;
             }
         }
-        ps->err = apr_psprintf(ps->p, "'%s': a %% must start %%(name)s "
-                               "or be doubled (%%%%)", m);
+        ps->err = apr_psprintf(ps->p,
+                               "'%s': a %% must start %%(name)s "
+                               "or be doubled (%%%%)",
+                               m);
         return 0;
     }
     e->pieces = (const px_piece_t *)pieces->elts;
@@ -197,8 +214,8 @@ static const char *literal_of(apr_pool_t *p, const char *k, int *bad)
         return apr_pstrmemdup(p, k + 1, len - 2);
     }
     d = k + (*k == '-' || *k == '+');
-    if (*d && strspn(d, "0123456789") == strlen(d)
-        && (d[0] != '0' || d[1] == '\0')) {
+    if (*d && strspn(d, "0123456789") == strlen(d) &&
+        (d[0] != '0' || d[1] == '\0')) {
         /* str(int): no sign for +n and for -0 */
         return (*k == '-' && strcmp(d, "0")) ? k : d;
     }
@@ -221,8 +238,10 @@ static pl_policy_expr_t *compile_atom(parse_t *ps, const char *w)
         return node(ps, PX_FALSE);
     }
     if (colon == NULL || colon == w) {
-        ps->err = apr_psprintf(ps->p, "'%s' is not a check (KIND:VALUE, "
-                               "@ or !)", w);
+        ps->err = apr_psprintf(ps->p,
+                               "'%s' is not a check (KIND:VALUE, "
+                               "@ or !)",
+                               w);
         return NULL;
     }
     kind = apr_pstrmemdup(ps->p, w, colon - w);
@@ -237,8 +256,10 @@ static pl_policy_expr_t *compile_atom(parse_t *ps, const char *w)
         return e;
     }
     if (!strcmp(kind, "http") || !strcmp(kind, "https")) {
-        ps->err = apr_psprintf(ps->p, "'%s': %s: checks (a remote policy "
-                               "server) are not supported", w, kind);
+        ps->err = apr_psprintf(ps->p,
+                               "'%s': %s: checks (a remote policy "
+                               "server) are not supported",
+                               w, kind);
         return NULL;
     }
     if (!strcmp(kind, "role")) {
@@ -252,9 +273,11 @@ static pl_policy_expr_t *compile_atom(parse_t *ps, const char *w)
         e = node(ps, PX_GENERIC);
         e->literal = literal_of(ps->p, kind, &bad);
         if (bad) {
-            ps->err = apr_psprintf(ps->p, "'%s': the left side is neither "
+            ps->err = apr_psprintf(ps->p,
+                                   "'%s': the left side is neither "
                                    "a credential name nor a literal "
-                                   "(True, False, None, 'text', 42)", w);
+                                   "(True, False, None, 'text', 42)",
+                                   w);
             return NULL;
         }
         e->name = e->literal ? NULL : kind;
@@ -314,8 +337,7 @@ static pl_policy_expr_t *parse_unary(parse_t *ps)
         ps->err = "a check is missing at the end";
         return NULL;
     default:
-        ps->err = apr_psprintf(ps->p, "'%s' where a check should be",
-                               t->text);
+        ps->err = apr_psprintf(ps->p, "'%s' where a check should be", t->text);
         return NULL;
     }
     ps->nest--;
@@ -384,9 +406,12 @@ apr_status_t pl_policy_compile(apr_pool_t *p, const char *check,
     if (e && peek(&ps)->type != TK_END) {
         const tok_t *t = peek(&ps);
 
-        ps.err = t->type == TK_RP ? "')' without its '('"
-                 : apr_psprintf(p, "'%s' follows a check without 'and' or "
-                                "'or' before it", t->text);
+        ps.err = t->type == TK_RP
+                     ? "')' without its '('"
+                     : apr_psprintf(p,
+                                    "'%s' follows a check without 'and' or "
+                                    "'or' before it",
+                                    t->text);
         e = NULL;
     }
     if (e == NULL) {
@@ -417,8 +442,7 @@ const char *pl_policy_expr_rule_ref(const pl_policy_expr_t *e)
 }
 
 int pl_policy_expr_each_ref(const pl_policy_expr_t *e,
-                            int (*fn)(void *ctx, const char *name),
-                            void *ctx)
+                            int (*fn)(void *ctx, const char *name), void *ctx)
 {
     int i, rv;
 
@@ -461,8 +485,8 @@ static const char *target_value(const pl_policy_eval_t *ev, const char *key)
 }
 
 /* Whether s equals the right side rendered with the target. */
-static int match_equals(const pl_policy_eval_t *ev,
-                        const pl_policy_expr_t *e, const char *s, int icase)
+static int match_equals(const pl_policy_eval_t *ev, const pl_policy_expr_t *e,
+                        const char *s, int icase)
 {
     int i;
 
@@ -520,7 +544,7 @@ static int eval_rule(pl_policy_eval_t *ev, const char *name)
     int i, ok;
 
     if (e == NULL) {
-        return 0;               /* no such rule: fail closed */
+        return 0; /* no such rule: fail closed */
     }
     for (i = 0; i < ev->depth; i++) {
         if (!strcmp(ev->path[i], canon)) {
@@ -582,7 +606,7 @@ int pl_policy_eval(pl_policy_eval_t *ev, const pl_policy_expr_t *e)
         }
         /* a dotted path would index into a string or None: no match */
         a = strchr(e->name, '.') ? NULL
-            : find_attr(ev->creds, ev->ncreds, e->name);
+                                 : find_attr(ev->creds, ev->ncreds, e->name);
         return a && match_any(ev, e, a, 0);
     }
     return 0;

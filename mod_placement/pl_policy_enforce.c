@@ -27,13 +27,13 @@
 
 typedef struct {
     const pl_policy_default_t *def;
-    const pl_policy_expr_t *expr;       /* the new default */
-    const pl_policy_expr_t *either;     /* new OR deprecated, or NULL */
+    const pl_policy_expr_t *expr;   /* the new default */
+    const pl_policy_expr_t *either; /* new OR deprecated, or NULL */
 } builtin_rule_t;
 
 struct pl_policy_builtin_t {
     int set;
-    apr_hash_t *rules;                  /* name -> builtin_rule_t */
+    apr_hash_t *rules; /* name -> builtin_rule_t */
 };
 
 apr_status_t pl_policy_builtin_compile(apr_pool_t *p, int set,
@@ -63,8 +63,8 @@ apr_status_t pl_policy_builtin_compile(apr_pool_t *p, int set,
         /* oslo compares the check strings themselves */
         if (d->dep_check && strcmp(d->dep_check, d->check)) {
             if (pl_policy_compile(p, d->dep_check, &dep, &err)) {
-                *perr = apr_psprintf(p, "deprecated default of %s: %s",
-                                     d->name, err);
+                *perr = apr_psprintf(p, "deprecated default of %s: %s", d->name,
+                                     err);
                 return APR_EINVAL;
             }
             r->either = pl_policy_expr_or(p, r->expr, dep);
@@ -78,14 +78,13 @@ apr_status_t pl_policy_builtin_compile(apr_pool_t *p, int set,
 static const builtin_rule_t *builtin_get(const pl_policy_t *pol,
                                          const char *name)
 {
-    return pol->builtin ? apr_hash_get(pol->builtin->rules, name,
-                                       APR_HASH_KEY_STRING)
-                        : NULL;
+    return pol->builtin
+               ? apr_hash_get(pol->builtin->rules, name, APR_HASH_KEY_STRING)
+               : NULL;
 }
 
 /* What the operator wrote for name (PlacementPolicy wins over the file). */
-static const pl_policy_expr_t *written(const pl_policy_t *pol,
-                                       const char *name)
+static const pl_policy_expr_t *written(const pl_policy_t *pol, const char *name)
 {
     const pl_policy_expr_t *e = NULL;
 
@@ -99,8 +98,7 @@ static const pl_policy_expr_t *written(const pl_policy_t *pol,
 }
 
 /* Steps 1-4 of the file comment. */
-static const pl_policy_expr_t *lookup(const pl_policy_t *pol,
-                                      const char *name)
+static const pl_policy_expr_t *lookup(const pl_policy_t *pol, const char *name)
 {
     const pl_policy_expr_t *e = written(pol, name);
     const builtin_rule_t *r;
@@ -162,10 +160,8 @@ static unsigned int token_scope(const pl_policy_attr_t *creds, int n)
     return scope;
 }
 
-pl_policy_result_e pl_policy_enforce(const pl_policy_t *pol,
-                                     const char *rule,
-                                     const pl_policy_attr_t *creds,
-                                     int ncreds,
+pl_policy_result_e pl_policy_enforce(const pl_policy_t *pol, const char *rule,
+                                     const pl_policy_attr_t *creds, int ncreds,
                                      const pl_policy_attr_t *target,
                                      int ntarget, const char **ploop)
 {
@@ -174,8 +170,8 @@ pl_policy_result_e pl_policy_enforce(const pl_policy_t *pol,
     const pl_policy_expr_t *e;
     const char *canon;
 
-    if (pol->enforce_scope && r && r->def->scopes
-        && !(r->def->scopes & token_scope(creds, ncreds))) {
+    if (pol->enforce_scope && r && r->def->scopes &&
+        !(r->def->scopes & token_scope(creds, ncreds))) {
         return PL_POLICY_BAD_SCOPE;
     }
     if ((e = resolve((void *)pol, rule, &canon)) == NULL) {
@@ -206,16 +202,15 @@ pl_policy_result_e pl_policy_enforce(const pl_policy_t *pol,
 typedef struct {
     apr_pool_t *p;
     const pl_policy_t *pol;
-    apr_hash_t *done;           /* names known to end */
+    apr_hash_t *done; /* names known to end */
     const char *path[PL_POLICY_MAX_DEPTH];
     int depth;
-    const char *loop;           /* the text of the loop found */
+    const char *loop; /* the text of the loop found */
 } loops_t;
 
 static int visit(void *ctx, const char *name);
 
-static int visit_expr(loops_t *lp, const char *name,
-                      const pl_policy_expr_t *e)
+static int visit_expr(loops_t *lp, const char *name, const pl_policy_expr_t *e)
 {
     int i, rv;
 
@@ -231,8 +226,10 @@ static int visit_expr(loops_t *lp, const char *name,
         }
     }
     if (lp->depth == PL_POLICY_MAX_DEPTH) {
-        lp->loop = apr_psprintf(lp->p, "%s -> ... (more than %d rules "
-                                "deep)", lp->path[0], PL_POLICY_MAX_DEPTH);
+        lp->loop = apr_psprintf(lp->p,
+                                "%s -> ... (more than %d rules "
+                                "deep)",
+                                lp->path[0], PL_POLICY_MAX_DEPTH);
         return 1;
     }
     lp->path[lp->depth++] = name;
@@ -281,8 +278,8 @@ const char *pl_policy_find_loop(apr_pool_t *p, const pl_policy_t *pol)
     lp.p = p;
     lp.pol = pol;
     lp.done = apr_hash_make(p);
-    if (visit_all(&lp, pol->overrides) || visit_all(&lp, pol->file)
-        || (pol->builtin && visit_all(&lp, pol->builtin->rules))) {
+    if (visit_all(&lp, pol->overrides) || visit_all(&lp, pol->file) ||
+        (pol->builtin && visit_all(&lp, pol->builtin->rules))) {
         return lp.loop;
     }
     return NULL;

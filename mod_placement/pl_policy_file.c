@@ -25,8 +25,8 @@
 #define MAX_FILE_SIZE (16 * 1024 * 1024)
 
 typedef struct {
-    const char *value;          /* the string, or NULL when not a string */
-    const char *type;           /* what it is instead */
+    const char *value; /* the string, or NULL when not a string */
+    const char *type;  /* what it is instead */
     int line;
 } scalar_t;
 
@@ -36,7 +36,7 @@ typedef struct {
     apr_pool_t *p;
     const char *path;
     yaml_parser_t parser;
-    apr_hash_t *anchors;        /* anchor -> scalar_t */
+    apr_hash_t *anchors;         /* anchor -> scalar_t */
     regex_t implicit[NIMPLICIT]; /* the patterns below, compiled */
     const char *err;
 } reader_t;
@@ -48,14 +48,16 @@ static const struct {
     const char *type;
 } implicit[NIMPLICIT] = {
     { "^(yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON"
-      "|off|Off|OFF)$", "a boolean" },
+      "|off|Off|OFF)$",
+      "a boolean" },
     { "^([-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(0|[1-9][0-9_]*)"
       "|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(:[0-5]?[0-9])+)$",
       "a number" },
     { "^([-+]?[0-9][0-9_]*\\.[0-9_]*([eE][-+][0-9]+)?"
       "|\\.[0-9][0-9_]*([eE][-+][0-9]+)?"
       "|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\\.[0-9_]*"
-      "|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN))$", "a number" },
+      "|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN))$",
+      "a number" },
     { "^(~|null|Null|NULL|)$", "null" },
     { "^([0-9]{4}-[0-9]{2}-[0-9]{2}"
       "|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}"
@@ -118,19 +120,19 @@ static int next_event(reader_t *rd, yaml_event_t *ev)
         return 1;
     }
     if (ps->error == YAML_READER_ERROR) {
-        rd->err = apr_psprintf(rd->p, "%s: not readable as YAML: %s "
-                               "(byte %lu)", rd->path,
-                               ps->problem ? ps->problem : "?",
+        rd->err = apr_psprintf(rd->p,
+                               "%s: not readable as YAML: %s "
+                               "(byte %lu)",
+                               rd->path, ps->problem ? ps->problem : "?",
                                (unsigned long)ps->problem_offset);
     }
     else {
-        rd->err = apr_psprintf(rd->p, "%s:%lu:%lu: YAML syntax error: %s%s%s",
-                               rd->path,
-                               (unsigned long)ps->problem_mark.line + 1,
-                               (unsigned long)ps->problem_mark.column + 1,
-                               ps->problem ? ps->problem : "?",
-                               ps->context ? " " : "",
-                               ps->context ? ps->context : "");
+        rd->err = apr_psprintf(
+            rd->p, "%s:%lu:%lu: YAML syntax error: %s%s%s", rd->path,
+            (unsigned long)ps->problem_mark.line + 1,
+            (unsigned long)ps->problem_mark.column + 1,
+            ps->problem ? ps->problem : "?", ps->context ? " " : "",
+            ps->context ? ps->context : "");
     }
     return 0;
 }
@@ -145,12 +147,12 @@ static int skip_collection(reader_t *rd)
         if (!next_event(rd, &ev)) {
             return 0;
         }
-        if (ev.type == YAML_MAPPING_START_EVENT
-            || ev.type == YAML_SEQUENCE_START_EVENT) {
+        if (ev.type == YAML_MAPPING_START_EVENT ||
+            ev.type == YAML_SEQUENCE_START_EVENT) {
             depth++;
         }
-        else if (ev.type == YAML_MAPPING_END_EVENT
-                 || ev.type == YAML_SEQUENCE_END_EVENT) {
+        else if (ev.type == YAML_MAPPING_END_EVENT ||
+                 ev.type == YAML_SEQUENCE_END_EVENT) {
             depth--;
         }
         yaml_event_delete(&ev);
@@ -171,8 +173,7 @@ static int node_scalar(reader_t *rd, const yaml_event_t *ev, scalar_t *out)
     switch (ev->type) {
     case YAML_SCALAR_EVENT:
         tag = (const char *)ev->data.scalar.tag;
-        out->value = apr_pstrmemdup(rd->p,
-                                    (const char *)ev->data.scalar.value,
+        out->value = apr_pstrmemdup(rd->p, (const char *)ev->data.scalar.value,
                                     ev->data.scalar.length);
         if (strlen(out->value) != ev->data.scalar.length) {
             out->type = "a string with a NUL character";
@@ -189,18 +190,19 @@ static int node_scalar(reader_t *rd, const yaml_event_t *ev, scalar_t *out)
         }
         if (ev->data.scalar.anchor) {
             saved = apr_pmemdup(rd->p, out, sizeof(*out));
-            apr_hash_set(rd->anchors,
-                         apr_pstrdup(rd->p,
-                                     (const char *)ev->data.scalar.anchor),
-                         APR_HASH_KEY_STRING, saved);
+            apr_hash_set(
+                rd->anchors,
+                apr_pstrdup(rd->p, (const char *)ev->data.scalar.anchor),
+                APR_HASH_KEY_STRING, saved);
         }
         return 1;
     case YAML_ALIAS_EVENT:
-        saved = apr_hash_get(rd->anchors,
-                             (const char *)ev->data.alias.anchor,
+        saved = apr_hash_get(rd->anchors, (const char *)ev->data.alias.anchor,
                              APR_HASH_KEY_STRING);
-        out->type = apr_psprintf(rd->p, "*%s, which is no string's "
-                                 "anchor", (const char *)ev->data.alias.anchor);
+        out->type = apr_psprintf(rd->p,
+                                 "*%s, which is no string's "
+                                 "anchor",
+                                 (const char *)ev->data.alias.anchor);
         if (saved) {
             out->value = saved->value;
             out->type = saved->type;
@@ -257,8 +259,7 @@ static int read_pairs(reader_t *rd, apr_array_header_t *pairs)
 
 /* The rules, once the file is known to be well-formed YAML. */
 static int check_pairs(reader_t *rd, const apr_array_header_t *pairs,
-                       apr_table_t *rules, apr_hash_t *exprs,
-                       apr_hash_t *lines)
+                       apr_table_t *rules, apr_hash_t *exprs, apr_hash_t *lines)
 {
     const scalar_t *kv = (const scalar_t *)pairs->elts;
     const pl_policy_expr_t *e;
@@ -270,25 +271,30 @@ static int check_pairs(reader_t *rd, const apr_array_header_t *pairs,
 
         if (key->value == NULL) {
             return fail(rd, key->line,
-                        apr_pstrcat(rd->p, "a rule name must be a string, "
-                                    "not ", key->type, NULL));
+                        apr_pstrcat(rd->p,
+                                    "a rule name must be a string, "
+                                    "not ",
+                                    key->type, NULL));
         }
         if (val->value == NULL) {
             return fail(rd, val->line,
-                        apr_psprintf(rd->p, "the check of rule \"%s\" must "
+                        apr_psprintf(rd->p,
+                                     "the check of rule \"%s\" must "
                                      "be a string, not %s (\"\" allows "
-                                     "everyone)", key->value, val->type));
+                                     "everyone)",
+                                     key->value, val->type));
         }
         if ((first = apr_hash_get(lines, key->value, APR_HASH_KEY_STRING))) {
             return fail(rd, key->line,
-                        apr_psprintf(rd->p, "rule \"%s\" is given twice "
-                                     "(first at line %d)", key->value,
-                                     *first));
+                        apr_psprintf(rd->p,
+                                     "rule \"%s\" is given twice "
+                                     "(first at line %d)",
+                                     key->value, *first));
         }
         if (pl_policy_compile(rd->p, val->value, &e, &err)) {
-            return fail(rd, val->line,
-                        apr_psprintf(rd->p, "rule \"%s\": %s", key->value,
-                                     err));
+            return fail(
+                rd, val->line,
+                apr_psprintf(rd->p, "rule \"%s\": %s", key->value, err));
         }
         apr_hash_set(lines, key->value, APR_HASH_KEY_STRING, &key->line);
         apr_table_setn(rules, key->value, val->value);
@@ -335,7 +341,7 @@ static int read_stream(reader_t *rd, apr_table_t *rules, apr_hash_t *exprs,
             root.type = root.type ? root.type : "a string";
         }
         else {
-            root.type = NULL;   /* null: an empty policy */
+            root.type = NULL; /* null: an empty policy */
         }
     }
     yaml_event_delete(&ev);
@@ -347,13 +353,15 @@ static int read_stream(reader_t *rd, apr_table_t *rules, apr_hash_t *exprs,
         line = (int)ev.start_mark.line + 1;
         yaml_event_delete(&ev);
         if (type != tail[i]) {
-            return fail(rd, line, "a second YAML document (a policy file "
+            return fail(rd, line,
+                        "a second YAML document (a policy file "
                         "has one)");
         }
     }
     if (ok && root.type) {
         return fail(rd, root.line,
-                    apr_pstrcat(rd->p, "the policy must be a mapping of "
+                    apr_pstrcat(rd->p,
+                                "the policy must be a mapping of "
                                 "rule names to check strings, not ",
                                 root.type, NULL));
     }
@@ -429,14 +437,13 @@ apr_status_t pl_policy_file_read(apr_pool_t *p, const char *path,
         *perr = apr_psprintf(p, "%s: cannot start the YAML parser", path);
         return APR_ENOMEM;
     }
-    yaml_parser_set_input_string(&rd.parser, (const unsigned char *)data,
-                                 len);
+    yaml_parser_set_input_string(&rd.parser, (const unsigned char *)data, len);
     ok = read_stream(&rd, rules, exprs, lines);
     yaml_parser_delete(&rd.parser);
     free_implicit(&rd);
     if (!ok) {
-        *perr = rd.err ? rd.err : apr_psprintf(p, "%s: not a policy file",
-                                               path);
+        *perr = rd.err ? rd.err
+                       : apr_psprintf(p, "%s: not a policy file", path);
         return APR_EINVAL;
     }
     /* loops among the file's own rules, whichever defaults apply */
@@ -446,8 +453,10 @@ apr_status_t pl_policy_file_read(apr_pool_t *p, const char *path,
         const char *name = apr_pstrmemdup(p, loop, strcspn(loop, " "));
 
         line = apr_hash_get(lines, name, APR_HASH_KEY_STRING);
-        *perr = apr_psprintf(p, "%s:%d: rules refer to each other in a "
-                             "loop: %s", path, line ? *line : 0, loop);
+        *perr = apr_psprintf(p,
+                             "%s:%d: rules refer to each other in a "
+                             "loop: %s",
+                             path, line ? *line : 0, loop);
         return APR_EINVAL;
     }
     *prules = rules;

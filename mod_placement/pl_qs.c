@@ -91,8 +91,7 @@ static const char *qs_join(apr_pool_t *p, const apr_array_header_t *arr,
 
 /* Sort a copy of arr (Python's sorted() on str is code point order,
  * which strcmp on UTF-8 preserves) and join it with ", ". */
-static const char *qs_sorted_join(apr_pool_t *p,
-                                  const apr_array_header_t *arr)
+static const char *qs_sorted_join(apr_pool_t *p, const apr_array_header_t *arr)
 {
     apr_array_header_t *copy = apr_array_copy(p, arr);
 
@@ -110,8 +109,10 @@ apr_status_t pl_qs_once(apr_pool_t *p, const char *name, int count,
                         const char **perr)
 {
     if (count > 1) {
-        *perr = apr_psprintf(p, "Query parameter '%s' may be specified "
-                             "only once.", name);
+        *perr = apr_psprintf(p,
+                             "Query parameter '%s' may be specified "
+                             "only once.",
+                             name);
         return APR_EINVAL;
     }
     return APR_SUCCESS;
@@ -121,8 +122,9 @@ apr_status_t pl_qs_once(apr_pool_t *p, const char *name, int count,
 /* resources                                                           */
 /* ------------------------------------------------------------------ */
 
-#define QS_RESOURCES_FORM "Badly formed resources parameter. Expected " \
-    "resources query string parameter in form: " \
+#define QS_RESOURCES_FORM                         \
+    "Badly formed resources parameter. Expected " \
+    "resources query string parameter in form: "  \
     "?resources=VCPU:2,MEMORY_MB:1024. Got: "
 
 /* The int64 value of a string of ASCII digits, clamped at
@@ -168,20 +170,23 @@ apr_status_t pl_qs_resources(apr_pool_t *p, const char *value,
         name = apr_pstrmemdup(p, rt, colon - rt);
         amount = colon + 1;
         if (pl_py_int(p, amount, &neg, &digits, &err) != APR_SUCCESS) {
-            *perr = apr_psprintf(p, "Requested resource %s expected positive "
-                                 "integer amount. Got: %s.", name, amount);
+            *perr = apr_psprintf(p,
+                                 "Requested resource %s expected positive "
+                                 "integer amount. Got: %s.",
+                                 name, amount);
             return APR_EINVAL;
         }
         if (neg || strcmp(digits, "0") == 0) {
-            *perr = apr_psprintf(p, "Requested resource %s requires amount "
-                                 ">= 1. Got: %s%s.", name, neg ? "-" : "",
-                                 digits);
+            *perr = apr_psprintf(p,
+                                 "Requested resource %s requires amount "
+                                 ">= 1. Got: %s%s.",
+                                 name, neg ? "-" : "", digits);
             return APR_EINVAL;
         }
         /* result[rc_name] = amount: a repeated class keeps its place */
         for (j = 0; j < res->nelts; j++) {
-            if (strcmp(APR_ARRAY_IDX(res, j, pl_qs_resource_t).name,
-                       name) == 0) {
+            if (strcmp(APR_ARRAY_IDX(res, j, pl_qs_resource_t).name, name) ==
+                0) {
                 r = &APR_ARRAY_IDX(res, j, pl_qs_resource_t);
                 break;
             }
@@ -225,9 +230,11 @@ apr_status_t pl_qs_traits_value(apr_pool_t *p, const char *value,
         int empty = 0, bang = 0;
 
         if (!allow_any) {
-            *perr = apr_pstrcat(p, QS_INVALID, "The format " QS_ANY_FORM
+            *perr = apr_pstrcat(p, QS_INVALID,
+                                "The format " QS_ANY_FORM
                                 " only supported since microversion 1.39. "
-                                "Got: ", value, NULL);
+                                "Got: ",
+                                value, NULL);
             return APR_EINVAL;
         }
         items = qs_split(p, value + 3, ',');
@@ -241,14 +248,17 @@ apr_status_t pl_qs_traits_value(apr_pool_t *p, const char *value,
             qs_set_add(set, it);
         }
         if (empty) {
-            *perr = apr_pstrcat(p, QS_INVALID, "Expected 'required' "
+            *perr = apr_pstrcat(p, QS_INVALID,
+                                "Expected 'required' "
                                 "parameter value of the form: "
                                 "in:HW_CPU_X86_VMX,CUSTOM_MAGIC. Got an "
-                                "empty trait in: ", value, NULL);
+                                "empty trait in: ",
+                                value, NULL);
             return APR_EINVAL;
         }
         if (bang) {
-            *perr = apr_pstrcat(p, QS_INVALID, "The format " QS_ANY_FORM
+            *perr = apr_pstrcat(p, QS_INVALID,
+                                "The format " QS_ANY_FORM
                                 " does not support forbidden traits. Got: ",
                                 value, NULL);
             return APR_EINVAL;
@@ -282,19 +292,20 @@ apr_status_t pl_qs_traits_value(apr_pool_t *p, const char *value,
             }
         }
         if (empty) {
-            *perr = apr_pstrcat(p, QS_INVALID, "Expected 'required' "
+            *perr = apr_pstrcat(p, QS_INVALID,
+                                "Expected 'required' "
                                 "parameter value of the form: ",
-                                allow_forbidden
-                                ? "HW_CPU_X86_VMX,!CUSTOM_MAGIC"
-                                : "HW_CPU_X86_VMX,CUSTOM_MAGIC",
+                                allow_forbidden ? "HW_CPU_X86_VMX,!CUSTOM_MAGIC"
+                                                : "HW_CPU_X86_VMX,CUSTOM_MAGIC",
                                 ". Got an empty trait in: ", value, NULL);
             return APR_EINVAL;
         }
         if (forb->nelts && !allow_forbidden) {
-            *perr = apr_pstrcat(p, QS_INVALID, "Expected 'required' "
+            *perr = apr_pstrcat(p, QS_INVALID,
+                                "Expected 'required' "
                                 "parameter value of the form: "
-                                "HW_CPU_X86_VMX,CUSTOM_MAGIC. Got: ", value,
-                                NULL);
+                                "HW_CPU_X86_VMX,CUSTOM_MAGIC. Got: ",
+                                value, NULL);
             return APR_EINVAL;
         }
         apr_array_cat(t->required, req);
@@ -316,7 +327,7 @@ apr_status_t pl_qs_required(apr_pool_t *p, int mv,
     apr_status_t rv;
 
     if (!allow_any && values->nelts > 0) {
-        i = values->nelts - 1;  /* up to 1.38 only the last one counts */
+        i = values->nelts - 1; /* up to 1.38 only the last one counts */
     }
     for (; i < values->nelts; i++) {
         rv = pl_qs_traits_value(p, APR_ARRAY_IDX(values, i, const char *),
@@ -331,8 +342,7 @@ apr_status_t pl_qs_required(apr_pool_t *p, int mv,
 
 apr_status_t pl_qs_root_required(apr_pool_t *p,
                                  const apr_array_header_t *values,
-                                 pl_qs_traits_t **ptraits,
-                                 const char **perr)
+                                 pl_qs_traits_t **ptraits, const char **perr)
 {
     pl_qs_traits_t *t = pl_qs_traits_make(p), *parsed;
     apr_array_header_t *conflicts;
@@ -363,7 +373,8 @@ apr_status_t pl_qs_root_required(apr_pool_t *p,
     }
     t->forbidden = parsed->forbidden;
     if (conflicts->nelts) {
-        *perr = apr_pstrcat(p, "Conflicting required and forbidden traits "
+        *perr = apr_pstrcat(p,
+                            "Conflicting required and forbidden traits "
                             "found in root_required: ",
                             qs_sorted_join(p, conflicts), NULL);
         return APR_EINVAL;
@@ -381,13 +392,13 @@ void pl_qs_traits_conflicts(apr_pool_t *p, const pl_qs_traits_t *t,
         const char *name = APR_ARRAY_IDX(t->required, i, const char *);
 
         if (qs_contains(t->forbidden, name)) {
-            APR_ARRAY_PUSH(out, const char *) =
-                apr_psprintf(p, "required%s: (%s)", suffix, name);
+            APR_ARRAY_PUSH(out, const char *) = apr_psprintf(
+                p, "required%s: (%s)", suffix, name);
         }
     }
     for (i = 0; i < t->any_of->nelts; i++) {
-        const apr_array_header_t *set =
-            APR_ARRAY_IDX(t->any_of, i, apr_array_header_t *);
+        const apr_array_header_t *set = APR_ARRAY_IDX(t->any_of, i,
+                                                      apr_array_header_t *);
         int all = 1;
 
         for (j = 0; j < set->nelts && all; j++) {
@@ -395,9 +406,8 @@ void pl_qs_traits_conflicts(apr_pool_t *p, const pl_qs_traits_t *t,
                               APR_ARRAY_IDX(set, j, const char *));
         }
         if (all) {
-            APR_ARRAY_PUSH(out, const char *) =
-                apr_psprintf(p, "required%s: (%s)", suffix,
-                             qs_sorted_join(p, set));
+            APR_ARRAY_PUSH(out, const char *) = apr_psprintf(
+                p, "required%s: (%s)", suffix, qs_sorted_join(p, set));
         }
     }
 }
@@ -408,9 +418,9 @@ const char *pl_qs_traits_conflict_msg(apr_pool_t *p,
     if (conflicts->nelts == 0) {
         return NULL;
     }
-    qsort(conflicts->elts, conflicts->nelts, sizeof(const char *),
-          qs_strcmp);
-    return apr_pstrcat(p, "Conflicting required and forbidden traits found "
+    qsort(conflicts->elts, conflicts->nelts, sizeof(const char *), qs_strcmp);
+    return apr_pstrcat(p,
+                       "Conflicting required and forbidden traits found "
                        "in the following traits keys: ",
                        qs_join(p, conflicts, ", "), NULL);
 }
@@ -427,19 +437,20 @@ apr_status_t pl_qs_member_of_value(apr_pool_t *p, const char *value,
     apr_array_header_t *items, *set, *empty;
     int i;
 
-    if (strchr(value, ',') != NULL && !qs_startswith(value, "in:")
-        && !qs_startswith(value, "!in:")) {
-        *perr = apr_pstrcat(p, "Multiple values for 'member_of' must be "
+    if (strchr(value, ',') != NULL && !qs_startswith(value, "in:") &&
+        !qs_startswith(value, "!in:")) {
+        *perr = apr_pstrcat(p,
+                            "Multiple values for 'member_of' must be "
                             "prefixed with the 'in:' or '!in:' keyword "
-                            "using the valid microversion. Got: ", value,
-                            NULL);
+                            "using the valid microversion. Got: ",
+                            value, NULL);
         return APR_EINVAL;
     }
     if (qs_startswith(value, "!in:")) {
         items = qs_split(p, value + 4, ',');
     }
     else if (value[0] == '!') {
-        items = qs_split(p, value + 1, ',');    /* no ',' in it */
+        items = qs_split(p, value + 1, ','); /* no ',' in it */
     }
     else if (qs_startswith(value, "in:")) {
         items = qs_split(p, value + 3, ',');
@@ -454,7 +465,8 @@ apr_status_t pl_qs_member_of_value(apr_pool_t *p, const char *value,
         /* upstream checks a set, in no particular order: we report the
          * first bad one given */
         if (!pl_uuid_is_like(u)) {
-            *perr = apr_pstrcat(p, QS_INVALID, "Expected 'member_of' "
+            *perr = apr_pstrcat(p, QS_INVALID,
+                                "Expected 'member_of' "
                                 "parameter to contain valid UUID(s). Got: ",
                                 u, NULL);
             return APR_EINVAL;
@@ -481,8 +493,10 @@ apr_status_t pl_qs_member_of(apr_pool_t *p, int mv, const char *suffix,
     int i, j;
 
     if (mv < PL_MV(1, 24) && values->nelts > 1) {
-        *perr = apr_psprintf(p, "Multiple member_of%s parameters are not "
-                             "supported", suffix);
+        *perr = apr_psprintf(p,
+                             "Multiple member_of%s parameters are not "
+                             "supported",
+                             suffix);
         return APR_EINVAL;
     }
     mo->any_of = apr_array_make(p, values->nelts, sizeof(apr_array_header_t *));
@@ -501,9 +515,11 @@ apr_status_t pl_qs_member_of(apr_pool_t *p, int mv, const char *suffix,
         }
         if (forb->nelts) {
             if (mv < PL_MV(1, 32)) {
-                *perr = apr_psprintf(p, "Forbidden member_of%s parameters "
+                *perr = apr_psprintf(p,
+                                     "Forbidden member_of%s parameters "
                                      "are not supported in the specified "
-                                     "microversion", suffix);
+                                     "microversion",
+                                     suffix);
                 return APR_EINVAL;
             }
             for (j = 0; j < forb->nelts; j++) {
@@ -519,24 +535,24 @@ apr_status_t pl_qs_member_of(apr_pool_t *p, int mv, const char *suffix,
 /* in_tree, same_subtree, group keys                                   */
 /* ------------------------------------------------------------------ */
 
-apr_status_t pl_qs_in_tree(apr_pool_t *p, const char *value,
-                           const char **puuid, const char **perr)
+apr_status_t pl_qs_in_tree(apr_pool_t *p, const char *value, const char **puuid,
+                           const char **perr)
 {
     const char *u = pl_py_strip(p, value, strlen(value));
 
     if (!pl_uuid_is_like(u)) {
-        *perr = apr_pstrcat(p, QS_INVALID, "Expected 'in_tree' parameter "
-                            "to be a format of uuid. Got: ", value, NULL);
+        *perr = apr_pstrcat(p, QS_INVALID,
+                            "Expected 'in_tree' parameter "
+                            "to be a format of uuid. Got: ",
+                            value, NULL);
         return APR_EINVAL;
     }
     *puuid = u;
     return APR_SUCCESS;
 }
 
-apr_status_t pl_qs_same_subtree(apr_pool_t *p,
-                                const apr_array_header_t *values,
-                                apr_array_header_t **psets,
-                                const char **perr)
+apr_status_t pl_qs_same_subtree(apr_pool_t *p, const apr_array_header_t *values,
+                                apr_array_header_t **psets, const char **perr)
 {
     apr_array_header_t *sets;
     int i, j;
@@ -570,12 +586,10 @@ apr_status_t pl_qs_group_key(int mv, const char *key, pl_qs_group_e *pwhich,
     static const struct {
         const char *prefix;
         pl_qs_group_e which;
-    } prefixes[] = {
-        { "resources", PL_QS_GROUP_RESOURCES },
-        { "required",  PL_QS_GROUP_REQUIRED  },
-        { "member_of", PL_QS_GROUP_MEMBER_OF },
-        { "in_tree",   PL_QS_GROUP_IN_TREE   }
-    };
+    } prefixes[] = { { "resources", PL_QS_GROUP_RESOURCES },
+                     { "required", PL_QS_GROUP_REQUIRED },
+                     { "member_of", PL_QS_GROUP_MEMBER_OF },
+                     { "in_tree", PL_QS_GROUP_IN_TREE } };
     apr_size_t i;
 
     for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
@@ -619,10 +633,12 @@ apr_status_t pl_qs_trait_name(apr_pool_t *p, const char *value,
     pl_qs_trait_name_t *f;
 
     if (colon == NULL) {
-        *perr = apr_pstrcat(p, "Badly formatted name parameter. Expected "
+        *perr = apr_pstrcat(p,
+                            "Badly formatted name parameter. Expected "
                             "name query string parameter in form: "
                             "?name=[in|startswith]:[name1,name2|prefix]. "
-                            "Got: \"", value, "\"", NULL);
+                            "Got: \"",
+                            value, "\"", NULL);
         return APR_EINVAL;
     }
     f = apr_pcalloc(p, sizeof(*f));

@@ -48,11 +48,10 @@ int pl_err_escaped(pl_req_t *req, int status)
 
 int pl_err_store(pl_req_t *req, apr_status_t rv, const char *what)
 {
-    ap_log_rerror(APLOG_MARK, APLOG_ERR, rv, req->r, PL_LOGNO(00101)
-                  "%s: %s failed: %s", req->request_id, what,
+    ap_log_rerror(APLOG_MARK, APLOG_ERR, rv, req->r,
+                  PL_LOGNO(00101) "%s: %s failed: %s", req->request_id, what,
                   req->db ? pl_db_errstr(req->db) : "no database");
-    return pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL,
-                  "%s failed", what);
+    return pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL, "%s failed", what);
 }
 
 const char *pl_arg(const pl_req_t *req, const char *key)
@@ -103,7 +102,7 @@ json_object *pl_json_own(pl_req_t *req, json_object *obj)
 {
     if (obj) {
         apr_pool_cleanup_register(req->pool, obj,
-                                  (apr_status_t (*)(void *))json_object_put,
+                                  (apr_status_t(*)(void *))json_object_put,
                                   apr_pool_cleanup_null);
     }
     return obj;
@@ -134,11 +133,10 @@ int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema)
     for (i = 0; i < req->args->nelts; i++) {
         const pl_arg_t *a = &APR_ARRAY_IDX(req->args, i, pl_arg_t);
 
-        json_object_object_add(doc, a->key,
-                               json_object_new_string(a->value));
+        json_object_object_add(doc, a->key, json_object_new_string(a->value));
     }
-    if (pl_jsonschema_validate_detail(schema, doc, req->pool, &err)
-        != APR_SUCCESS) {
+    if (pl_jsonschema_validate_detail(schema, doc, req->pool, &err) !=
+        APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Invalid query string parameters: %s", err);
     }
@@ -165,7 +163,8 @@ int pl_require_json(pl_req_t *req)
     if (strcmp(mt, "application/json")) {
         return pl_err(req, HTTP_UNSUPPORTED_MEDIA_TYPE, NULL,
                       "The media type %s is not supported, use "
-                      "application/json", *mt ? mt : "None");
+                      "application/json",
+                      *mt ? mt : "None");
     }
     return 0;
 }
@@ -198,8 +197,7 @@ static int read_body(pl_req_t *req, char **pbuf, apr_size_t *plen)
             }
         }
         if (n < 0) {
-            return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                          "Unable to read body");
+            return pl_err(req, HTTP_BAD_REQUEST, NULL, "Unable to read body");
         }
     }
     buf[len] = '\0';
@@ -249,7 +247,8 @@ static int has_non_finite(json_object *o)
         return 0;
     }
     case json_type_object: {
-        json_object_object_foreach(o, key, val) {
+        json_object_object_foreach(o, key, val)
+        {
             (void)key;
             if (has_non_finite(val)) {
                 return 1;
@@ -284,13 +283,14 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
     /* Strict, as Python's json: no trailing commas, no single quotes.
      * JSON null is a valid document (a NULL json_object). */
     if (escapes_nul(buf, len)) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: "
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Malformed JSON: "
                       "\\u0000 is not allowed in strings");
     }
     tok = json_tokener_new_ex(64);
     /* invalid UTF-8 is refused as Python refuses to decode it */
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-                                JSON_TOKENER_VALIDATE_UTF8);
+    json_tokener_set_flags(tok,
+                           JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
     /* the terminating NUL ends a bare top-level literal ("null", "1") */
     doc = json_tokener_parse_ex(tok, buf, (int)len + 1);
     jerr = json_tokener_get_error(tok);
@@ -301,12 +301,14 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
     }
     if (jerr != json_tokener_success || offset < len) {
         const char *what = jerr == json_tokener_success ? "Extra data"
-                           : jerr == json_tokener_continue ? "Expecting value"
-                           : json_tokener_error_desc(jerr);
+                           : jerr == json_tokener_continue
+                               ? "Expecting value"
+                               : json_tokener_error_desc(jerr);
         /* json.loads's own words and position, when Python would fail
          * on this UTF-8 text too */
         const char *py = pl_str_is_clean_utf8(buf, len)
-                         ? pl_py_json_error(req->pool, buf, len) : NULL;
+                             ? pl_py_json_error(req->pool, buf, len)
+                             : NULL;
 
         json_object_put(doc);
         json_tokener_free(tok);
@@ -314,20 +316,23 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
             return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s",
                           py);
         }
-        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s: "
-                      "line 1 column %" APR_SIZE_T_FMT " (char %"
-                      APR_SIZE_T_FMT ")", what, offset + 1, offset);
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Malformed JSON: %s: "
+                      "line 1 column %" APR_SIZE_T_FMT " (char %" APR_SIZE_T_FMT
+                      ")",
+                      what, offset + 1, offset);
     }
     json_tokener_free(tok);
     pl_json_own(req, doc);
     if (has_non_finite(doc)) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: NaN "
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Malformed JSON: NaN "
                       "and Infinity are not numbers");
     }
-    if (pl_jsonschema_validate_detail(schema, doc, req->pool, &err)
-        != APR_SUCCESS) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "JSON does not validate: %s", err);
+    if (pl_jsonschema_validate_detail(schema, doc, req->pool, &err) !=
+        APR_SUCCESS) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "JSON does not validate: %s",
+                      err);
     }
     *pdoc = doc;
     return 0;
@@ -366,9 +371,10 @@ const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text)
         s = apr_hash_get(schema_startup, &json_text, sizeof(json_text));
     }
     if (s == NULL) {
-        ap_log_rerror(APLOG_MARK, APLOG_CRIT, 0, req->r, PL_LOGNO(00103)
-                      "a JSON schema not compiled at start-up: %.80s",
-                      json_text ? json_text : "(none)");
+        ap_log_rerror(
+            APLOG_MARK, APLOG_CRIT, 0, req->r,
+            PL_LOGNO(00103) "a JSON schema not compiled at start-up: %.80s",
+            json_text ? json_text : "(none)");
         pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL, "Broken schema");
         return NULL;
     }
@@ -398,9 +404,10 @@ pl_db_t *pl_req_db(pl_req_t *req)
     dbd = acquire ? acquire(req->r) : NULL;
     if (dbd == NULL) {
         pl_metrics_add(PL_METRIC_DB_FAILURES, 1);
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r, PL_LOGNO(00102)
-                      "no database connection (check DBDriver/DBDParams "
-                      "of this server)");
+        ap_log_rerror(
+            APLOG_MARK, APLOG_ERR, 0, req->r,
+            PL_LOGNO(00102) "no database connection (check DBDriver/DBDParams "
+                            "of this server)");
         pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL,
                "Database connection unavailable");
         return NULL;
@@ -413,7 +420,8 @@ pl_db_t *pl_req_db(pl_req_t *req)
                          pl_config_statement_timeout(req->conf));
     rv = pl_store_std_sync(req->db, req->pool);
     if (rv != APR_SUCCESS) {
-        pl_err_store(req, rv, "inserting the standard resource classes "
+        pl_err_store(req, rv,
+                     "inserting the standard resource classes "
                      "and traits");
         req->db = NULL;
     }
@@ -426,8 +434,7 @@ int pl_reply_json(pl_req_t *req, int status, json_object *obj)
     return status;
 }
 
-int pl_reply_text(pl_req_t *req, int status, const char *text,
-                  apr_size_t len)
+int pl_reply_text(pl_req_t *req, int status, const char *text, apr_size_t len)
 {
     req->body = NULL;
     req->body_text = text;

@@ -37,7 +37,7 @@ int pl_str_is_clean_utf8(const char *s, apr_size_t len)
 
     while (i < len) {
         unsigned c = u[i];
-        unsigned lo = 0x80, hi = 0xBF;   /* range of the second byte */
+        unsigned lo = 0x80, hi = 0xBF; /* range of the second byte */
         int more;
 
         if (c == 0) {
@@ -52,19 +52,19 @@ int pl_str_is_clean_utf8(const char *s, apr_size_t len)
         }
         else if (c >= 0xE0 && c <= 0xEF) {
             more = 2;
-            lo = c == 0xE0 ? 0xA0 : 0x80;       /* no overlong forms */
-            hi = c == 0xED ? 0x9F : 0xBF;       /* no surrogates */
+            lo = c == 0xE0 ? 0xA0 : 0x80; /* no overlong forms */
+            hi = c == 0xED ? 0x9F : 0xBF; /* no surrogates */
         }
         else if (c >= 0xF0 && c <= 0xF4) {
             more = 3;
             lo = c == 0xF0 ? 0x90 : 0x80;
-            hi = c == 0xF4 ? 0x8F : 0xBF;       /* up to U+10FFFF */
+            hi = c == 0xF4 ? 0x8F : 0xBF; /* up to U+10FFFF */
         }
         else {
             return 0;
         }
         if (i + more >= len) {
-            return 0;                           /* cut short */
+            return 0; /* cut short */
         }
         if (u[i + 1] < lo || u[i + 1] > hi) {
             return 0;

@@ -23,8 +23,8 @@
  * means a token with very many roles, which is simply not cached. */
 #define MAX_ENTRY 8192
 
-static const char *spec;            /* PlacementTokenCache, NULL: shmcb */
-static int wanted;                  /* some <Location> uses keystone */
+static const char *spec; /* PlacementTokenCache, NULL: shmcb */
+static int wanted;       /* some <Location> uses keystone */
 static const ap_socache_provider_t *provider;
 static ap_socache_instance_t *instance;
 static apr_global_mutex_t *lock;
@@ -86,22 +86,25 @@ int pl_token_cache_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
     provider = ap_lookup_provider(AP_SOCACHE_PROVIDER_GROUP, name,
                                   AP_SOCACHE_PROVIDER_VERSION);
     if (provider == NULL) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(01201)
-                     "PlacementAuthStrategy keystone keeps validated tokens "
-                     "in the socache provider '%s', which is not loaded: "
-                     "LoadModule socache_%s_module, or choose another with "
-                     "PlacementTokenCache", name, name);
+        ap_log_error(
+            APLOG_MARK, APLOG_CRIT, 0, s,
+            PL_LOGNO(
+                01201) "PlacementAuthStrategy keystone keeps validated tokens "
+                       "in the socache provider '%s', which is not loaded: "
+                       "LoadModule socache_%s_module, or choose another with "
+                       "PlacementTokenCache",
+            name, name);
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     err = provider->create(&instance, args, ptemp, pconf);
     if (err) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, PL_LOGNO(01202)
-                     "PlacementTokenCache %s: %s", spec ? spec : name, err);
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                     PL_LOGNO(01202) "PlacementTokenCache %s: %s",
+                     spec ? spec : name, err);
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     if (provider->flags & AP_SOCACHE_FLAG_NOTMPSAFE) {
-        rv = ap_global_mutex_create(&lock, NULL, MUTEX_TYPE, NULL, s, pconf,
-                                    0);
+        rv = ap_global_mutex_create(&lock, NULL, MUTEX_TYPE, NULL, s, pconf, 0);
         if (rv != APR_SUCCESS) {
             return HTTP_INTERNAL_SERVER_ERROR;
         }
@@ -111,12 +114,12 @@ int pl_token_cache_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
     hints.expiry_interval = 300;
     rv = provider->init(instance, "placement-tok", &hints, s, pconf);
     if (rv != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s, PL_LOGNO(01203)
-                     "cannot initialise the token cache (%s)", name);
+        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
+                     PL_LOGNO(01203) "cannot initialise the token cache (%s)",
+                     name);
         return HTTP_INTERNAL_SERVER_ERROR;
     }
-    apr_pool_cleanup_register(pconf, s, destroy_cache,
-                              apr_pool_cleanup_null);
+    apr_pool_cleanup_register(pconf, s, destroy_cache, apr_pool_cleanup_null);
     return OK;
 }
 
@@ -127,12 +130,14 @@ void pl_token_cache_child_init(apr_pool_t *pchild, server_rec *s)
     if (lock == NULL) {
         return;
     }
-    rv = apr_global_mutex_child_init(&lock,
-                                     apr_global_mutex_lockfile(lock), pchild);
+    rv = apr_global_mutex_child_init(&lock, apr_global_mutex_lockfile(lock),
+                                     pchild);
     if (rv != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s, PL_LOGNO(01204)
-                     "cannot attach to the token cache's mutex: tokens will "
-                     "not be cached in this process");
+        ap_log_error(
+            APLOG_MARK, APLOG_CRIT, rv, s,
+            PL_LOGNO(
+                01204) "cannot attach to the token cache's mutex: tokens will "
+                       "not be cached in this process");
         lock = NULL;
         instance = NULL;
     }
@@ -195,7 +200,7 @@ void pl_token_cache_put(request_rec *r, const char *token, const char *text,
         apr_global_mutex_unlock(lock);
     }
     if (rv != APR_SUCCESS) {
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, rv, r, PL_LOGNO(01205)
-                      "token not cached");
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, rv, r,
+                      PL_LOGNO(01205) "token not cached");
     }
 }

@@ -97,16 +97,15 @@ int pl_uuid_is_like(const char *s)
     return uuid_hex(s, hex) == 0;
 }
 
-apr_status_t pl_uuid_normalize(apr_pool_t *p, const char *in,
-                               const char **pout)
+apr_status_t pl_uuid_normalize(apr_pool_t *p, const char *in, const char **pout)
 {
     char hex[33];
 
     if (uuid_hex(in, hex) != 0) {
         return APR_EINVAL;
     }
-    *pout = apr_psprintf(p, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8,
-                         hex + 12, hex + 16, hex + 20);
+    *pout = apr_psprintf(p, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
+                         hex + 16, hex + 20);
     return APR_SUCCESS;
 }
 

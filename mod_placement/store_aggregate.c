@@ -31,7 +31,8 @@ apr_status_t pl_store_aggregate_list(pl_db_t *db, apr_pool_t *p,
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select(db, p, &rows, "SELECT pa.uuid "
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT pa.uuid "
                       "FROM placement_aggregates pa "
                       "JOIN resource_provider_aggregates rpa "
                       "ON rpa.aggregate_id = pa.id "
@@ -58,8 +59,10 @@ static apr_status_t ensure_aggregate(pl_db_t *db, apr_pool_t *p,
     int pass;
 
     for (pass = 0; pass < 2; pass++) {
-        rv = pl_db_select(db, p, &rows, "SELECT id FROM placement_aggregates "
-                          "WHERE uuid = %s", PL_ARGS(uuid));
+        rv = pl_db_select(db, p, &rows,
+                          "SELECT id FROM placement_aggregates "
+                          "WHERE uuid = %s",
+                          PL_ARGS(uuid));
         if (rv != APR_SUCCESS) {
             return rv;
         }
@@ -68,7 +71,8 @@ static apr_status_t ensure_aggregate(pl_db_t *db, apr_pool_t *p,
             return APR_SUCCESS;
         }
         if (pass == 0) {
-            rv = pl_db_exec(db, NULL, "INSERT INTO placement_aggregates "
+            rv = pl_db_exec(db, NULL,
+                            "INSERT INTO placement_aggregates "
                             "(uuid, created_at) VALUES (%s, %s)",
                             PL_ARGS(uuid, now));
             if (rv != APR_SUCCESS) {
@@ -80,8 +84,7 @@ static apr_status_t ensure_aggregate(pl_db_t *db, apr_pool_t *p,
 }
 
 /* One attempt, inside its transaction. */
-static apr_status_t set_once(pl_db_t *db, apr_pool_t *p,
-                             pl_provider_t *prov,
+static apr_status_t set_once(pl_db_t *db, apr_pool_t *p, pl_provider_t *prov,
                              const apr_array_header_t *uuids, int bump)
 {
     const char *prov_id = pl_db_i64(p, prov->id);
@@ -91,7 +94,8 @@ static apr_status_t set_once(pl_db_t *db, apr_pool_t *p,
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select(db, p, &rows, "SELECT pa.id, pa.uuid "
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT pa.id, pa.uuid "
                       "FROM placement_aggregates pa "
                       "JOIN resource_provider_aggregates rpa "
                       "ON rpa.aggregate_id = pa.id "
@@ -103,7 +107,8 @@ static apr_status_t set_once(pl_db_t *db, apr_pool_t *p,
     for (i = 0; i < rows->nrows && rv == APR_SUCCESS; i++) {
         APR_ARRAY_PUSH(seen, const char *) = PL_CELL(rows, i, 1);
         if (!has_uuid(uuids, PL_CELL(rows, i, 1))) {
-            rv = pl_db_exec(db, NULL, "DELETE FROM "
+            rv = pl_db_exec(db, NULL,
+                            "DELETE FROM "
                             "resource_provider_aggregates "
                             "WHERE resource_provider_id = %s "
                             "AND aggregate_id = %s",
@@ -120,7 +125,8 @@ static apr_status_t set_once(pl_db_t *db, apr_pool_t *p,
         APR_ARRAY_PUSH(seen, const char *) = uuid;
         rv = ensure_aggregate(db, p, uuid, now, &agg_id);
         if (rv == APR_SUCCESS) {
-            rv = pl_db_exec(db, NULL, "INSERT INTO "
+            rv = pl_db_exec(db, NULL,
+                            "INSERT INTO "
                             "resource_provider_aggregates "
                             "(resource_provider_id, aggregate_id, "
                             "created_at) VALUES (%s, %s, %s)",
@@ -137,7 +143,7 @@ typedef struct set_args_t {
     pl_provider_t *prov;
     const apr_array_header_t *uuids;
     int bump;
-    apr_int64_t generation;             /* prov's, before the first try */
+    apr_int64_t generation; /* prov's, before the first try */
 } set_args_t;
 
 /* A pl_db_txn_fn: a lost race to create an aggregate (another writer
@@ -154,8 +160,7 @@ static apr_status_t set_txn(pl_db_t *db, apr_pool_t *p, void *baton)
 
 apr_status_t pl_store_aggregate_set(pl_db_t *db, apr_pool_t *p,
                                     pl_provider_t *prov,
-                                    const apr_array_header_t *uuids,
-                                    int bump)
+                                    const apr_array_header_t *uuids, int bump)
 {
     set_args_t a;
     apr_status_t rv;
@@ -164,8 +169,7 @@ apr_status_t pl_store_aggregate_set(pl_db_t *db, apr_pool_t *p,
     a.uuids = uuids;
     a.bump = bump;
     a.generation = prov->generation;
-    rv = pl_db_run_txn(db, p, set_txn, &a, PL_AGGREGATE_SET_RETRIES + 1,
-                       NULL);
+    rv = pl_db_run_txn(db, p, set_txn, &a, PL_AGGREGATE_SET_RETRIES + 1, NULL);
     if (rv != APR_SUCCESS) {
         prov->generation = a.generation;
     }

@@ -13,10 +13,11 @@
 #include "pl_store_allocation.h"
 #include "pl_store_rc.h"
 
-
-#define RP_CONFLICT_MSG "Another thread concurrently updated the resource " \
+#define RP_CONFLICT_MSG                                 \
+    "Another thread concurrently updated the resource " \
     "provider data. Please retry your update"
-#define CONSUMER_CONFLICT_MSG "Another thread concurrently updated the " \
+#define CONSUMER_CONFLICT_MSG                  \
+    "Another thread concurrently updated the " \
     "data. Please retry your update"
 
 /* ------------------------------------------------------------------ */
@@ -141,8 +142,7 @@ typedef struct held_t {
 } held_t;
 
 static apr_status_t rc_id(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
-                          apr_hash_t *cache, const char *name,
-                          apr_int64_t *pid)
+                          apr_hash_t *cache, const char *name, apr_int64_t *pid)
 {
     apr_int64_t *v = apr_hash_get(cache, name, APR_HASH_KEY_STRING);
     apr_status_t rv;
@@ -240,17 +240,21 @@ static apr_status_t read_held(pl_db_t *db, apr_pool_t *p,
 
     *pheld = apr_array_make(p, 4, sizeof(held_t));
     for (i = 0; i < consumers->nelts; i++) {
-        APR_ARRAY_PUSH(quoted, const char *) = pl_db_quote(db, p,
+        APR_ARRAY_PUSH(quoted, const char *) = pl_db_quote(
+            db, p,
             APR_ARRAY_IDX(consumers, i, pl_alloc_consumer_t *)->consumer->uuid);
     }
     if (quoted->nelts == 0) {
         return APR_SUCCESS;
     }
-    rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
-        "SELECT resource_provider_id, resource_class_id, SUM(used) "
-        "FROM allocations WHERE consumer_id IN (%s) "
-        "GROUP BY resource_provider_id, resource_class_id",
-        apr_array_pstrcat(p, quoted, ',')));
+    rv = pl_db_select_text(
+        db, p, &rows,
+        apr_psprintf(
+            p,
+            "SELECT resource_provider_id, resource_class_id, SUM(used) "
+            "FROM allocations WHERE consumer_id IN (%s) "
+            "GROUP BY resource_provider_id, resource_class_id",
+            apr_array_pstrcat(p, quoted, ',')));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -290,9 +294,12 @@ static apr_status_t refresh_generations(pl_db_t *db, apr_pool_t *p,
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
-                           "SELECT id, generation FROM resource_providers "
-                           "WHERE id IN (%s)", pl_db_id_array(p, rp_ids)));
+    rv = pl_db_select_text(
+        db, p, &rows,
+        apr_psprintf(p,
+                     "SELECT id, generation FROM resource_providers "
+                     "WHERE id IN (%s)",
+                     pl_db_id_array(p, rp_ids)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -312,27 +319,28 @@ static apr_status_t refresh_generations(pl_db_t *db, apr_pool_t *p,
  * 13.0.0 relief: a provider and class over capacity after the write is
  * accepted when its usage is no higher than before (held: what the
  * write's consumers held before it; inv_row_t.used: what the others hold). */
-static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
-                                   pl_alloc_write_t *w,
-                                   apr_array_header_t *work,
-                                   apr_array_header_t *rp_ids,
-                                   apr_array_header_t *rc_ids,
-                                   const apr_array_header_t *held)
+static apr_status_t
+check_capacity(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
+               apr_array_header_t *work, apr_array_header_t *rp_ids,
+               apr_array_header_t *rc_ids, const apr_array_header_t *held)
 {
     pl_rows_t *rows;
     apr_array_header_t *invs;
     apr_status_t rv;
     int i, j, k;
 
-    rv = pl_db_select_text(db, p, &rows, apr_psprintf(p,
-        "SELECT i.resource_provider_id, i.resource_class_id, i.total, "
-        "i.reserved, i.min_unit, i.max_unit, i.step_size, "
-        "i.allocation_ratio, (SELECT SUM(a.used) FROM allocations a "
-        "WHERE a.resource_provider_id = i.resource_provider_id "
-        "AND a.resource_class_id = i.resource_class_id) "
-        "FROM inventories i WHERE i.resource_provider_id IN (%s) "
-        "AND i.resource_class_id IN (%s)",
-        pl_db_id_array(p, rp_ids), pl_db_id_array(p, rc_ids)));
+    rv = pl_db_select_text(
+        db, p, &rows,
+        apr_psprintf(
+            p,
+            "SELECT i.resource_provider_id, i.resource_class_id, i.total, "
+            "i.reserved, i.min_unit, i.max_unit, i.step_size, "
+            "i.allocation_ratio, (SELECT SUM(a.used) FROM allocations a "
+            "WHERE a.resource_provider_id = i.resource_provider_id "
+            "AND a.resource_class_id = i.resource_class_id) "
+            "FROM inventories i WHERE i.resource_provider_id IN (%s) "
+            "AND i.resource_class_id IN (%s)",
+            pl_db_id_array(p, rp_ids), pl_db_id_array(p, rc_ids)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -361,8 +369,7 @@ static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
             int found = 0;
 
             for (i = 0; i < invs->nelts && !found; i++) {
-                found = APR_ARRAY_IDX(invs, i, inv_row_t).rp_id
-                        == wk->prov->id;
+                found = APR_ARRAY_IDX(invs, i, inv_row_t).rp_id == wk->prov->id;
             }
             if (!found && (!missing || !strstr(missing, wk->prov->uuid))) {
                 missing = missing ? apr_pstrcat(p, missing, ", ",
@@ -386,9 +393,10 @@ static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
                     }
                 }
             }
-            w->msg = apr_psprintf(p, "Inventory for '%s' on resource "
-                                  "provider '%s' invalid.", classes,
-                                  missing);
+            w->msg = apr_psprintf(p,
+                                  "Inventory for '%s' on resource "
+                                  "provider '%s' invalid.",
+                                  classes, missing);
             return PL_ECAPACITY;
         }
     }
@@ -418,26 +426,30 @@ static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
             }
         }
         if (inv == NULL) {
-            w->msg = apr_psprintf(p, "Inventory for '%s' on resource "
-                                  "provider '%s' invalid.", wk->rc,
-                                  wk->prov->uuid);
+            w->msg = apr_psprintf(p,
+                                  "Inventory for '%s' on resource "
+                                  "provider '%s' invalid.",
+                                  wk->rc, wk->prov->uuid);
             return PL_ECAPACITY;
         }
-        if (wk->used < inv->min_unit || wk->used > inv->max_unit
-            || wk->used % inv->step != 0) {
-            w->msg = apr_psprintf(p, "Unable to create allocation for '%s' "
+        if (wk->used < inv->min_unit || wk->used > inv->max_unit ||
+            wk->used % inv->step != 0) {
+            w->msg = apr_psprintf(p,
+                                  "Unable to create allocation for '%s' "
                                   "on resource provider '%s'. The requested "
                                   "amount would violate inventory "
-                                  "constraints.", wk->rc, wk->prov->uuid);
+                                  "constraints.",
+                                  wk->rc, wk->prov->uuid);
             return PL_ECAPACITY;
         }
         capacity = (double)(inv->total - inv->reserved) * inv->ratio;
         /* usage after (others + sum) above usage before (others +
          * held), without adding to the others' (no overflow) */
-        if ((capacity < (double)(inv->used + wk->used)
-             || capacity < (double)(inv->used + sum))
-            && sum > held_on(held, inv->rp_id, inv->rc_id)) {
-            w->msg = apr_psprintf(p, "Unable to create allocation for '%s' "
+        if ((capacity < (double)(inv->used + wk->used) ||
+             capacity < (double)(inv->used + sum)) &&
+            sum > held_on(held, inv->rp_id, inv->rc_id)) {
+            w->msg = apr_psprintf(p,
+                                  "Unable to create allocation for '%s' "
                                   "on resource provider '%s'. The requested "
                                   "amount would exceed the capacity.",
                                   wk->rc, wk->prov->uuid);
@@ -467,12 +479,14 @@ static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
     }
     rv = pl_store_consumer_get(db, p, ac->uuid, &c);
     if (rv == APR_SUCCESS) {
-        if (ac->check_generation && (!ac->has_generation
-                                     || ac->generation != c->generation)) {
-            w->msg = apr_psprintf(p, "consumer generation conflict - "
-                                  "expected %" APR_INT64_T_FMT " but got %s",
-                                  c->generation, ac->has_generation
-                                  ? pl_db_i64(p, ac->generation) : "None");
+        if (ac->check_generation &&
+            (!ac->has_generation || ac->generation != c->generation)) {
+            w->msg = apr_psprintf(
+                p,
+                "consumer generation conflict - "
+                "expected %" APR_INT64_T_FMT " but got %s",
+                c->generation,
+                ac->has_generation ? pl_db_i64(p, ac->generation) : "None");
             return PL_ALLOC_ECONSUMER;
         }
     }
@@ -480,14 +494,14 @@ static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     else if (ac->check_generation && ac->has_generation) {
-        w->msg = apr_psprintf(p, "consumer generation conflict - expected "
+        w->msg = apr_psprintf(p,
+                              "consumer generation conflict - expected "
                               "null but got %" APR_INT64_T_FMT,
                               ac->generation);
         return PL_ALLOC_ECONSUMER;
     }
-    if (ac->type_name
-        && (rv = pl_store_consumer_type_ensure(db, p, ac->type_name,
-                                               &ac->type_id))) {
+    if (ac->type_name && (rv = pl_store_consumer_type_ensure(
+                              db, p, ac->type_name, &ac->type_id))) {
         return rv;
     }
     if (c == NULL) {
@@ -519,8 +533,8 @@ static apr_status_t find_providers(pl_db_t *db, apr_pool_t *p,
     int i;
 
     for (i = 0; i < w->items->nelts; i++) {
-        const char *uuid = APR_ARRAY_IDX(w->items, i,
-                                         pl_alloc_item_t).provider_uuid;
+        const char *uuid = APR_ARRAY_IDX(w->items, i, pl_alloc_item_t)
+                               .provider_uuid;
         pl_provider_t *prov;
 
         if (apr_hash_get(provs, uuid, APR_HASH_KEY_STRING)) {
@@ -589,8 +603,10 @@ static apr_status_t replace_inventory(pl_db_t *db, apr_pool_t *p,
     }
     rv = pl_store_inventory_set(db, p, prov, invs, &inuse, NULL);
     if (rv == PL_EINUSE) {
-        w->msg = apr_psprintf(p, "Inventory for '%s' on resource provider "
-                              "'%s' in use.", inuse, prov->uuid);
+        w->msg = apr_psprintf(p,
+                              "Inventory for '%s' on resource provider "
+                              "'%s' in use.",
+                              inuse, prov->uuid);
     }
     else if (rv == PL_ECONFLICT) {
         w->msg = RP_CONFLICT_MSG;
@@ -620,9 +636,9 @@ static apr_status_t interim_inventory(pl_db_t *db, apr_pool_t *p,
         int asked = 0;
 
         for (j = 0; j < set->invs->nelts; j++) {
-            asked |= !strcmp(APR_ARRAY_IDX(set->invs, j,
-                                           pl_inventory_t *)->rc_name,
-                             old->rc_name);
+            asked |= !strcmp(
+                APR_ARRAY_IDX(set->invs, j, pl_inventory_t *)->rc_name,
+                old->rc_name);
         }
         if (!asked) {
             APR_ARRAY_PUSH(un, pl_inventory_t *) = old;
@@ -632,8 +648,8 @@ static apr_status_t interim_inventory(pl_db_t *db, apr_pool_t *p,
 }
 
 static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
-                                        pl_alloc_write_t *w,
-                                        apr_hash_t *provs, apr_hash_t *rcs);
+                                        pl_alloc_write_t *w, apr_hash_t *provs,
+                                        apr_hash_t *rcs);
 
 /* The reshaper's providers, each at the generation the client gave
  * (upstream checks them before anything else). */
@@ -656,11 +672,12 @@ static apr_status_t find_inventory_providers(pl_db_t *db, apr_pool_t *p,
             return rv;
         }
         if (set->generation != set->prov->generation) {
-            w->msg = apr_psprintf(p, "resource provider generation "
-                                  "conflict for provider %s: actual: %"
-                                  APR_INT64_T_FMT ", given: %"
-                                  APR_INT64_T_FMT, set->provider_uuid,
-                                  set->prov->generation, set->generation);
+            w->msg = apr_psprintf(
+                p,
+                "resource provider generation "
+                "conflict for provider %s: actual: %" APR_INT64_T_FMT
+                ", given: %" APR_INT64_T_FMT,
+                set->provider_uuid, set->prov->generation, set->generation);
             return PL_ALLOC_EPROVGEN;
         }
     }
@@ -680,8 +697,8 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
         return rv;
     }
     for (i = 0; i < w->consumers->nelts; i++) {
-        rv = ensure_consumer(db, p, w, APR_ARRAY_IDX(w->consumers, i,
-                                                     pl_alloc_consumer_t *));
+        rv = ensure_consumer(
+            db, p, w, APR_ARRAY_IDX(w->consumers, i, pl_alloc_consumer_t *));
         if (rv != APR_SUCCESS) {
             return rv;
         }
@@ -721,8 +738,8 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
 
 /* upstream's _set_allocations */
 static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
-                                        pl_alloc_write_t *w,
-                                        apr_hash_t *provs, apr_hash_t *rcs)
+                                        pl_alloc_write_t *w, apr_hash_t *provs,
+                                        apr_hash_t *rcs)
 {
     apr_array_header_t *work = apr_array_make(p, 8, sizeof(work_t));
     apr_array_header_t *rp_ids = apr_array_make(p, 4, sizeof(apr_int64_t));
@@ -739,8 +756,7 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
         work_t *wk = apr_array_push(work);
 
         wk->ac = it->ac;
-        wk->prov = apr_hash_get(provs, it->provider_uuid,
-                                APR_HASH_KEY_STRING);
+        wk->prov = apr_hash_get(provs, it->provider_uuid, APR_HASH_KEY_STRING);
         wk->rc = it->rc;
         wk->used = it->used;
         wk->rc_id = -1;
@@ -772,7 +788,8 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
             continue;
         }
         APR_ARRAY_PUSH(seen, pl_alloc_consumer_t *) = wk->ac;
-        rv = pl_db_exec(db, NULL, "DELETE FROM allocations "
+        rv = pl_db_exec(db, NULL,
+                        "DELETE FROM allocations "
                         "WHERE consumer_id = %s",
                         PL_ARGS(wk->ac->consumer->uuid));
         if (rv != APR_SUCCESS) {
@@ -782,8 +799,7 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
     for (i = 0; i < work->nelts; i++) {
         work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
 
-        if (wk->rc_id < 0
-            && (rv = rc_id(db, p, w, rcs, wk->rc, &wk->rc_id))) {
+        if (wk->rc_id < 0 && (rv = rc_id(db, p, w, rcs, wk->rc, &wk->rc_id))) {
             return rv;
         }
         push_unique(rp_ids, wk->prov->id);
@@ -800,13 +816,14 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
         if (wk->used == 0) {
             continue;
         }
-        rv = pl_db_exec(db, NULL, "INSERT INTO allocations "
+        rv = pl_db_exec(db, NULL,
+                        "INSERT INTO allocations "
                         "(resource_provider_id, consumer_id, "
                         "resource_class_id, used, created_at) "
                         "VALUES (%s, %s, %s, %s, %s)",
-                        PL_ARGS(pl_db_i64(p, wk->prov->id), wk->ac->consumer->uuid,
-                                pl_db_i64(p, wk->rc_id), pl_db_i64(p, wk->used),
-                                pl_db_now(p)));
+                        PL_ARGS(pl_db_i64(p, wk->prov->id),
+                                wk->ac->consumer->uuid, pl_db_i64(p, wk->rc_id),
+                                pl_db_i64(p, wk->used), pl_db_now(p)));
         if (rv != APR_SUCCESS) {
             return rv;
         }
@@ -831,8 +848,7 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
         }
     }
     for (i = 0; i < seen->nelts; i++) {
-        pl_alloc_consumer_t *ac = APR_ARRAY_IDX(seen, i,
-                                                pl_alloc_consumer_t *);
+        pl_alloc_consumer_t *ac = APR_ARRAY_IDX(seen, i, pl_alloc_consumer_t *);
         int has = 0;
 
         rv = pl_store_consumer_bump(db, ac->consumer);
@@ -860,8 +876,8 @@ apr_status_t pl_store_allocation_write(pl_db_t *db, apr_pool_t *p,
     pl_db_txn_stats_t stats = { 0, 0 };
     apr_status_t rv;
 
-    rv = pl_db_run_txn(db, p, write_once, w,
-                       w->retries > 0 ? w->retries : 1, &stats);
+    rv = pl_db_run_txn(db, p, write_once, w, w->retries > 0 ? w->retries : 1,
+                       &stats);
     w->conflicts = stats.retries;
     w->deadlocks = stats.deadlocks;
     if (rv == PL_DB_ERETRY) {
@@ -884,8 +900,10 @@ static apr_status_t delete_consumer_once(pl_db_t *db, apr_pool_t *p,
     int changed = 0;
 
     APR_ARRAY_PUSH(one, const char *) = d->uuid;
-    rv = pl_db_exec(db, &changed, "DELETE FROM allocations "
-                    "WHERE consumer_id = %s", PL_ARGS(d->uuid));
+    rv = pl_db_exec(db, &changed,
+                    "DELETE FROM allocations "
+                    "WHERE consumer_id = %s",
+                    PL_ARGS(d->uuid));
     if (rv == APR_SUCCESS && changed == 0) {
         rv = APR_ENOENT;
     }

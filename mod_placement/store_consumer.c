@@ -10,7 +10,6 @@
 
 #include "pl_store_consumer.h"
 
-
 /* Run an INSERT that may lose a unique-constraint race without taking
  * the write's transaction down with it (a savepoint inside one). In a
  * savepoint apr_dbd_pgsql loses the error's text, so a failure other
@@ -39,9 +38,8 @@ static apr_status_t vanished(const pl_db_t *db)
 /* Read the id of the row of table whose column key equals value; insert
  * it when missing. The three "external id" tables share this shape. */
 static apr_status_t ensure_row(pl_db_t *db, apr_pool_t *p,
-                               const char *select_sql,
-                               const char *insert_sql, const char *value,
-                               apr_int64_t *pid)
+                               const char *select_sql, const char *insert_sql,
+                               const char *value, apr_int64_t *pid)
 {
     pl_rows_t *rows;
     apr_status_t rv;
@@ -65,12 +63,12 @@ static apr_status_t ensure_row(pl_db_t *db, apr_pool_t *p,
 }
 
 apr_status_t pl_store_project_ensure(pl_db_t *db, apr_pool_t *p,
-                                     const char *external_id,
-                                     apr_int64_t *pid)
+                                     const char *external_id, apr_int64_t *pid)
 {
     return ensure_row(db, p, "SELECT id FROM projects WHERE external_id = %s",
                       "INSERT INTO projects (external_id, created_at) "
-                      "VALUES (%s, %s)", external_id, pid);
+                      "VALUES (%s, %s)",
+                      external_id, pid);
 }
 
 apr_status_t pl_store_user_ensure(pl_db_t *db, apr_pool_t *p,
@@ -78,20 +76,21 @@ apr_status_t pl_store_user_ensure(pl_db_t *db, apr_pool_t *p,
 {
     return ensure_row(db, p, "SELECT id FROM users WHERE external_id = %s",
                       "INSERT INTO users (external_id, created_at) "
-                      "VALUES (%s, %s)", external_id, pid);
+                      "VALUES (%s, %s)",
+                      external_id, pid);
 }
 
 apr_status_t pl_store_consumer_type_ensure(pl_db_t *db, apr_pool_t *p,
-                                           const char *name,
-                                           apr_int64_t *pid)
+                                           const char *name, apr_int64_t *pid)
 {
     return ensure_row(db, p, "SELECT id FROM consumer_types WHERE name = %s",
                       "INSERT INTO consumer_types (name, created_at) "
-                      "VALUES (%s, %s)", name, pid);
+                      "VALUES (%s, %s)",
+                      name, pid);
 }
 
-apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p,
-                                   const char *uuid, pl_consumer_t **pc)
+apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p, const char *uuid,
+                                   pl_consumer_t **pc)
 {
     pl_rows_t *rows;
     pl_consumer_t *c;
@@ -108,7 +107,8 @@ apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p,
                       "JOIN users u ON u.id = c.user_id "
                       "LEFT JOIN consumer_types ct "
                       "ON ct.id = c.consumer_type_id "
-                      "WHERE c.uuid = %s", PL_ARGS(uuid));
+                      "WHERE c.uuid = %s",
+                      PL_ARGS(uuid));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -125,8 +125,7 @@ apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p,
     c->generation = apr_atoi64(PL_CELL(rows, 0, 6));
     v = PL_CELL(rows, 0, 7);
     c->type_id = v ? apr_atoi64(v) : 0;
-    c->type_name = (v && PL_CELL(rows, 0, 8)) ? PL_CELL(rows, 0, 8)
-                                              : "unknown";
+    c->type_name = (v && PL_CELL(rows, 0, 8)) ? PL_CELL(rows, 0, 8) : "unknown";
     c->created_at = PL_CELL(rows, 0, 9);
     c->updated_at = PL_CELL(rows, 0, 10);
     *pc = c;
@@ -134,22 +133,20 @@ apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p,
 }
 
 apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
-                                      const char *uuid,
-                                      apr_int64_t project_id,
-                                      apr_int64_t user_id,
-                                      apr_int64_t type_id,
+                                      const char *uuid, apr_int64_t project_id,
+                                      apr_int64_t user_id, apr_int64_t type_id,
                                       pl_consumer_t **pc, int *pcreated)
 {
     apr_status_t rv;
 
     *pcreated = 0;
-    rv = insert_alone(db, "INSERT INTO consumers (uuid, project_id, "
-                      "user_id, generation, consumer_type_id, created_at) "
-                      "VALUES (%s, %s, %s, 0, %s, %s)",
-                      PL_ARGS(uuid, pl_db_i64(p, project_id),
-                              pl_db_i64(p, user_id),
-                              type_id ? pl_db_i64(p, type_id) : NULL,
-                              pl_db_now(p)));
+    rv = insert_alone(
+        db,
+        "INSERT INTO consumers (uuid, project_id, "
+        "user_id, generation, consumer_type_id, created_at) "
+        "VALUES (%s, %s, %s, 0, %s, %s)",
+        PL_ARGS(uuid, pl_db_i64(p, project_id), pl_db_i64(p, user_id),
+                type_id ? pl_db_i64(p, type_id) : NULL, pl_db_now(p)));
     if (rv == APR_SUCCESS) {
         *pcreated = 1;
     }
@@ -178,13 +175,14 @@ apr_status_t pl_store_consumer_update(pl_db_t *db, const pl_consumer_t *c)
 
     apr_pool_create(&p, NULL);
     apr_pool_tag(p, "pl_consumer_update");
-    rv = pl_db_exec(db, NULL, "UPDATE consumers SET project_id = %s, "
-                    "user_id = %s, consumer_type_id = %s, updated_at = %s "
-                    "WHERE id = %s AND generation = %s",
-                    PL_ARGS(pl_db_i64(p, c->project_id), pl_db_i64(p, c->user_id),
-                            c->type_id ? pl_db_i64(p, c->type_id) : NULL,
-                            pl_db_now(p), pl_db_i64(p, c->id),
-                            pl_db_i64(p, c->generation)));
+    rv = pl_db_exec(
+        db, NULL,
+        "UPDATE consumers SET project_id = %s, "
+        "user_id = %s, consumer_type_id = %s, updated_at = %s "
+        "WHERE id = %s AND generation = %s",
+        PL_ARGS(pl_db_i64(p, c->project_id), pl_db_i64(p, c->user_id),
+                c->type_id ? pl_db_i64(p, c->type_id) : NULL, pl_db_now(p),
+                pl_db_i64(p, c->id), pl_db_i64(p, c->generation)));
     apr_pool_destroy(p);
     return rv;
 }
@@ -204,9 +202,11 @@ apr_status_t pl_store_consumer_delete_unused(pl_db_t *db, apr_pool_t *p,
     for (i = 0; i < uuids->nelts; i++) {
         const char *uuid = APR_ARRAY_IDX(uuids, i, const char *);
 
-        rv = pl_db_exec(db, NULL, "DELETE FROM consumers WHERE uuid = %s "
+        rv = pl_db_exec(db, NULL,
+                        "DELETE FROM consumers WHERE uuid = %s "
                         "AND NOT EXISTS (SELECT 1 FROM allocations a "
-                        "WHERE a.consumer_id = %s)", PL_ARGS(uuid, uuid));
+                        "WHERE a.consumer_id = %s)",
+                        PL_ARGS(uuid, uuid));
         if (rv != APR_SUCCESS) {
             return rv;
         }

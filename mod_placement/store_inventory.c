@@ -14,9 +14,9 @@
 
 #include "pl_store_inventory.h"
 
-#define INVENTORY_COLUMNS \
+#define INVENTORY_COLUMNS                                             \
     "i.resource_class_id, rc.name, i.total, i.reserved, i.min_unit, " \
-    "i.max_unit, i.step_size, i.allocation_ratio, i.created_at, " \
+    "i.max_unit, i.step_size, i.allocation_ratio, i.created_at, "     \
     "i.updated_at"
 #define INVENTORY_FROM \
     "inventories i JOIN resource_classes rc ON rc.id = i.resource_class_id"
@@ -30,8 +30,8 @@ static const char *ratio_str(apr_pool_t *p, double d)
     return apr_pstrdup(p, buf);
 }
 
-static pl_inventory_t *inventory_from_row(apr_pool_t *p,
-                                          const pl_rows_t *rows, int i)
+static pl_inventory_t *inventory_from_row(apr_pool_t *p, const pl_rows_t *rows,
+                                          int i)
 {
     pl_inventory_t *inv = apr_pcalloc(p, sizeof(*inv));
 
@@ -43,7 +43,8 @@ static pl_inventory_t *inventory_from_row(apr_pool_t *p,
     inv->max_unit = apr_atoi64(PL_CELL(rows, i, 5));
     inv->step_size = apr_atoi64(PL_CELL(rows, i, 6));
     inv->allocation_ratio = PL_CELL(rows, i, 7)
-                            ? strtod(PL_CELL(rows, i, 7), NULL) : 1.0;
+                                ? strtod(PL_CELL(rows, i, 7), NULL)
+                                : 1.0;
     inv->created_at = PL_CELL(rows, i, 8);
     inv->updated_at = PL_CELL(rows, i, 9);
     return inv;
@@ -69,8 +70,8 @@ apr_status_t pl_store_inventory_list(pl_db_t *db, apr_pool_t *p,
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select(db, p, &rows, "SELECT " INVENTORY_COLUMNS
-                      " FROM " INVENTORY_FROM
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT " INVENTORY_COLUMNS " FROM " INVENTORY_FROM
                       " WHERE i.resource_provider_id = %s"
                       " ORDER BY i.resource_class_id",
                       PL_ARGS(pl_db_i64(p, prov_id)));
@@ -79,8 +80,8 @@ apr_status_t pl_store_inventory_list(pl_db_t *db, apr_pool_t *p,
     }
     *pinvs = apr_array_make(p, rows->nrows, sizeof(pl_inventory_t *));
     for (i = 0; i < rows->nrows; i++) {
-        APR_ARRAY_PUSH(*pinvs, pl_inventory_t *) =
-            inventory_from_row(p, rows, i);
+        APR_ARRAY_PUSH(*pinvs, pl_inventory_t *) = inventory_from_row(p, rows,
+                                                                      i);
     }
     return APR_SUCCESS;
 }
@@ -92,8 +93,8 @@ apr_status_t pl_store_inventory_get(pl_db_t *db, apr_pool_t *p,
     pl_rows_t *rows;
     apr_status_t rv;
 
-    rv = pl_db_select(db, p, &rows, "SELECT " INVENTORY_COLUMNS
-                      " FROM " INVENTORY_FROM
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT " INVENTORY_COLUMNS " FROM " INVENTORY_FROM
                       " WHERE i.resource_provider_id = %s AND rc.name = %s",
                       PL_ARGS(pl_db_i64(p, prov_id), rc_name));
     if (rv != APR_SUCCESS) {
@@ -111,18 +112,18 @@ static apr_status_t insert_one(pl_db_t *db, apr_pool_t *p,
                                const pl_provider_t *prov,
                                const pl_inventory_t *inv, const char *now)
 {
-    return pl_db_exec(db, NULL, "INSERT INTO inventories "
-                      "(resource_provider_id, resource_class_id, total, "
-                      "reserved, min_unit, max_unit, step_size, "
-                      "allocation_ratio, created_at) "
-                      "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                      PL_ARGS(pl_db_i64(p, prov->id), pl_db_i64(p, inv->rc_id),
-                              pl_db_i64(p, inv->total),
-                              pl_db_i64(p, inv->reserved),
-                              pl_db_i64(p, inv->min_unit),
-                              pl_db_i64(p, inv->max_unit),
-                              pl_db_i64(p, inv->step_size),
-                              ratio_str(p, inv->allocation_ratio), now));
+    return pl_db_exec(
+        db, NULL,
+        "INSERT INTO inventories "
+        "(resource_provider_id, resource_class_id, total, "
+        "reserved, min_unit, max_unit, step_size, "
+        "allocation_ratio, created_at) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        PL_ARGS(pl_db_i64(p, prov->id), pl_db_i64(p, inv->rc_id),
+                pl_db_i64(p, inv->total), pl_db_i64(p, inv->reserved),
+                pl_db_i64(p, inv->min_unit), pl_db_i64(p, inv->max_unit),
+                pl_db_i64(p, inv->step_size),
+                ratio_str(p, inv->allocation_ratio), now));
 }
 
 /* Replace one row; *pexceeded when the usage is now above capacity.
@@ -139,31 +140,32 @@ static apr_status_t update_one(pl_db_t *db, apr_pool_t *p,
     apr_int64_t used;
     apr_status_t rv;
 
-    rv = pl_db_select(db, p, &rows, "SELECT i.id, (SELECT SUM(a.used) "
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT i.id, (SELECT SUM(a.used) "
                       "FROM allocations a "
                       "WHERE a.resource_provider_id = i.resource_provider_id "
                       "AND a.resource_class_id = i.resource_class_id) "
                       "FROM inventories i WHERE i.resource_provider_id = %s "
-                      "AND i.resource_class_id = %s", PL_ARGS(prov_id, rc_id));
+                      "AND i.resource_class_id = %s",
+                      PL_ARGS(prov_id, rc_id));
     if (rv != APR_SUCCESS) {
         return rv;
     }
     if (rows->nrows == 0) {
         return APR_ENOENT;
     }
-    *pexceeded = pl_db_int64(rows, 0, 1, &used) == APR_SUCCESS
-                 && (double)used > pl_store_inventory_capacity(inv);
-    return pl_db_exec(db, NULL, "UPDATE inventories SET total = %s, "
-                      "reserved = %s, min_unit = %s, max_unit = %s, "
-                      "step_size = %s, allocation_ratio = %s, "
-                      "updated_at = %s WHERE id = %s",
-                      PL_ARGS(pl_db_i64(p, inv->total),
-                              pl_db_i64(p, inv->reserved),
-                              pl_db_i64(p, inv->min_unit),
-                              pl_db_i64(p, inv->max_unit),
-                              pl_db_i64(p, inv->step_size),
-                              ratio_str(p, inv->allocation_ratio), now,
-                              PL_CELL(rows, 0, 0)));
+    *pexceeded = pl_db_int64(rows, 0, 1, &used) == APR_SUCCESS &&
+                 (double)used > pl_store_inventory_capacity(inv);
+    return pl_db_exec(
+        db, NULL,
+        "UPDATE inventories SET total = %s, "
+        "reserved = %s, min_unit = %s, max_unit = %s, "
+        "step_size = %s, allocation_ratio = %s, "
+        "updated_at = %s WHERE id = %s",
+        PL_ARGS(pl_db_i64(p, inv->total), pl_db_i64(p, inv->reserved),
+                pl_db_i64(p, inv->min_unit), pl_db_i64(p, inv->max_unit),
+                pl_db_i64(p, inv->step_size),
+                ratio_str(p, inv->allocation_ratio), now, PL_CELL(rows, 0, 0)));
 }
 
 /* Remove the inventories of classes ids (apr_int64_t, not empty) from
@@ -180,13 +182,17 @@ static apr_status_t delete_classes(pl_db_t *db, apr_pool_t *p,
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-        "SELECT a.resource_class_id, rc.name FROM allocations a "
-        "JOIN resource_classes rc ON rc.id = a.resource_class_id "
-        "WHERE a.resource_provider_id = ", prov_id,
-        " AND a.resource_class_id IN (", in, ") "
-        "GROUP BY a.resource_class_id, rc.name "
-        "ORDER BY a.resource_class_id", NULL));
+    rv = pl_db_select_text(
+        db, p, &rows,
+        apr_pstrcat(p,
+                    "SELECT a.resource_class_id, rc.name FROM allocations a "
+                    "JOIN resource_classes rc ON rc.id = a.resource_class_id "
+                    "WHERE a.resource_provider_id = ",
+                    prov_id, " AND a.resource_class_id IN (", in,
+                    ") "
+                    "GROUP BY a.resource_class_id, rc.name "
+                    "ORDER BY a.resource_class_id",
+                    NULL));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -194,21 +200,21 @@ static apr_status_t delete_classes(pl_db_t *db, apr_pool_t *p,
         const char *names = "";
 
         for (i = 0; i < rows->nrows; i++) {
-            names = apr_pstrcat(p, names, i ? ", " : "",
-                                PL_CELL(rows, i, 1), NULL);
+            names = apr_pstrcat(p, names, i ? ", " : "", PL_CELL(rows, i, 1),
+                                NULL);
         }
         *pinuse = names;
         return PL_EINUSE;
     }
-    return pl_db_exec_text(db, pdeleted, apr_pstrcat(p,
-        "DELETE FROM inventories WHERE resource_provider_id = ", prov_id,
-        " AND resource_class_id IN (", in, ")", NULL));
+    return pl_db_exec_text(
+        db, pdeleted,
+        apr_pstrcat(p, "DELETE FROM inventories WHERE resource_provider_id = ",
+                    prov_id, " AND resource_class_id IN (", in, ")", NULL));
 }
 
 /* Close the transaction of a write: bump the generation on success, and
  * give prov its old generation back when the work is rolled back. */
-static apr_status_t finish(pl_db_t *db, pl_provider_t *prov,
-                           apr_status_t rv)
+static apr_status_t finish(pl_db_t *db, pl_provider_t *prov, apr_status_t rv)
 {
     apr_int64_t generation = prov->generation;
 
@@ -255,8 +261,7 @@ apr_status_t pl_store_inventory_update(pl_db_t *db, apr_pool_t *p,
 }
 
 apr_status_t pl_store_inventory_delete(pl_db_t *db, apr_pool_t *p,
-                                       pl_provider_t *prov,
-                                       apr_int64_t rc_id,
+                                       pl_provider_t *prov, apr_int64_t rc_id,
                                        const char **pinuse)
 {
     apr_array_header_t *ids = apr_array_make(p, 1, sizeof(apr_int64_t));
@@ -292,11 +297,10 @@ static const pl_inventory_t *find_class(const apr_array_header_t *invs,
 
 /* The body of pl_store_inventory_set, inside its transaction. */
 static apr_status_t set_all(pl_db_t *db, apr_pool_t *p, pl_provider_t *prov,
-                            const apr_array_header_t *invs,
-                            const char **pinuse, apr_array_header_t *over)
+                            const apr_array_header_t *invs, const char **pinuse,
+                            apr_array_header_t *over)
 {
-    apr_array_header_t *to_delete = apr_array_make(p, 4,
-                                                   sizeof(apr_int64_t));
+    apr_array_header_t *to_delete = apr_array_make(p, 4, sizeof(apr_int64_t));
     apr_array_header_t *existing = apr_array_make(p, 4,
                                                   sizeof(pl_inventory_t *));
     const char *now = pl_db_now(p);
@@ -304,7 +308,8 @@ static apr_status_t set_all(pl_db_t *db, apr_pool_t *p, pl_provider_t *prov,
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select(db, p, &rows, "SELECT resource_class_id "
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT resource_class_id "
                       "FROM inventories WHERE resource_provider_id = %s",
                       PL_ARGS(pl_db_i64(p, prov->id)));
     if (rv != APR_SUCCESS) {

@@ -48,7 +48,8 @@ static apr_status_t trait_ids(pl_db_t *db, apr_pool_t *p,
 static const char *having_trait_sql(apr_pool_t *p, const char *op,
                                     const apr_array_header_t *ids)
 {
-    return apr_pstrcat(p, "rp.id ", op, " (SELECT resource_provider_id "
+    return apr_pstrcat(p, "rp.id ", op,
+                       " (SELECT resource_provider_id "
                        "FROM resource_provider_traits WHERE trait_id IN (",
                        pl_db_id_array(p, ids), "))", NULL);
 }
@@ -56,9 +57,11 @@ static const char *having_trait_sql(apr_pool_t *p, const char *op,
 static const char *in_aggregate_sql(apr_pool_t *p, const char *op,
                                     const apr_array_header_t *ids)
 {
-    return apr_pstrcat(p, "rp.id ", op, " (SELECT resource_provider_id "
+    return apr_pstrcat(p, "rp.id ", op,
+                       " (SELECT resource_provider_id "
                        "FROM resource_provider_aggregates WHERE "
-                       "aggregate_id IN (", pl_db_id_array(p, ids), "))", NULL);
+                       "aggregate_id IN (",
+                       pl_db_id_array(p, ids), "))", NULL);
 }
 
 /* The ids of the aggregates with these uuids that exist (compared as
@@ -77,14 +80,16 @@ static apr_status_t aggregate_ids(pl_db_t *db, apr_pool_t *p,
         return APR_SUCCESS;
     }
     for (i = 0; i < uuids->nelts; i++) {
-        in = apr_pstrcat(p, in, i ? ", " : "",
-                         pl_db_quote(db, p,
-                                     APR_ARRAY_IDX(uuids, i, const char *)),
-                         NULL);
+        in = apr_pstrcat(
+            p, in, i ? ", " : "",
+            pl_db_quote(db, p, APR_ARRAY_IDX(uuids, i, const char *)), NULL);
     }
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-                           "SELECT id, uuid FROM placement_aggregates "
-                           "WHERE uuid IN (", in, ")", NULL));
+    rv = pl_db_select_text(
+        db, p, &rows,
+        apr_pstrcat(p,
+                    "SELECT id, uuid FROM placement_aggregates "
+                    "WHERE uuid IN (",
+                    in, ")", NULL));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -98,8 +103,8 @@ static apr_status_t aggregate_ids(pl_db_t *db, apr_pool_t *p,
             same = !strcmp(uuid, APR_ARRAY_IDX(uuids, j, const char *));
         }
         if (same) {
-            APR_ARRAY_PUSH(*pids, apr_int64_t) =
-                apr_atoi64(PL_CELL(rows, i, 0));
+            APR_ARRAY_PUSH(*pids,
+                           apr_int64_t) = apr_atoi64(PL_CELL(rows, i, 0));
         }
     }
     return APR_SUCCESS;
@@ -107,16 +112,15 @@ static apr_status_t aggregate_ids(pl_db_t *db, apr_pool_t *p,
 
 /* Does some provider satisfy all of conds (on rp)? */
 static apr_status_t any_provider(pl_db_t *db, apr_pool_t *p,
-                                 const apr_array_header_t *conds,
-                                 int *pfound)
+                                 const apr_array_header_t *conds, int *pfound)
 {
     pl_rows_t *rows;
     apr_status_t rv;
 
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-                           "SELECT rp.id FROM resource_providers rp WHERE ",
-                           apr_array_pstrcat(p, conds, 0), " LIMIT 1",
-                           NULL));
+    rv = pl_db_select_text(
+        db, p, &rows,
+        apr_pstrcat(p, "SELECT rp.id FROM resource_providers rp WHERE ",
+                    apr_array_pstrcat(p, conds, 0), " LIMIT 1", NULL));
     if (rv == APR_SUCCESS) {
         *pfound = rows->nrows > 0;
     }
@@ -126,8 +130,9 @@ static apr_status_t any_provider(pl_db_t *db, apr_pool_t *p,
 static void push_cond(apr_array_header_t *conds, apr_pool_t *p,
                       const char *cond)
 {
-    APR_ARRAY_PUSH(conds, const char *) =
-        conds->nelts ? apr_pstrcat(p, " AND ", cond, NULL) : cond;
+    APR_ARRAY_PUSH(conds, const char *) = conds->nelts ? apr_pstrcat(p, " AND ",
+                                                                     cond, NULL)
+                                                       : cond;
 }
 
 /* Required traits as conditions appended to conds: one per trait of
@@ -144,8 +149,8 @@ static apr_status_t required_trait_conds(pl_db_t *db, apr_pool_t *p,
 
     for (i = 0; t->required && i < t->required->nelts; i++) {
         one = apr_array_make(p, 1, sizeof(const char *));
-        APR_ARRAY_PUSH(one, const char *) =
-            APR_ARRAY_IDX(t->required, i, const char *);
+        APR_ARRAY_PUSH(one, const char *) = APR_ARRAY_IDX(t->required, i,
+                                                          const char *);
         ids = apr_array_make(p, 1, sizeof(apr_int64_t));
         if ((rv = trait_ids(db, p, one, ids, punknown)) != APR_SUCCESS) {
             return rv;
@@ -153,8 +158,8 @@ static apr_status_t required_trait_conds(pl_db_t *db, apr_pool_t *p,
         push_cond(conds, p, having_trait_sql(p, "IN", ids));
     }
     for (i = 0; t->any_of && i < t->any_of->nelts; i++) {
-        const apr_array_header_t *set =
-            APR_ARRAY_IDX(t->any_of, i, const apr_array_header_t *);
+        const apr_array_header_t *set = APR_ARRAY_IDX(
+            t->any_of, i, const apr_array_header_t *);
 
         ids = apr_array_make(p, set->nelts, sizeof(apr_int64_t));
         if ((rv = trait_ids(db, p, set, ids, punknown)) != APR_SUCCESS) {
@@ -177,9 +182,9 @@ static apr_status_t member_of_conds(pl_db_t *db, apr_pool_t *p,
 
     *pnone = 0;
     for (i = 0; mo->any_of && i < mo->any_of->nelts; i++) {
-        rv = aggregate_ids(db, p, APR_ARRAY_IDX(mo->any_of, i,
-                                                const apr_array_header_t *),
-                           &ids);
+        rv = aggregate_ids(
+            db, p, APR_ARRAY_IDX(mo->any_of, i, const apr_array_header_t *),
+            &ids);
         if (rv != APR_SUCCESS) {
             return rv;
         }
@@ -202,17 +207,20 @@ static const char *capacity_sql(apr_pool_t *p, apr_int64_t rc_id,
 
     /* written as capacity - amount >= used so that a huge amount cannot
      * overflow an integer column sum */
-    return apr_pstrcat(p,
+    return apr_pstrcat(
+        p,
         "rp.id IN (SELECT inv.resource_provider_id FROM inventories inv "
         "LEFT JOIN (SELECT resource_provider_id, SUM(used) AS used "
-        "FROM allocations WHERE resource_class_id = ", rc,
+        "FROM allocations WHERE resource_class_id = ",
+        rc,
         " GROUP BY resource_provider_id) u "
         "ON u.resource_provider_id = inv.resource_provider_id "
-        "WHERE inv.resource_class_id = ", rc,
-        " AND (inv.total - inv.reserved) * inv.allocation_ratio - ", n,
+        "WHERE inv.resource_class_id = ",
+        rc, " AND (inv.total - inv.reserved) * inv.allocation_ratio - ", n,
         " >= COALESCE(u.used, 0)"
-        " AND inv.min_unit <= ", n, " AND inv.max_unit >= ", n,
-        " AND ", n, " % inv.step_size = 0)", NULL);
+        " AND inv.min_unit <= ",
+        n, " AND inv.max_unit >= ", n, " AND ", n, " % inv.step_size = 0)",
+        NULL);
 }
 
 /* The conditions of sub (on rp, ANDed; none: no constraint) join conds
@@ -260,25 +268,28 @@ static apr_status_t filter_sql(pl_db_t *db, apr_pool_t *p,
     *pwhere = NULL;
     punknown->trait = punknown->resource_class = NULL;
     if (f->name && *f->name) {
-        push_cond(conds, p, apr_pstrcat(p, "rp.name = ",
-                                        pl_db_quote(db, p, f->name), NULL));
+        push_cond(
+            conds, p,
+            apr_pstrcat(p, "rp.name = ", pl_db_quote(db, p, f->name), NULL));
     }
     if (f->uuid && *f->uuid) {
-        push_cond(conds, p, apr_pstrcat(p, "rp.uuid = ",
-                                        pl_db_quote(db, p, f->uuid), NULL));
+        push_cond(
+            conds, p,
+            apr_pstrcat(p, "rp.uuid = ", pl_db_quote(db, p, f->uuid), NULL));
     }
     if (f->in_tree && *f->in_tree) {
         pl_provider_t *tree;
 
         rv = pl_store_provider_get(db, p, f->in_tree, &tree);
         if (rv == APR_ENOENT) {
-            return APR_SUCCESS;         /* an unknown tree has no one */
+            return APR_SUCCESS; /* an unknown tree has no one */
         }
         if (rv != APR_SUCCESS) {
             return rv;
         }
-        push_cond(conds, p, apr_pstrcat(p, "rp.root_provider_id = ",
-                                        pl_db_i64(p, tree->root_id), NULL));
+        push_cond(conds, p,
+                  apr_pstrcat(p, "rp.root_provider_id = ",
+                              pl_db_i64(p, tree->root_id), NULL));
     }
     if (f->traits) {
         sub = apr_array_make(p, 4, sizeof(const char *));
@@ -287,8 +298,8 @@ static apr_status_t filter_sql(pl_db_t *db, apr_pool_t *p,
             return rv;
         }
         /* upstream looks at the traits alone first */
-        if ((rv = push_if_any(db, p, conds, sub, &none)) != APR_SUCCESS
-            || none) {
+        if ((rv = push_if_any(db, p, conds, sub, &none)) != APR_SUCCESS ||
+            none) {
             return rv;
         }
         if (f->traits->forbidden && f->traits->forbidden->nelts) {
@@ -306,9 +317,9 @@ static apr_status_t filter_sql(pl_db_t *db, apr_pool_t *p,
         if (rv != APR_SUCCESS) {
             return rv;
         }
-        if (none
-            || (rv = push_if_any(db, p, conds, sub, &none)) != APR_SUCCESS
-            || none) {
+        if (none ||
+            (rv = push_if_any(db, p, conds, sub, &none)) != APR_SUCCESS ||
+            none) {
             return rv;
         }
         if (f->member_of->forbidden && f->member_of->forbidden->nelts) {
@@ -322,8 +333,8 @@ static apr_status_t filter_sql(pl_db_t *db, apr_pool_t *p,
         }
     }
     for (i = 0; f->resources && i < f->resources->nelts; i++) {
-        const pl_qs_resource_t *res =
-            &APR_ARRAY_IDX(f->resources, i, pl_qs_resource_t);
+        const pl_qs_resource_t *res = &APR_ARRAY_IDX(f->resources, i,
+                                                     pl_qs_resource_t);
         apr_int64_t rc_id;
 
         rv = pl_store_rc_id(db, p, res->name, &rc_id);
@@ -354,16 +365,17 @@ apr_status_t pl_store_provider_list(pl_db_t *db, apr_pool_t *p,
     if (rv != APR_SUCCESS || where == NULL) {
         return rv;
     }
-    rv = pl_db_select_text(db, p, &rows, apr_pstrcat(p,
-                           "SELECT " PL_PROVIDER_COLUMNS " FROM "
-                           PL_PROVIDER_FROM " WHERE ", where,
-                           " ORDER BY rp.id", NULL));
+    rv = pl_db_select_text(db, p, &rows,
+                           apr_pstrcat(p,
+                                       "SELECT " PL_PROVIDER_COLUMNS
+                                       " FROM " PL_PROVIDER_FROM " WHERE ",
+                                       where, " ORDER BY rp.id", NULL));
     if (rv != APR_SUCCESS) {
         return rv;
     }
     for (i = 0; i < rows->nrows; i++) {
-        APR_ARRAY_PUSH(*pprovs, pl_provider_t *) =
-            pl_store_provider_from_row(p, rows, i, 0);
+        APR_ARRAY_PUSH(*pprovs, pl_provider_t *) = pl_store_provider_from_row(
+            p, rows, i, 0);
     }
     return APR_SUCCESS;
 }
@@ -390,7 +402,8 @@ static apr_status_t insert_provider(pl_db_t *db, apr_pool_t *p,
         parent_id = pl_db_i64(p, parent->id);
         root_id = pl_db_i64(p, parent->root_id);
     }
-    rv = pl_db_exec(db, NULL, "INSERT INTO resource_providers "
+    rv = pl_db_exec(db, NULL,
+                    "INSERT INTO resource_providers "
                     "(created_at, uuid, name, generation, root_provider_id, "
                     "parent_provider_id) VALUES (%s, %s, %s, 0, %s, %s)",
                     PL_ARGS(now, uuid, name, root_id, parent_id));
@@ -398,8 +411,10 @@ static apr_status_t insert_provider(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     /* a new root is its own root: its id is only known now */
-    rv = pl_db_select(db, p, &rows, "SELECT id FROM resource_providers "
-                      "WHERE uuid = %s", PL_ARGS(uuid));
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT id FROM resource_providers "
+                      "WHERE uuid = %s",
+                      PL_ARGS(uuid));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -407,7 +422,8 @@ static apr_status_t insert_provider(pl_db_t *db, apr_pool_t *p,
         return PL_EDB;
     }
     id = PL_CELL(rows, 0, 0);
-    return pl_db_exec(db, NULL, "UPDATE resource_providers SET "
+    return pl_db_exec(db, NULL,
+                      "UPDATE resource_providers SET "
                       "root_provider_id = %s, updated_at = %s WHERE id = %s",
                       PL_ARGS(id, now, id));
 }
@@ -415,8 +431,7 @@ static apr_status_t insert_provider(pl_db_t *db, apr_pool_t *p,
 apr_status_t pl_store_provider_create(pl_db_t *db, apr_pool_t *p,
                                       const char *name, const char *uuid,
                                       const char *parent_uuid,
-                                      pl_provider_t **pprov,
-                                      const char **pdup)
+                                      pl_provider_t **pprov, const char **pdup)
 {
     pl_rows_t *rows;
     apr_status_t rv;
@@ -430,9 +445,11 @@ apr_status_t pl_store_provider_create(pl_db_t *db, apr_pool_t *p,
         /* Which unique constraint failed? Drivers word it differently,
          * so ask the table (the transaction is over). */
         *pdup = "name";
-        if (pl_db_select(db, p, &rows, "SELECT id FROM resource_providers "
-                         "WHERE uuid = %s", PL_ARGS(uuid)) == APR_SUCCESS
-            && rows->nrows > 0) {
+        if (pl_db_select(db, p, &rows,
+                         "SELECT id FROM resource_providers "
+                         "WHERE uuid = %s",
+                         PL_ARGS(uuid)) == APR_SUCCESS &&
+            rows->nrows > 0) {
             *pdup = "uuid";
         }
         return APR_EEXIST;
@@ -459,7 +476,8 @@ static apr_status_t descendants(pl_db_t *db, apr_pool_t *p,
     int i, j, grew = 1;
 
     *pids = ids;
-    rv = pl_db_select(db, p, &rows, "SELECT id, parent_provider_id "
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT id, parent_provider_id "
                       "FROM resource_providers WHERE root_provider_id = %s",
                       PL_ARGS(pl_db_i64(p, prov->root_id)));
     if (rv != APR_SUCCESS) {
@@ -503,8 +521,7 @@ static int contains(const apr_array_header_t *ids, apr_int64_t id)
 
 static apr_status_t update_provider(pl_db_t *db, apr_pool_t *p,
                                     pl_provider_t *prov, const char *name,
-                                    const char *parent_uuid,
-                                    int allow_reparent,
+                                    const char *parent_uuid, int allow_reparent,
                                     pl_provider_refusal_e *prefusal)
 {
     pl_provider_t *parent = NULL;
@@ -524,8 +541,8 @@ static apr_status_t update_provider(pl_db_t *db, apr_pool_t *p,
         if (rv != APR_SUCCESS) {
             return rv;
         }
-        if (prov->parent_id && prov->parent_id != parent->id
-            && !allow_reparent) {
+        if (prov->parent_id && prov->parent_id != parent->id &&
+            !allow_reparent) {
             *prefusal = PL_PROVIDER_REPARENT;
             return APR_EINVAL;
         }
@@ -552,13 +569,15 @@ static apr_status_t update_provider(pl_db_t *db, apr_pool_t *p,
         root_uuid = prov->uuid;
     }
     /* like upstream's ORM: no UPDATE (nor updated_at) if nothing changed */
-    if (prov->name == NULL || strcmp(name, prov->name)
-        || parent_id != prov->parent_id || root_id != prov->root_id) {
-        rv = pl_db_exec(db, NULL, "UPDATE resource_providers SET name = %s, "
-                        "parent_provider_id = %s, root_provider_id = %s, "
-                        "updated_at = %s WHERE id = %s",
-                        PL_ARGS(name, parent_id ? pl_db_i64(p, parent_id) : NULL,
-                                pl_db_i64(p, root_id), now, pl_db_i64(p, prov->id)));
+    if (prov->name == NULL || strcmp(name, prov->name) ||
+        parent_id != prov->parent_id || root_id != prov->root_id) {
+        rv = pl_db_exec(
+            db, NULL,
+            "UPDATE resource_providers SET name = %s, "
+            "parent_provider_id = %s, root_provider_id = %s, "
+            "updated_at = %s WHERE id = %s",
+            PL_ARGS(name, parent_id ? pl_db_i64(p, parent_id) : NULL,
+                    pl_db_i64(p, root_id), now, pl_db_i64(p, prov->id)));
         if (rv != APR_SUCCESS) {
             return rv;
         }
@@ -566,12 +585,13 @@ static apr_status_t update_provider(pl_db_t *db, apr_pool_t *p,
     }
     for (i = 0; subtree && root_id != prov->root_id && i < subtree->nelts;
          i++) {
-        rv = pl_db_exec(db, NULL, "UPDATE resource_providers SET "
-                        "root_provider_id = %s, updated_at = %s "
-                        "WHERE id = %s",
-                        PL_ARGS(pl_db_i64(p, root_id), now,
-                                pl_db_i64(p, APR_ARRAY_IDX(subtree, i,
-                                                     apr_int64_t))));
+        rv = pl_db_exec(
+            db, NULL,
+            "UPDATE resource_providers SET "
+            "root_provider_id = %s, updated_at = %s "
+            "WHERE id = %s",
+            PL_ARGS(pl_db_i64(p, root_id), now,
+                    pl_db_i64(p, APR_ARRAY_IDX(subtree, i, apr_int64_t))));
         if (rv != APR_SUCCESS) {
             return rv;
         }
@@ -609,8 +629,7 @@ apr_status_t pl_store_provider_update(pl_db_t *db, apr_pool_t *p,
 /* Delete                                                              */
 /* ------------------------------------------------------------------ */
 
-static apr_status_t delete_provider(pl_db_t *db, apr_pool_t *p,
-                                    const char *id)
+static apr_status_t delete_provider(pl_db_t *db, apr_pool_t *p, const char *id)
 {
     static const char *const cleanup[] = {
         "DELETE FROM inventories WHERE resource_provider_id = %s",
@@ -627,16 +646,20 @@ static apr_status_t delete_provider(pl_db_t *db, apr_pool_t *p,
     int changed = 0;
     apr_size_t i;
 
-    rv = pl_db_select(db, p, &rows, "SELECT id FROM resource_providers "
-                      "WHERE parent_provider_id = %s LIMIT 1", PL_ARGS(id));
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT id FROM resource_providers "
+                      "WHERE parent_provider_id = %s LIMIT 1",
+                      PL_ARGS(id));
     if (rv != APR_SUCCESS) {
         return rv;
     }
     if (rows->nrows > 0) {
         return PL_EPARENT;
     }
-    rv = pl_db_select(db, p, &rows, "SELECT COUNT(*) FROM allocations "
-                      "WHERE resource_provider_id = %s", PL_ARGS(id));
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT COUNT(*) FROM allocations "
+                      "WHERE resource_provider_id = %s",
+                      PL_ARGS(id));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -644,13 +667,15 @@ static apr_status_t delete_provider(pl_db_t *db, apr_pool_t *p,
         return PL_EINUSE;
     }
     for (i = 0; i < sizeof(cleanup) / sizeof(cleanup[0]); i++) {
-        if ((rv = pl_db_exec(db, NULL, cleanup[i], PL_ARGS(id)))
-            != APR_SUCCESS) {
+        if ((rv = pl_db_exec(db, NULL, cleanup[i], PL_ARGS(id))) !=
+            APR_SUCCESS) {
             return rv;
         }
     }
-    rv = pl_db_exec(db, &changed, "DELETE FROM resource_providers "
-                    "WHERE id = %s", PL_ARGS(id));
+    rv = pl_db_exec(db, &changed,
+                    "DELETE FROM resource_providers "
+                    "WHERE id = %s",
+                    PL_ARGS(id));
     if (rv != APR_SUCCESS) {
         return rv;
     }

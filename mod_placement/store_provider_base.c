@@ -8,9 +8,8 @@
 
 #include "pl_store_provider.h"
 
-pl_provider_t *pl_store_provider_from_row(apr_pool_t *p,
-                                          const pl_rows_t *rows, int i,
-                                          int col)
+pl_provider_t *pl_store_provider_from_row(apr_pool_t *p, const pl_rows_t *rows,
+                                          int i, int col)
 {
     pl_provider_t *prov = apr_pcalloc(p, sizeof(*prov));
     const char *v;
@@ -33,14 +32,15 @@ pl_provider_t *pl_store_provider_from_row(apr_pool_t *p,
     return prov;
 }
 
-apr_status_t pl_store_provider_get(pl_db_t *db, apr_pool_t *p,
-                                   const char *uuid, pl_provider_t **pprov)
+apr_status_t pl_store_provider_get(pl_db_t *db, apr_pool_t *p, const char *uuid,
+                                   pl_provider_t **pprov)
 {
     pl_rows_t *rows;
     apr_status_t rv;
 
-    rv = pl_db_select(db, p, &rows, "SELECT " PL_PROVIDER_COLUMNS
-                      " FROM " PL_PROVIDER_FROM " WHERE rp.uuid = %s",
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT " PL_PROVIDER_COLUMNS " FROM " PL_PROVIDER_FROM
+                      " WHERE rp.uuid = %s",
                       PL_ARGS(uuid));
     if (rv != APR_SUCCESS) {
         return rv;
@@ -60,9 +60,11 @@ apr_status_t pl_store_bump_generation(pl_db_t *db, const char *table,
     apr_status_t rv;
 
     /* table is always a literal of the caller, never request data */
-    apr_snprintf(sql, sizeof(sql), "UPDATE %s SET generation = "
+    apr_snprintf(sql, sizeof(sql),
+                 "UPDATE %s SET generation = "
                  "generation + 1, updated_at = %%s "
-                 "WHERE id = %%s AND generation = %%s", table);
+                 "WHERE id = %%s AND generation = %%s",
+                 table);
     apr_snprintf(sid, sizeof(sid), "%" APR_INT64_T_FMT, id);
     apr_snprintf(gen, sizeof(gen), "%" APR_INT64_T_FMT, *pgen);
     pl_db_now_buf(now, sizeof(now));

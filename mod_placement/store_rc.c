@@ -37,8 +37,10 @@ apr_status_t pl_store_rc_id(pl_db_t *db, apr_pool_t *p, const char *name,
     pl_rows_t *rows;
     apr_status_t rv;
 
-    rv = pl_db_select(db, p, &rows, "SELECT id, name FROM resource_classes "
-                      "WHERE name = %s", PL_ARGS(name));
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT id, name FROM resource_classes "
+                      "WHERE name = %s",
+                      PL_ARGS(name));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -55,8 +57,9 @@ apr_status_t pl_store_rc_list(pl_db_t *db, apr_pool_t *p,
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select(db, p, &rows, "SELECT " RC_COLUMNS
-                      " FROM resource_classes ORDER BY id", PL_NOARGS);
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT " RC_COLUMNS " FROM resource_classes ORDER BY id",
+                      PL_NOARGS);
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -73,7 +76,8 @@ apr_status_t pl_store_rc_get(pl_db_t *db, apr_pool_t *p, const char *name,
     pl_rows_t *rows;
     apr_status_t rv;
 
-    rv = pl_db_select(db, p, &rows, "SELECT " RC_COLUMNS
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT " RC_COLUMNS
                       " FROM resource_classes WHERE name = %s",
                       PL_ARGS(name));
     if (rv != APR_SUCCESS) {
@@ -102,7 +106,8 @@ static apr_status_t create_txn(pl_db_t *db, apr_pool_t *p, void *baton)
     pl_rc_t *other;
     apr_status_t rv, rv2;
 
-    rv = pl_db_select(db, p, &rows, "SELECT COALESCE(MAX(id), 9999) + 1 "
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT COALESCE(MAX(id), 9999) + 1 "
                       "FROM resource_classes WHERE id >= 10000",
                       PL_NOARGS);
     if (rv != APR_SUCCESS) {
@@ -111,7 +116,8 @@ static apr_status_t create_txn(pl_db_t *db, apr_pool_t *p, void *baton)
     if ((rv = pl_db_savepoint(db, "pl_rc_insert")) != APR_SUCCESS) {
         return rv;
     }
-    rv = pl_db_exec(db, NULL, "INSERT INTO resource_classes "
+    rv = pl_db_exec(db, NULL,
+                    "INSERT INTO resource_classes "
                     "(id, name, created_at) VALUES (%s, %s, %s)",
                     PL_ARGS(PL_CELL(rows, 0, 0), a->name, a->now));
     rv = pl_db_release(db, "pl_rc_insert", rv);
@@ -125,7 +131,7 @@ static apr_status_t create_txn(pl_db_t *db, apr_pool_t *p, void *baton)
     }
     rv2 = pl_store_rc_get(db, p, a->name, &other);
     if (rv2 == APR_SUCCESS) {
-        return APR_EEXIST;              /* the name is taken: final */
+        return APR_EEXIST; /* the name is taken: final */
     }
     return rv2 == APR_ENOENT ? PL_DB_ERETRY : rv2;
 }
@@ -154,10 +160,11 @@ apr_status_t pl_store_rc_rename(pl_db_t *db, apr_pool_t *p, pl_rc_t *rc,
     }
     /* No check of the rows changed: MySQL counts 0 when the name and the
      * second stay the same, and upstream does not care either. */
-    rv = pl_db_exec(db, NULL, "UPDATE resource_classes SET name = %s, "
-                    "updated_at = %s WHERE id = %s",
-                    PL_ARGS(name, now,
-                            apr_psprintf(p, "%" APR_INT64_T_FMT, rc->id)));
+    rv = pl_db_exec(
+        db, NULL,
+        "UPDATE resource_classes SET name = %s, "
+        "updated_at = %s WHERE id = %s",
+        PL_ARGS(name, now, apr_psprintf(p, "%" APR_INT64_T_FMT, rc->id)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -198,18 +205,24 @@ apr_status_t pl_store_rc_delete(pl_db_t *db, apr_pool_t *ptemp,
     /* Upstream only looks at inventories; an allocation cannot outlive
      * its inventory through the API, but a class must never disappear
      * from under rows that name it, so allocations count too. */
-    rv = rc_used_in(db, ptemp, "SELECT 1 FROM inventories "
-                    "WHERE resource_class_id = %s LIMIT 1", id, &used);
+    rv = rc_used_in(db, ptemp,
+                    "SELECT 1 FROM inventories "
+                    "WHERE resource_class_id = %s LIMIT 1",
+                    id, &used);
     if (rv == APR_SUCCESS && !used) {
-        rv = rc_used_in(db, ptemp, "SELECT 1 FROM allocations "
-                        "WHERE resource_class_id = %s LIMIT 1", id, &used);
+        rv = rc_used_in(db, ptemp,
+                        "SELECT 1 FROM allocations "
+                        "WHERE resource_class_id = %s LIMIT 1",
+                        id, &used);
     }
     if (rv == APR_SUCCESS && used) {
         rv = PL_EINUSE;
     }
     if (rv == APR_SUCCESS) {
-        rv = pl_db_exec(db, &changed, "DELETE FROM resource_classes "
-                        "WHERE id = %s", PL_ARGS(id));
+        rv = pl_db_exec(db, &changed,
+                        "DELETE FROM resource_classes "
+                        "WHERE id = %s",
+                        PL_ARGS(id));
     }
     if (rv == APR_SUCCESS && changed == 0) {
         rv = APR_ENOENT;

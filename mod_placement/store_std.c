@@ -33,8 +33,10 @@ static apr_status_t insert_missing(pl_db_t *db, apr_pool_t *ptemp)
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select(db, ptemp, &rows, "SELECT name FROM resource_classes "
-                      "WHERE id < 10000", PL_NOARGS);
+    rv = pl_db_select(db, ptemp, &rows,
+                      "SELECT name FROM resource_classes "
+                      "WHERE id < 10000",
+                      PL_NOARGS);
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -43,7 +45,8 @@ static apr_status_t insert_missing(pl_db_t *db, apr_pool_t *ptemp)
         const char *name = pl_std_resource_classes[i];
 
         if (!apr_hash_get(have, name, APR_HASH_KEY_STRING)) {
-            rv = pl_db_exec(db, NULL, "INSERT INTO resource_classes "
+            rv = pl_db_exec(db, NULL,
+                            "INSERT INTO resource_classes "
                             "(id, name, created_at) VALUES (%s, %s, %s)",
                             PL_ARGS(apr_itoa(ptemp, i), name, now));
         }
@@ -51,8 +54,7 @@ static apr_status_t insert_missing(pl_db_t *db, apr_pool_t *ptemp)
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    rv = pl_db_select(db, ptemp, &rows, "SELECT name FROM traits",
-                      PL_NOARGS);
+    rv = pl_db_select(db, ptemp, &rows, "SELECT name FROM traits", PL_NOARGS);
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -61,8 +63,10 @@ static apr_status_t insert_missing(pl_db_t *db, apr_pool_t *ptemp)
         const char *name = pl_std_traits[i];
 
         if (!apr_hash_get(have, name, APR_HASH_KEY_STRING)) {
-            rv = pl_db_exec(db, NULL, "INSERT INTO traits (name, created_at)"
-                            " VALUES (%s, %s)", PL_ARGS(name, now));
+            rv = pl_db_exec(db, NULL,
+                            "INSERT INTO traits (name, created_at)"
+                            " VALUES (%s, %s)",
+                            PL_ARGS(name, now));
         }
     }
     return rv;

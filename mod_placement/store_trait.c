@@ -58,14 +58,15 @@ apr_status_t pl_store_trait_list(pl_db_t *db, apr_pool_t *p,
                           pl_str_join(p, quoted, ", "), ")", NULL);
     }
     if (f && f->prefix) {
-        sql = apr_pstrcat(p, sql, " AND t.name LIKE ",
-                          pl_db_quote(db, p, apr_pstrcat(p, f->prefix, "%",
-                                                         NULL)), NULL);
+        sql = apr_pstrcat(
+            p, sql, " AND t.name LIKE ",
+            pl_db_quote(db, p, apr_pstrcat(p, f->prefix, "%", NULL)), NULL);
     }
     if (f && f->associated >= 0) {
         sql = apr_pstrcat(p, sql, f->associated ? " AND" : " AND NOT",
                           " EXISTS (SELECT 1 FROM resource_provider_traits "
-                          "rpt WHERE rpt.trait_id = t.id)", NULL);
+                          "rpt WHERE rpt.trait_id = t.id)",
+                          NULL);
     }
     sql = apr_pstrcat(p, sql, " ORDER BY t.id", NULL);
     rv = pl_db_select_text(db, p, &rows, sql);
@@ -82,8 +83,10 @@ apr_status_t pl_store_trait_get(pl_db_t *db, apr_pool_t *p, const char *name,
     pl_rows_t *rows;
     apr_status_t rv;
 
-    rv = pl_db_select(db, p, &rows, "SELECT " TRAIT_COLUMNS
-                      " FROM traits t WHERE t.name = %s", PL_ARGS(name));
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT " TRAIT_COLUMNS
+                      " FROM traits t WHERE t.name = %s",
+                      PL_ARGS(name));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -96,13 +99,15 @@ apr_status_t pl_store_trait_get(pl_db_t *db, apr_pool_t *p, const char *name,
     return APR_SUCCESS;
 }
 
-apr_status_t pl_store_trait_create(pl_db_t *db, apr_pool_t *p,
-                                   const char *name, pl_trait_t **ptrait)
+apr_status_t pl_store_trait_create(pl_db_t *db, apr_pool_t *p, const char *name,
+                                   pl_trait_t **ptrait)
 {
     apr_status_t rv;
 
-    rv = pl_db_exec(db, NULL, "INSERT INTO traits (name, created_at) "
-                    "VALUES (%s, %s)", PL_ARGS(name, pl_db_now(p)));
+    rv = pl_db_exec(db, NULL,
+                    "INSERT INTO traits (name, created_at) "
+                    "VALUES (%s, %s)",
+                    PL_ARGS(name, pl_db_now(p)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -126,7 +131,8 @@ apr_status_t pl_store_trait_delete(pl_db_t *db, apr_pool_t *ptemp,
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    rv = pl_db_select(db, ptemp, &rows, "SELECT 1 FROM "
+    rv = pl_db_select(db, ptemp, &rows,
+                      "SELECT 1 FROM "
                       "resource_provider_traits WHERE trait_id = %s LIMIT 1",
                       PL_ARGS(id));
     if (rv == APR_SUCCESS && rows->nrows > 0) {
@@ -149,12 +155,12 @@ apr_status_t pl_store_trait_provider_list(pl_db_t *db, apr_pool_t *p,
     pl_rows_t *rows;
     apr_status_t rv;
 
-    rv = pl_db_select(db, p, &rows, "SELECT " TRAIT_COLUMNS
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT " TRAIT_COLUMNS
                       " FROM traits t JOIN resource_provider_traits rpt "
                       "ON rpt.trait_id = t.id "
                       "WHERE rpt.resource_provider_id = %s ORDER BY t.id",
-                      PL_ARGS(apr_psprintf(p, "%" APR_INT64_T_FMT,
-                                           prov->id)));
+                      PL_ARGS(apr_psprintf(p, "%" APR_INT64_T_FMT, prov->id)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -179,9 +185,11 @@ apr_status_t pl_store_trait_provider_set(pl_db_t *db, apr_pool_t *ptemp,
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    rv = pl_db_select(db, ptemp, &rows, "SELECT trait_id FROM "
+    rv = pl_db_select(db, ptemp, &rows,
+                      "SELECT trait_id FROM "
                       "resource_provider_traits WHERE "
-                      "resource_provider_id = %s", PL_ARGS(rp_id));
+                      "resource_provider_id = %s",
+                      PL_ARGS(rp_id));
     if (rv != APR_SUCCESS) {
         return pl_db_end(db, rv);
     }
@@ -190,9 +198,9 @@ apr_status_t pl_store_trait_provider_set(pl_db_t *db, apr_pool_t *ptemp,
     }
     to_add = apr_array_make(ptemp, traits->nelts, sizeof(const char *));
     for (i = 0; i < traits->nelts; i++) {
-        const char *id = apr_psprintf(ptemp, "%" APR_INT64_T_FMT,
-                                      APR_ARRAY_IDX(traits, i,
-                                                    pl_trait_t *)->id);
+        const char *id = apr_psprintf(
+            ptemp, "%" APR_INT64_T_FMT,
+            APR_ARRAY_IDX(traits, i, pl_trait_t *)->id);
 
         if (!apr_hash_get(want, id, APR_HASH_KEY_STRING)) {
             apr_hash_set(want, id, APR_HASH_KEY_STRING, "");
@@ -210,28 +218,30 @@ apr_status_t pl_store_trait_provider_set(pl_db_t *db, apr_pool_t *ptemp,
         }
     }
     if (to_add->nelts == 0 && to_delete->nelts == 0) {
-        return pl_db_end(db, APR_SUCCESS);      /* as upstream: no bump */
+        return pl_db_end(db, APR_SUCCESS); /* as upstream: no bump */
     }
     /* The generation first: it locks the provider row, so a concurrent
      * writer of the same provider waits here and then loses the swap
      * instead of meeting our rows half written. */
     rv = pl_store_provider_bump(db, prov);
     for (i = 0; i < to_delete->nelts && rv == APR_SUCCESS; i++) {
-        rv = pl_db_exec(db, NULL, "DELETE FROM resource_provider_traits "
-                        "WHERE resource_provider_id = %s AND trait_id = %s",
-                        PL_ARGS(rp_id, APR_ARRAY_IDX(to_delete, i,
-                                                     const char *)));
+        rv = pl_db_exec(
+            db, NULL,
+            "DELETE FROM resource_provider_traits "
+            "WHERE resource_provider_id = %s AND trait_id = %s",
+            PL_ARGS(rp_id, APR_ARRAY_IDX(to_delete, i, const char *)));
     }
     for (i = 0; i < to_add->nelts && rv == APR_SUCCESS; i++) {
-        rv = pl_db_exec(db, NULL, "INSERT INTO resource_provider_traits "
-                        "(trait_id, resource_provider_id, created_at) "
-                        "VALUES (%s, %s, %s)",
-                        PL_ARGS(APR_ARRAY_IDX(to_add, i, const char *),
-                                rp_id, now));
+        rv = pl_db_exec(
+            db, NULL,
+            "INSERT INTO resource_provider_traits "
+            "(trait_id, resource_provider_id, created_at) "
+            "VALUES (%s, %s, %s)",
+            PL_ARGS(APR_ARRAY_IDX(to_add, i, const char *), rp_id, now));
     }
     rv = pl_db_end(db, rv);
     if (rv != APR_SUCCESS) {
-        prov->generation = generation;  /* rolled back with the rest */
+        prov->generation = generation; /* rolled back with the rest */
     }
     return rv;
 }

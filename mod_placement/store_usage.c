@@ -20,7 +20,8 @@ apr_status_t pl_store_usage_provider(pl_db_t *db, apr_pool_t *p,
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select(db, p, &rows, "SELECT rc.name, "
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT rc.name, "
                       "COALESCE(SUM(a.used), 0) FROM inventories i "
                       "JOIN resource_classes rc "
                       "ON rc.id = i.resource_class_id "
@@ -30,8 +31,7 @@ apr_status_t pl_store_usage_provider(pl_db_t *db, apr_pool_t *p,
                       "WHERE i.resource_provider_id = %s "
                       "GROUP BY i.resource_class_id, rc.name "
                       "ORDER BY i.resource_class_id",
-                      PL_ARGS(apr_psprintf(p, "%" APR_INT64_T_FMT,
-                                           prov_id)));
+                      PL_ARGS(apr_psprintf(p, "%" APR_INT64_T_FMT, prov_id)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -50,14 +50,14 @@ apr_status_t pl_store_usage_provider(pl_db_t *db, apr_pool_t *p,
  * WHERE. by_type joins consumer types (named_type: and filters on one
  * name); unknown keeps the consumers without a type. Arguments: project,
  * then user when given, then the type name when named_type. */
-static const char *totals_from(apr_pool_t *p, const char *join,
-                               int with_user, int by_type, int named_type,
-                               int unknown)
+static const char *totals_from(apr_pool_t *p, const char *join, int with_user,
+                               int by_type, int named_type, int unknown)
 {
-    return apr_pstrcat(p,
-        " FROM allocations a JOIN consumers c ON c.uuid = a.consumer_id",
+    return apr_pstrcat(
+        p, " FROM allocations a JOIN consumers c ON c.uuid = a.consumer_id",
         by_type ? " LEFT JOIN consumer_types ct"
-                  " ON ct.id = c.consumer_type_id" : "",
+                  " ON ct.id = c.consumer_type_id"
+                : "",
         " JOIN projects pr ON pr.id = c.project_id",
         with_user ? " JOIN users u ON u.id = c.user_id" : "", join,
         " WHERE pr.external_id = %s",
@@ -88,9 +88,9 @@ apr_status_t pl_store_usage_totals(pl_db_t *db, apr_pool_t *p,
                                    apr_array_header_t **pusages)
 {
     int grouped = consumer_type != PL_USAGE_NO_TYPES;
-    int whole = grouped && consumer_type
-                && (!strcmp(consumer_type, "all")
-                    || !strcmp(consumer_type, "unknown"));
+    int whole = grouped && consumer_type &&
+                (!strcmp(consumer_type, "all") ||
+                 !strcmp(consumer_type, "unknown"));
     int by_type = grouped && !whole;
     int named = by_type && consumer_type != NULL;
     int unknown = whole && !strcmp(consumer_type, "unknown");
@@ -107,29 +107,34 @@ apr_status_t pl_store_usage_totals(pl_db_t *db, apr_pool_t *p,
     if (named) {
         args[nargs++] = consumer_type;
     }
-    rv = pl_db_select(db, p, &rows, apr_pstrcat(p,
-        "SELECT rc.name, SUM(a.used)", by_type ? ", ct.name" : "",
-        totals_from(p, " JOIN resource_classes rc"
-                       " ON rc.id = a.resource_class_id",
-                    user != NULL, by_type, named, unknown),
-        by_type ? " GROUP BY ct.name, rc.id, rc.name"
-                  " ORDER BY ct.name, rc.id"
-                : " GROUP BY rc.id, rc.name ORDER BY rc.id", NULL),
+    rv = pl_db_select(
+        db, p, &rows,
+        apr_pstrcat(p, "SELECT rc.name, SUM(a.used)",
+                    by_type ? ", ct.name" : "",
+                    totals_from(p,
+                                " JOIN resource_classes rc"
+                                " ON rc.id = a.resource_class_id",
+                                user != NULL, by_type, named, unknown),
+                    by_type ? " GROUP BY ct.name, rc.id, rc.name"
+                              " ORDER BY ct.name, rc.id"
+                            : " GROUP BY rc.id, rc.name ORDER BY rc.id",
+                    NULL),
         nargs, args);
     if (rv == APR_SUCCESS && grouped) {
-        rv = pl_db_select(db, p, &counts, apr_pstrcat(p,
-            "SELECT COUNT(DISTINCT a.consumer_id)",
-            by_type ? ", ct.name" : "",
-            totals_from(p, "", user != NULL, by_type, named, unknown),
-            by_type ? " GROUP BY ct.name" : "", NULL), nargs, args);
+        rv = pl_db_select(db, p, &counts,
+                          apr_pstrcat(p, "SELECT COUNT(DISTINCT a.consumer_id)",
+                                      by_type ? ", ct.name" : "",
+                                      totals_from(p, "", user != NULL, by_type,
+                                                  named, unknown),
+                                      by_type ? " GROUP BY ct.name" : "", NULL),
+                          nargs, args);
     }
     if (rv != APR_SUCCESS) {
         return rv;
     }
     *pusages = apr_array_make(p, rows->nrows, sizeof(pl_usage_t *));
     for (i = 0; i < rows->nrows; i++) {
-        pl_usage_t *u = usage_make(p, PL_CELL(rows, i, 0),
-                                   PL_CELL(rows, i, 1));
+        pl_usage_t *u = usage_make(p, PL_CELL(rows, i, 0), PL_CELL(rows, i, 1));
 
         if (by_type) {
             const char *type = PL_CELL(rows, i, 2);

@@ -45,12 +45,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         a->key = pair;
         a->value = eq ? eq + 1 : "";
     }
-    if (pl_ac_request_parse(p, mv, args, &req, &err, &code)
-        == APR_SUCCESS) {
+    if (pl_ac_request_parse(p, mv, args, &req, &err, &code) == APR_SUCCESS) {
         pl_ac_request_names(p, req, &rcs, &traits, &aggs, &trees);
     }
     else if (err == NULL) {
-        abort();            /* every refusal says why */
+        abort(); /* every refusal says why */
     }
     apr_pool_destroy(p);
     return 0;

@@ -50,17 +50,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p = fuzz_pool(data + 1, size - 1, &s);
     tok = json_tokener_new_ex(64);
 
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-                                JSON_TOKENER_VALIDATE_UTF8);
+    json_tokener_set_flags(tok,
+                           JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
     doc = json_tokener_parse_ex(tok, s, (int)strlen(s) + 1);
     /* json.loads's error for the text, and json.dumps of it as a str */
     (void)pl_py_json_error(p, s, strlen(s));
     (void)pl_py_json_str(p, s, strlen(s), NULL);
     if (json_tokener_get_error(tok) == json_tokener_success) {
         (void)pl_jsonschema_repr(p, doc);
-        if (pl_jsonschema_validate_detail(schemas[i], doc, p, &err)
-            != APR_SUCCESS && err == NULL) {
-            abort();        /* every refusal says why */
+        if (pl_jsonschema_validate_detail(schemas[i], doc, p, &err) !=
+                APR_SUCCESS &&
+            err == NULL) {
+            abort(); /* every refusal says why */
         }
     }
     json_object_put(doc);

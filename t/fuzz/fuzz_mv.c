@@ -24,12 +24,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (pl_mv_parse(p, s, &mv, &err) == APR_SUCCESS) {
         if (mv < PL_MV_MIN || mv > PL_MV_MAX) {
-            abort();        /* a version outside the range was accepted */
+            abort(); /* a version outside the range was accepted */
         }
         (void)pl_mv_str(p, mv);
     }
     else if (err == NULL) {
-        abort();            /* every refusal says why */
+        abort(); /* every refusal says why */
     }
     apr_pool_destroy(p);
     return 0;

@@ -19,8 +19,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* every refusal must say why */
-#define CHECK(call) \
-    do { err = NULL; if ((call) != APR_SUCCESS && err == NULL) abort(); \
+#define CHECK(call)                               \
+    do {                                          \
+        err = NULL;                               \
+        if ((call) != APR_SUCCESS && err == NULL) \
+            abort();                              \
     } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -53,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         double d;
         char buf[PL_PY_FLOAT_REPR_SIZE];
 
-        memcpy(&d, data + 1, sizeof(d));    /* any bit pattern */
+        memcpy(&d, data + 1, sizeof(d)); /* any bit pattern */
         if (pl_py_float_repr(buf, d) >= sizeof(buf)) {
             abort();
         }

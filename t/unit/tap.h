@@ -49,8 +49,8 @@ static inline void tap_vreport(int pass, const char *file, int line,
 }
 
 /** Record one check; returns pass. */
-static inline int tap_ok(int pass, const char *file, int line,
-                         const char *fmt, ...)
+static inline int tap_ok(int pass, const char *file, int line, const char *fmt,
+                         ...)
 {
     va_list ap;
 
@@ -80,8 +80,7 @@ static inline void tap_diag_str(const char *label, const char *s)
 }
 
 static inline int tap_is_str(const char *got, const char *expected,
-                             const char *file, int line, const char *fmt,
-                             ...)
+                             const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
     int pass;
@@ -103,8 +102,7 @@ static inline int tap_is_str(const char *got, const char *expected,
 }
 
 static inline int tap_is_int(long long got, long long expected,
-                             const char *file, int line, const char *fmt,
-                             ...)
+                             const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
     int pass = (got == expected);
@@ -142,7 +140,7 @@ static inline int tap_done(void)
 #define TAP_OK(cond, ...) tap_ok(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 #define TAP_IS_STR(got, expected, ...) \
     tap_is_str((got), (expected), __FILE__, __LINE__, __VA_ARGS__)
-#define TAP_IS_INT(got, expected, ...) \
+#define TAP_IS_INT(got, expected, ...)                                      \
     tap_is_int((long long)(got), (long long)(expected), __FILE__, __LINE__, \
                __VA_ARGS__)
 

@@ -59,9 +59,9 @@ static const char *render(apr_pool_t *p, const pl_ac_result_t *res, int i)
     int j;
 
     for (j = 0; j < c->nallocs; j++) {
-        s = apr_psprintf(p, "%s%s%" APR_INT64_T_FMT ":%s=%" APR_INT64_T_FMT,
-                         s, j ? " " : "", c->allocs[j].rp_id,
-                         c->allocs[j].rc_name, c->allocs[j].amount);
+        s = apr_psprintf(p, "%s%s%" APR_INT64_T_FMT ":%s=%" APR_INT64_T_FMT, s,
+                         j ? " " : "", c->allocs[j].rp_id, c->allocs[j].rc_name,
+                         c->allocs[j].amount);
     }
     return s;
 }
@@ -72,7 +72,7 @@ static void test_flat(apr_pool_t *p)
     pl_ac_result_t *res;
 
     inv(w, 1, 1, VCPU, 4, 0);
-    inv(w, 2, 2, VCPU, 4, 3);           /* 1 left */
+    inv(w, 2, 2, VCPU, 4, 3); /* 1 left */
     inv(w, 3, 3, VCPU, 8, 0);
     inv(w, 3, 3, DISK, 100, 0);
     link_(w->rp_traits, 3, 3, T_AVX);
@@ -83,12 +83,16 @@ static void test_flat(apr_pool_t *p)
     TAP_IS_STR(render(p, res, 1), "3:VCPU=2", "flat: second");
     TAP_IS_INT(res->roots->nelts, 2, "flat: summaries of two trees");
 
-    res = build(p, w, PL_MV(1, 39), "resources=VCPU:2&required="
-                "HW_CPU_X86_AVX", -1);
+    res = build(p, w, PL_MV(1, 39),
+                "resources=VCPU:2&required="
+                "HW_CPU_X86_AVX",
+                -1);
     TAP_IS_INT(res->cands->nelts, 1, "flat: required trait");
 
-    res = build(p, w, PL_MV(1, 39), "resources=VCPU:2&required="
-                "!HW_CPU_X86_AVX", -1);
+    res = build(p, w, PL_MV(1, 39),
+                "resources=VCPU:2&required="
+                "!HW_CPU_X86_AVX",
+                -1);
     TAP_IS_INT(res->cands->nelts, 1, "flat: forbidden trait");
     TAP_IS_STR(render(p, res, 0), "1:VCPU=2", "flat: the one without it");
 
@@ -102,8 +106,7 @@ static void test_flat(apr_pool_t *p)
     res = build(p, w, PL_MV(1, 39), "resources=VCPU:1", 1);
     TAP_IS_INT(res->cands->nelts, 1, "flat: configured maximum");
 
-    res = build(p, w, PL_MV(1, 39), "resources=VCPU:3&resources1=VCPU:3",
-                -1);
+    res = build(p, w, PL_MV(1, 39), "resources=VCPU:3&resources1=VCPU:3", -1);
     TAP_IS_INT(res->cands->nelts, 1, "flat: amounts of groups add up");
     TAP_IS_STR(render(p, res, 0), "3:VCPU=6", "flat: one summed amount");
 
@@ -111,11 +114,11 @@ static void test_flat(apr_pool_t *p)
     TAP_IS_INT(res->outcome, PL_AC_UNKNOWN_RC, "unknown class");
     TAP_IS_STR(res->unknown, "CUSTOM_NOPE", "its name");
 
-    res = build(p, w, PL_MV(1, 39), "resources=VCPU:1&required=CUSTOM_NO",
-                -1);
+    res = build(p, w, PL_MV(1, 39), "resources=VCPU:1&required=CUSTOM_NO", -1);
     TAP_IS_INT(res->outcome, PL_AC_UNKNOWN_TRAIT, "unknown trait");
 
-    res = build(p, w, PL_MV(1, 39), "resources=VCPU:1&member_of="
+    res = build(p, w, PL_MV(1, 39),
+                "resources=VCPU:1&member_of="
                 "99999999-2222-3333-4444-555555555555",
                 -1);
     TAP_IS_INT(res->outcome, PL_AC_OK, "unknown aggregate: no error");
@@ -157,42 +160,58 @@ static void test_nested(apr_pool_t *p)
     res = build(p, w, PL_MV(1, 28), "resources=VCPU:1,SRIOV_NET_VF:1", -1);
     TAP_IS_INT(res->cands->nelts, 0, "1.28: one provider per tree");
 
-    res = build(p, w, PL_MV(1, 29), "resources=VCPU:1,SRIOV_NET_VF:1"
-                "&required=HW_CPU_X86_AVX", -1);
+    res = build(p, w, PL_MV(1, 29),
+                "resources=VCPU:1,SRIOV_NET_VF:1"
+                "&required=HW_CPU_X86_AVX",
+                -1);
     TAP_IS_INT(res->cands->nelts, 2, "nested: trait on one of them");
 
-    res = build(p, w, PL_MV(1, 35), "resources=VCPU:1&root_required="
-                "CUSTOM_ROOTY", -1);
+    res = build(p, w, PL_MV(1, 35),
+                "resources=VCPU:1&root_required="
+                "CUSTOM_ROOTY",
+                -1);
     TAP_IS_INT(res->cands->nelts, 1, "root_required on the root");
-    res = build(p, w, PL_MV(1, 35), "resources=VCPU:1&root_required="
-                "!CUSTOM_ROOTY", -1);
+    res = build(p, w, PL_MV(1, 35),
+                "resources=VCPU:1&root_required="
+                "!CUSTOM_ROOTY",
+                -1);
     TAP_IS_INT(res->cands->nelts, 0, "root_required forbidden");
 
-    res = build(p, w, PL_MV(1, 33), "resources1=SRIOV_NET_VF:1"
-                "&resources2=SRIOV_NET_VF:1&group_policy=isolate", -1);
+    res = build(p, w, PL_MV(1, 33),
+                "resources1=SRIOV_NET_VF:1"
+                "&resources2=SRIOV_NET_VF:1&group_policy=isolate",
+                -1);
     TAP_IS_INT(res->cands->nelts, 2, "isolate: different providers");
 
-    res = build(p, w, PL_MV(1, 33), "resources1=SRIOV_NET_VF:1"
-                "&resources2=SRIOV_NET_VF:1&group_policy=none", -1);
+    res = build(p, w, PL_MV(1, 33),
+                "resources1=SRIOV_NET_VF:1"
+                "&resources2=SRIOV_NET_VF:1&group_policy=none",
+                -1);
     TAP_IS_INT(res->cands->nelts, 4, "none: the same provider too");
 
-    res = build(p, w, PL_MV(1, 33), "resources1=SRIOV_NET_VF:2"
-                "&resources2=SRIOV_NET_VF:1&group_policy=none", -1);
+    res = build(p, w, PL_MV(1, 33),
+                "resources1=SRIOV_NET_VF:2"
+                "&resources2=SRIOV_NET_VF:1&group_policy=none",
+                -1);
     TAP_IS_INT(res->cands->nelts, 2, "none: but amounts must fit");
 
-    res = build(p, w, PL_MV(1, 36), "resources_C=VCPU:1"
+    res = build(p, w, PL_MV(1, 36),
+                "resources_C=VCPU:1"
                 "&resources_N=SRIOV_NET_VF:1&group_policy=none"
-                "&same_subtree=_C,_N", -1);
+                "&same_subtree=_C,_N",
+                -1);
     TAP_IS_INT(res->cands->nelts, 0, "same_subtree: siblings are not");
 
-    res = build(p, w, PL_MV(1, 36), "resources_N=SRIOV_NET_VF:1"
+    res = build(p, w, PL_MV(1, 36),
+                "resources_N=SRIOV_NET_VF:1"
                 "&required_R=CUSTOM_ROOTY&group_policy=none"
-                "&same_subtree=_N,_R", -1);
-    TAP_IS_INT(res->cands->nelts, 2, "same_subtree: under a resourceless "
+                "&same_subtree=_N,_R",
+                -1);
+    TAP_IS_INT(res->cands->nelts, 2,
+               "same_subtree: under a resourceless "
                "root");
     if (res->cands->nelts) {
-        const pl_ac_cand_t *c = APR_ARRAY_IDX(res->cands, 0,
-                                              pl_ac_cand_t *);
+        const pl_ac_cand_t *c = APR_ARRAY_IDX(res->cands, 0, pl_ac_cand_t *);
 
         TAP_IS_INT(c->nmaps, 2, "mappings of both groups");
         TAP_IS_INT(c->maps[1].rp_ids[0], 10, "the root for _R");
@@ -206,7 +225,7 @@ static void test_sharing(apr_pool_t *p)
     pl_ac_result_t *res;
 
     inv(w, 20, 20, VCPU, 8, 0);
-    inv(w, 21, 21, VCPU, 8, 0);         /* not in the aggregate */
+    inv(w, 21, 21, VCPU, 8, 0); /* not in the aggregate */
     inv(w, 30, 30, DISK, 1000, 0);
     link_(w->sharing, 30, 30, 0);
     link_(w->rp_aggs, 20, 20, AGG1);
@@ -221,16 +240,21 @@ static void test_sharing(apr_pool_t *p)
                "sharing: two providers");
     TAP_IS_INT(res->roots->nelts, 2, "sharing: both trees summarized");
 
-    res = build(p, w, PL_MV(1, 34), "resources=VCPU:1,DISK_GB:10"
-                "&required=CUSTOM_SSD", -1);
+    res = build(p, w, PL_MV(1, 34),
+                "resources=VCPU:1,DISK_GB:10"
+                "&required=CUSTOM_SSD",
+                -1);
     TAP_IS_INT(res->cands->nelts, 1, "sharing: trait of the share counts");
 
     res = build(p, w, PL_MV(1, 34), "resources=DISK_GB:10", -1);
-    TAP_IS_INT(res->cands->nelts, 1, "sharing alone: one candidate, "
+    TAP_IS_INT(res->cands->nelts, 1,
+               "sharing alone: one candidate, "
                "whatever the anchor");
 
-    res = build(p, w, PL_MV(1, 34), "resources=VCPU:1"
-                "&resources1=DISK_GB:10", -1);
+    res = build(p, w, PL_MV(1, 34),
+                "resources=VCPU:1"
+                "&resources1=DISK_GB:10",
+                -1);
     TAP_IS_INT(res->cands->nelts, 1, "sharing: in a suffixed group");
 }
 

@@ -41,8 +41,8 @@ static const char *parse(apr_pool_t *p, int mv, const char *q,
     const char *err = NULL, *code = NULL;
     pl_ac_request_t *req = NULL;
 
-    if (pl_ac_request_parse(p, mv, qs(p, q), &req, &err, &code)
-        == APR_SUCCESS) {
+    if (pl_ac_request_parse(p, mv, qs(p, q), &req, &err, &code) ==
+        APR_SUCCESS) {
         err = NULL;
     }
     if (preq) {
@@ -65,10 +65,12 @@ static void test_groups(apr_pool_t *p)
     const pl_ac_group_t *g;
     const char *err;
 
-    err = parse(p, PL_MV(1, 33), "resources_B=VCPU:1&resources=DISK_GB:10"
+    err = parse(p, PL_MV(1, 33),
+                "resources_B=VCPU:1&resources=DISK_GB:10"
                 "&required_B=HW_CPU_X86_AVX,!CUSTOM_X&member_of=in:"
                 "6c8e4f1a-3b2d-4c5e-9f70-1a2b3c4d5e6f&group_policy=none"
-                "&limit=5", &req, NULL);
+                "&limit=5",
+                &req, NULL);
     TAP_IS_STR(err, NULL, "grouped request parses");
     if (err) {
         return;
@@ -82,19 +84,18 @@ static void test_groups(apr_pool_t *p)
     g = group(req, 1);
     TAP_IS_STR(g->suffix, "", "unsuffixed group");
     TAP_IS_INT(g->same_provider, 0, "unsuffixed: any provider");
-    TAP_OK(g->member_of && g->member_of->any_of->nelts == 1,
-           "member_of kept");
+    TAP_OK(g->member_of && g->member_of->any_of->nelts == 1, "member_of kept");
     TAP_IS_INT(req->limit, 5, "limit");
     TAP_IS_STR(req->group_policy, "none", "group_policy");
 
     /* resources repeated: the last one stays */
-    err = parse(p, PL_MV(1, 10), "resources=VCPU:1&resources=DISK_GB:2",
-                &req, NULL);
+    err = parse(p, PL_MV(1, 10), "resources=VCPU:1&resources=DISK_GB:2", &req,
+                NULL);
     TAP_IS_STR(err, NULL, "repeated resources parse");
     if (!err) {
-        TAP_IS_STR(APR_ARRAY_IDX(group(req, 0)->resources, 0,
-                                 pl_qs_resource_t).name, "DISK_GB",
-                   "last resources value wins");
+        TAP_IS_STR(
+            APR_ARRAY_IDX(group(req, 0)->resources, 0, pl_qs_resource_t).name,
+            "DISK_GB", "last resources value wins");
     }
 }
 
@@ -102,56 +103,77 @@ static void test_errors(apr_pool_t *p)
 {
     const char *err, *code;
 
-    err = parse(p, PL_MV(1, 25), "resources1=VCPU:1&resources2=VCPU:1",
-                NULL, NULL);
-    TAP_IS_STR(err, "The \"group_policy\" parameter is required when "
+    err = parse(p, PL_MV(1, 25), "resources1=VCPU:1&resources2=VCPU:1", NULL,
+                NULL);
+    TAP_IS_STR(err,
+               "The \"group_policy\" parameter is required when "
                "specifying more than one \"resources{N}\" parameter.",
                "group_policy needed with two suffixed groups");
 
-    err = parse(p, PL_MV(1, 25), "resources=VCPU:1&required1=CUSTOM_A",
-                NULL, NULL);
-    TAP_IS_STR(err, "All traits parameters must be associated with "
+    err = parse(p, PL_MV(1, 25), "resources=VCPU:1&required1=CUSTOM_A", NULL,
+                NULL);
+    TAP_IS_STR(err,
+               "All traits parameters must be associated with "
                "resources.  Found the following orphaned traits keys: "
-               "required1", "orphaned required before 1.36");
+               "required1",
+               "orphaned required before 1.36");
 
-    err = parse(p, PL_MV(1, 25), "resources=VCPU:1&member_of1="
-                "6c8e4f1a-3b2d-4c5e-9f70-1a2b3c4d5e6f", NULL, NULL);
-    TAP_IS_STR(err, "All member_of parameters must be associated with "
+    err = parse(p, PL_MV(1, 25),
+                "resources=VCPU:1&member_of1="
+                "6c8e4f1a-3b2d-4c5e-9f70-1a2b3c4d5e6f",
+                NULL, NULL);
+    TAP_IS_STR(err,
+               "All member_of parameters must be associated with "
                "resources. Found the following orphaned member_of keys: "
-               "member_of1", "orphaned member_of before 1.36");
+               "member_of1",
+               "orphaned member_of before 1.36");
 
     err = parse(p, PL_MV(1, 36), "required=CUSTOM_A", NULL, &code);
-    TAP_IS_STR(err, "There must be at least one resources or "
-               "resources[$S] parameter.", "no resources at all (1.36)");
+    TAP_IS_STR(err,
+               "There must be at least one resources or "
+               "resources[$S] parameter.",
+               "no resources at all (1.36)");
     TAP_IS_STR(code, PL_ERRC_QUERY_MISSING_VALUE, "its code");
 
-    err = parse(p, PL_MV(1, 36), "resources=VCPU:1&required_X=CUSTOM_A",
-                NULL, &code);
-    TAP_IS_STR(err, "Resourceless suffixed group request should be "
+    err = parse(p, PL_MV(1, 36), "resources=VCPU:1&required_X=CUSTOM_A", NULL,
+                &code);
+    TAP_IS_STR(err,
+               "Resourceless suffixed group request should be "
                "specified in `same_subtree` query param: bad group(s) - "
-               "['_X'].", "resourceless group outside same_subtree");
+               "['_X'].",
+               "resourceless group outside same_subtree");
     TAP_IS_STR(code, PL_ERRC_QUERY_BAD_VALUE, "its code");
 
-    err = parse(p, PL_MV(1, 36), "resources_A=VCPU:1&resources_B=VCPU:1"
-                "&group_policy=none&same_subtree=_A,_C", NULL, NULL);
-    TAP_IS_STR(err, "Real suffixes should be specified in `same_subtree`: "
+    err = parse(p, PL_MV(1, 36),
+                "resources_A=VCPU:1&resources_B=VCPU:1"
+                "&group_policy=none&same_subtree=_A,_C",
+                NULL, NULL);
+    TAP_IS_STR(err,
+               "Real suffixes should be specified in `same_subtree`: "
                "['_C'] not found in ['_A', '_B'].",
                "same_subtree names an unknown group");
 
-    err = parse(p, PL_MV(1, 36), "resources=VCPU:1&same_subtree=,_A",
-                NULL, &code);
+    err = parse(p, PL_MV(1, 36), "resources=VCPU:1&same_subtree=,_A", NULL,
+                &code);
     TAP_OK(err && !strncmp(err, "Empty string (unsuffixed group)", 31),
            "unsuffixed group in same_subtree");
 
-    err = parse(p, PL_MV(1, 35), "resources=VCPU:1&root_required=A"
-                "&root_required=B", NULL, &code);
-    TAP_IS_STR(err, "Query parameter 'root_required' may be specified "
-               "only once.", "root_required twice");
+    err = parse(p, PL_MV(1, 35),
+                "resources=VCPU:1&root_required=A"
+                "&root_required=B",
+                NULL, &code);
+    TAP_IS_STR(err,
+               "Query parameter 'root_required' may be specified "
+               "only once.",
+               "root_required twice");
     TAP_IS_STR(code, PL_ERRC_QUERY_DUPLICATE_KEY, "its code");
 
-    err = parse(p, PL_MV(1, 22), "resources=VCPU:1&required=CUSTOM_A,"
-                "!CUSTOM_A", NULL, NULL);
-    TAP_IS_STR(err, "Conflicting required and forbidden traits found in "
+    err = parse(p, PL_MV(1, 22),
+                "resources=VCPU:1&required=CUSTOM_A,"
+                "!CUSTOM_A",
+                NULL, NULL);
+    TAP_IS_STR(err,
+               "Conflicting required and forbidden traits found in "
                "the following traits keys: required: (CUSTOM_A)",
                "required and forbidden at once");
 

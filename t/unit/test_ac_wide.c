@@ -25,8 +25,7 @@ enum { T_ODD = 100 };
 /* roots 1000, 2000, ...; children root + 1 .. root + nchildren, each with
  * units of SRIOV_NET_VF; child root + 5 also has 1 CUSTOM_PF and the
  * trait CUSTOM_ODD */
-static pl_ac_world_t *wide(apr_pool_t *p, int nroots, int nchildren,
-                           int units)
+static pl_ac_world_t *wide(apr_pool_t *p, int nroots, int nchildren, int units)
 {
     pl_ac_world_t *w = pl_ac_world_make(p);
     int r, c;
@@ -127,7 +126,8 @@ static void test_infeasible(apr_pool_t *p)
     pl_ac_result_t *res;
 
     res = build(p, w, groups(p, 65, NULL, "none", 1000), PL_AC_DEPTH_FIRST);
-    TAP_IS_INT(res->cands->nelts, 0, "65 groups on 64 one-unit children, "
+    TAP_IS_INT(res->cands->nelts, 0,
+               "65 groups on 64 one-unit children, "
                "none: no candidate");
     TAP_IS_INT(stats.nodes, 0, "... decided without walking");
     TAP_IS_INT(stats.refused, 1, "... the tree refused up front");
@@ -139,9 +139,9 @@ static void test_infeasible(apr_pool_t *p)
 
     /* room enough (4 units each) but isolate wants 65 providers */
     w = wide(p, 1, 64, 4);
-    res = build(p, w, groups(p, 65, NULL, "isolate", 1000),
-                PL_AC_DEPTH_FIRST);
-    TAP_IS_INT(res->cands->nelts, 0, "65 isolated groups on 64 providers "
+    res = build(p, w, groups(p, 65, NULL, "isolate", 1000), PL_AC_DEPTH_FIRST);
+    TAP_IS_INT(res->cands->nelts, 0,
+               "65 isolated groups on 64 providers "
                "of 4 units: none");
     TAP_IS_INT(stats.nodes, 0, "... decided by the matching");
     res = build(p, w, groups(p, 65, NULL, "none", 10), PL_AC_DEPTH_FIRST);
@@ -149,23 +149,27 @@ static void test_infeasible(apr_pool_t *p)
 
     /* two groups need the one child with CUSTOM_PF: room for PF is 1 */
     w = wide(p, 1, 64, 4);
-    res = build(p, w, apr_pstrcat(p, groups(p, 63, ",CUSTOM_PF:1", "none",
-                                            1000),
-                                  "&resources64=CUSTOM_PF:1", NULL),
+    res = build(p, w,
+                apr_pstrcat(p, groups(p, 63, ",CUSTOM_PF:1", "none", 1000),
+                            "&resources64=CUSTOM_PF:1", NULL),
                 PL_AC_DEPTH_FIRST);
-    TAP_IS_INT(res->cands->nelts, 0, "two groups wanting the one PF unit: "
+    TAP_IS_INT(res->cands->nelts, 0,
+               "two groups wanting the one PF unit: "
                "none");
     TAP_IS_INT(stats.nodes, 0, "... decided without walking");
 
     /* isolate: two groups that only the odd child can serve */
     w = wide(p, 1, 64, 1);
-    res = build(p, w, apr_pstrcat(p, groups(p, 62, NULL, "isolate", 10),
-                                  "&resources63=SRIOV_NET_VF:1"
-                                  "&required63=CUSTOM_ODD"
-                                  "&resources64=SRIOV_NET_VF:1"
-                                  "&required64=CUSTOM_ODD", NULL),
+    res = build(p, w,
+                apr_pstrcat(p, groups(p, 62, NULL, "isolate", 10),
+                            "&resources63=SRIOV_NET_VF:1"
+                            "&required63=CUSTOM_ODD"
+                            "&resources64=SRIOV_NET_VF:1"
+                            "&required64=CUSTOM_ODD",
+                            NULL),
                 PL_AC_DEPTH_FIRST);
-    TAP_IS_INT(res->cands->nelts, 0, "isolate: two groups, one provider "
+    TAP_IS_INT(res->cands->nelts, 0,
+               "isolate: two groups, one provider "
                "with the trait: none");
     TAP_IS_INT(stats.nodes, 0, "... decided by the matching");
 }
@@ -180,15 +184,15 @@ static void test_pruning(apr_pool_t *p)
      * walk must give it back early rather than try 63! orders */
     res = build(p, w, groups(p, 64, ",CUSTOM_PF:1", "isolate", 5),
                 PL_AC_DEPTH_FIRST);
-    TAP_IS_INT(res->cands->nelts, 5, "last group needs the odd child, "
+    TAP_IS_INT(res->cands->nelts, 5,
+               "last group needs the odd child, "
                "isolate: 5 candidates");
     TAP_IS_INT(res->truncated, 1, "... stopped by the limit");
     TAP_OK(stats.pruned > 0, "... partial candidates were cut (%ld)",
            stats.pruned);
     TAP_OK(stats.nodes < 5 * 64 * 4, "... in few steps (%ld)", stats.nodes);
     for (ok = 1, i = 0; i < res->cands->nelts; i++) {
-        const pl_ac_cand_t *c = APR_ARRAY_IDX(res->cands, i,
-                                              pl_ac_cand_t *);
+        const pl_ac_cand_t *c = APR_ARRAY_IDX(res->cands, i, pl_ac_cand_t *);
 
         ok &= c->nmaps == 64 && c->maps[63].rp_ids[0] == 1005;
     }
@@ -200,11 +204,14 @@ static void test_pruning(apr_pool_t *p)
     TAP_OK(stats.nodes < 5 * 64 * 4, "... in few steps (%ld)", stats.nodes);
 
     /* isolate with the trait: a matching exists (the others elsewhere) */
-    res = build(p, w, apr_pstrcat(p, groups(p, 63, NULL, "isolate", 3),
-                                  "&resources64=SRIOV_NET_VF:1"
-                                  "&required64=CUSTOM_ODD", NULL),
+    res = build(p, w,
+                apr_pstrcat(p, groups(p, 63, NULL, "isolate", 3),
+                            "&resources64=SRIOV_NET_VF:1"
+                            "&required64=CUSTOM_ODD",
+                            NULL),
                 PL_AC_DEPTH_FIRST);
-    TAP_IS_INT(res->cands->nelts, 3, "isolate, last group needs the trait: "
+    TAP_IS_INT(res->cands->nelts, 3,
+               "isolate, last group needs the trait: "
                "3 candidates");
     TAP_OK(stats.nodes < 3 * 64 * 4, "... in few steps (%ld)", stats.nodes);
 }
@@ -221,15 +228,18 @@ static void test_bounded(apr_pool_t *p)
     res = build(p, w, groups(p, 64, NULL, "none", 1000), PL_AC_DEPTH_FIRST);
     TAP_IS_INT(res->cands->nelts, 1000, "64 groups, limit 1000: 1000");
     n1000 = stats.nodes;
-    TAP_OK(n10 <= 64 + 10 * 8, "limit 10: work of the answer (%ld nodes)",
-           n10);
-    TAP_OK(n1000 <= 64 + 1000 * 8, "limit 1000: work of the answer "
-           "(%ld nodes)", n1000);
+    TAP_OK(n10 <= 64 + 10 * 8, "limit 10: work of the answer (%ld nodes)", n10);
+    TAP_OK(n1000 <= 64 + 1000 * 8,
+           "limit 1000: work of the answer "
+           "(%ld nodes)",
+           n1000);
     res = build(p, w, groups(p, 64, NULL, "isolate", 1000),
                 PL_AC_BREADTH_FIRST);
     TAP_IS_INT(res->cands->nelts, 1000, "isolate, limit 1000: 1000");
-    TAP_OK(stats.nodes <= 64 + 1000 * 8, "... work of the answer "
-           "(%ld nodes)", stats.nodes);
+    TAP_OK(stats.nodes <= 64 + 1000 * 8,
+           "... work of the answer "
+           "(%ld nodes)",
+           stats.nodes);
 }
 
 static void test_order(apr_pool_t *p)
@@ -240,21 +250,27 @@ static void test_order(apr_pool_t *p)
 
     res = build(p, w, groups(p, 2, NULL, "none", 0), PL_AC_DEPTH_FIRST);
     TAP_IS_INT(res->cands->nelts, 18, "3 roots x 3 children, 2 groups: 18");
-    TAP_IS_STR(all_maps(p, res), "1001,1002 1001,1003 1002,1001 1002,1003 "
+    TAP_IS_STR(all_maps(p, res),
+               "1001,1002 1001,1003 1002,1001 1002,1003 "
                "1003,1001 1003,1002 2001,2002 2001,2003 2002,2001 2002,2003 "
                "2003,2001 2003,2002 3001,3002 3001,3003 3002,3001 3002,3003 "
-               "3003,3001 3003,3002", "depth-first: root by root, choices "
+               "3003,3001 3003,3002",
+               "depth-first: root by root, choices "
                "by provider id");
     res2 = build(p, w, groups(p, 2, NULL, "none", 0), PL_AC_BREADTH_FIRST);
-    TAP_IS_STR(all_maps(p, res2), all_maps(p, res), "no bound: "
+    TAP_IS_STR(all_maps(p, res2), all_maps(p, res),
+               "no bound: "
                "breadth-first answers as depth-first");
     res2 = build(p, w, groups(p, 2, NULL, "none", 0), PL_AC_DEPTH_FIRST);
-    TAP_IS_STR(all_maps(p, res2), all_maps(p, res), "the same request: "
+    TAP_IS_STR(all_maps(p, res2), all_maps(p, res),
+               "the same request: "
                "the same order");
 
     res = build(p, w, groups(p, 2, NULL, "none", 7), PL_AC_BREADTH_FIRST);
-    TAP_IS_STR(all_maps(p, res), "1001,1002 2001,2002 3001,3002 1001,1003 "
-               "2001,2003 3001,3003 1002,1001", "breadth-first, limit 7: "
+    TAP_IS_STR(all_maps(p, res),
+               "1001,1002 2001,2002 3001,3002 1001,1003 "
+               "2001,2003 3001,3003 1002,1001",
+               "breadth-first, limit 7: "
                "the roots in turn");
     TAP_IS_INT(res->truncated, 1, "... cut by the limit");
     TAP_IS_INT(res->roots->nelts, 3, "... every root summarized");
@@ -263,7 +279,7 @@ static void test_order(apr_pool_t *p)
         ok &= root_of(res, i) == (i < 6 ? 1000 : 2000);
     }
     TAP_OK(ok, "depth-first, limit 7: the first root's 6, then one of the "
-           "next");
+               "next");
 
     /* a root with nothing left: breadth-first skips it */
     w = wide(p, 3, 3, 1);
@@ -280,13 +296,12 @@ static void test_order(apr_pool_t *p)
 
     /* 64 wide, two roots, limit 10: five of each */
     w = wide(p, 2, 64, 1);
-    res = build(p, w, groups(p, 64, NULL, "isolate", 10),
-                PL_AC_BREADTH_FIRST);
+    res = build(p, w, groups(p, 64, NULL, "isolate", 10), PL_AC_BREADTH_FIRST);
     for (ok = res->cands->nelts == 10, i = 0; i < res->cands->nelts; i++) {
         ok &= root_of(res, i) == (i % 2 ? 2000 : 1000);
     }
     TAP_OK(ok, "64 wide, 2 roots, limit 10, breadth-first: 5 each, in "
-           "turn");
+               "turn");
 }
 
 static void test_overflow(apr_pool_t *p)
@@ -299,12 +314,12 @@ static void test_overflow(apr_pool_t *p)
     big.total = APR_INT64_MAX;
     big.allocation_ratio = 16.0;
     TAP_OK(pl_ac_capacity(&big) == APR_INT64_MAX, "capacity above 2^63 "
-           "saturates");
+                                                  "saturates");
     big.total = 1000;
     big.reserved = -APR_INT64_MAX;
     big.allocation_ratio = 1.0;
     TAP_OK(pl_ac_capacity(&big) == APR_INT64_MAX, "total - reserved above "
-           "2^63 saturates");
+                                                  "2^63 saturates");
     big.total = 10;
     big.reserved = 2;
     big.allocation_ratio = 1.5;
@@ -316,17 +331,21 @@ static void test_overflow(apr_pool_t *p)
     APR_ARRAY_IDX(w->invs, 0, pl_ac_inv_t).allocation_ratio = 16.0;
     inv(w, 2, 2, VCPU, APR_INT64_MAX, APR_INT64_MAX - 10);
     res = build(p, w, "resources=VCPU:1000", PL_AC_DEPTH_FIRST);
-    TAP_IS_STR(res->cands->nelts == 1 ? "1" : "", "1", "a provider of "
+    TAP_IS_STR(res->cands->nelts == 1 ? "1" : "", "1",
+               "a provider of "
                "capacity above 2^63 stays a candidate; used + amount past "
                "2^63 does not fit");
     if (res->cands->nelts == 1) {
-        TAP_IS_INT(APR_ARRAY_IDX(res->cands, 0, pl_ac_cand_t *)
-                   ->allocs[0].rp_id, 1, "... the first one");
+        TAP_IS_INT(
+            APR_ARRAY_IDX(res->cands, 0, pl_ac_cand_t *)->allocs[0].rp_id, 1,
+            "... the first one");
     }
-    res = build(p, w, "resources1=VCPU:4611686018427387904"
+    res = build(p, w,
+                "resources1=VCPU:4611686018427387904"
                 "&resources2=VCPU:4611686018427387904&group_policy=none",
                 PL_AC_DEPTH_FIRST);
-    TAP_IS_INT(res->cands->nelts, 0, "two amounts of 2^62 on one provider "
+    TAP_IS_INT(res->cands->nelts, 0,
+               "two amounts of 2^62 on one provider "
                "with max_unit 2^63-1: no candidate (their sum exceeds it)");
     {
         apr_array_header_t *sums;
@@ -343,9 +362,10 @@ static void test_overflow(apr_pool_t *p)
         res = build(p, w, "resources=VCPU:1000", PL_AC_DEPTH_FIRST);
         pl_ac_summaries(p, w, res, 0, &sums, &by_id);
         s = sums->nelts ? APR_ARRAY_IDX(sums, 0, pl_ac_summary_t *) : NULL;
-        TAP_OK(s && s->res->nelts == 1
-               && APR_ARRAY_IDX(s->res, 0, pl_ac_summary_res_t).capacity
-                  == APR_INT64_MAX, "summary capacity saturates");
+        TAP_OK(s && s->res->nelts == 1 &&
+                   APR_ARRAY_IDX(s->res, 0, pl_ac_summary_res_t).capacity ==
+                       APR_INT64_MAX,
+               "summary capacity saturates");
     }
 }
 

@@ -23,8 +23,8 @@ static pl_db_t *open_db(void)
     apr_dbd_t *handle;
     pl_db_t *db;
 
-    if (apr_dbd_get_driver(pool, "sqlite3", &driver) != APR_SUCCESS
-        || apr_dbd_open(driver, pool, ":memory:", &handle) != APR_SUCCESS) {
+    if (apr_dbd_get_driver(pool, "sqlite3", &driver) != APR_SUCCESS ||
+        apr_dbd_open(driver, pool, ":memory:", &handle) != APR_SUCCESS) {
         return NULL;
     }
     db = pl_db_wrap(pool, pool, driver, handle, 0);
@@ -37,8 +37,8 @@ static int count(pl_db_t *db)
     pl_rows_t *rows;
     apr_int64_t n = -1;
 
-    if (pl_db_select_text(db, pool, &rows, "SELECT COUNT(*) FROM t")
-        == APR_SUCCESS) {
+    if (pl_db_select_text(db, pool, &rows, "SELECT COUNT(*) FROM t") ==
+        APR_SUCCESS) {
         pl_db_int64(rows, 0, 0, &n);
     }
     return (int)n;
@@ -52,8 +52,8 @@ static apr_status_t insert(pl_db_t *db, const char *name)
 
 typedef struct runs_t {
     int calls;
-    int fail_until;             /* calls before which fn asks a retry */
-    apr_status_t failure;       /* what it returns meanwhile */
+    int fail_until;       /* calls before which fn asks a retry */
+    apr_status_t failure; /* what it returns meanwhile */
 } runs_t;
 
 static apr_status_t insert_fn(pl_db_t *db, apr_pool_t *p, void *baton)
@@ -144,15 +144,15 @@ int main(void)
                "release gives the failure back");
     TAP_IS_INT(insert(db, "e"), APR_SUCCESS,
                "the transaction goes on after the savepoint");
-    TAP_IS_INT(pl_db_end(db, APR_SUCCESS), APR_SUCCESS,
-               "and commits");
+    TAP_IS_INT(pl_db_end(db, APR_SUCCESS), APR_SUCCESS, "and commits");
     TAP_IS_INT(count(db), 3, "d and e are there, the duplicate is not");
 
     /* a duplicate without a savepoint spoils the transaction */
     pl_db_begin(db);
     insert(db, "f");
     rv = insert(db, "a");
-    TAP_IS_INT(pl_db_end(db, rv), APR_EEXIST, "a failed statement fails "
+    TAP_IS_INT(pl_db_end(db, rv), APR_EEXIST,
+               "a failed statement fails "
                "the transaction");
     TAP_IS_INT(count(db), 3, "f went with it");
 

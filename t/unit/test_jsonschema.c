@@ -24,26 +24,17 @@
 /* ------------------------------------------------------------------ */
 /* Schemas (JSON text, as the api_* files will write them)             */
 
-static const char *S_str =
-    "{\"type\": \"string\"}";
-static const char *S_int =
-    "{\"type\": \"integer\"}";
-static const char *S_num =
-    "{\"type\": \"number\"}";
-static const char *S_bool =
-    "{\"type\": \"boolean\"}";
-static const char *S_null =
-    "{\"type\": \"null\"}";
-static const char *S_arr =
-    "{\"type\": \"array\"}";
-static const char *S_obj =
-    "{\"type\": \"object\"}";
-static const char *S_int_null =
-    "{\"type\": [\"integer\", \"null\"]}";
-static const char *S_str_list1 =
-    "{\"type\": [\"string\"]}";
-static const char *S_req =
-    "{\"type\": \"object\", \"required\": [\"name\", \"uuid\"]}";
+static const char *S_str = "{\"type\": \"string\"}";
+static const char *S_int = "{\"type\": \"integer\"}";
+static const char *S_num = "{\"type\": \"number\"}";
+static const char *S_bool = "{\"type\": \"boolean\"}";
+static const char *S_null = "{\"type\": \"null\"}";
+static const char *S_arr = "{\"type\": \"array\"}";
+static const char *S_obj = "{\"type\": \"object\"}";
+static const char *S_int_null = "{\"type\": [\"integer\", \"null\"]}";
+static const char *S_str_list1 = "{\"type\": [\"string\"]}";
+static const char
+    *S_req = "{\"type\": \"object\", \"required\": [\"name\", \"uuid\"]}";
 static const char *S_props =
     "{\"type\": \"object\", \"properties\": {\"name\": {\"type\": \"st"
     "ring\"}, \"n\": {\"type\": \"integer\"}}}";
@@ -53,61 +44,51 @@ static const char *S_noadd =
 static const char *S_addschema =
     "{\"type\": \"object\", \"properties\": {\"a\": {}}, \"additionalP"
     "roperties\": {\"type\": \"integer\"}}";
-static const char *S_pp =
-    "{\"type\": \"object\", \"patternProperties\": {\"^[A-Z0-9_]+$\": "
-    "{\"type\": \"integer\", \"minimum\": 1}}, \"additionalProperties\""
-    ": false}";
-static const char *S_pp2 =
-    "{\"type\": \"object\", \"patternProperties\": {\"^[A-Z]+$\": {\"t"
-    "ype\": \"integer\"}, \"^[0-9]+$\": {\"type\": \"string\"}}, \"add"
-    "itionalProperties\": false}";
+static const char
+    *S_pp = "{\"type\": \"object\", \"patternProperties\": {\"^[A-Z0-9_]+$\": "
+            "{\"type\": \"integer\", \"minimum\": 1}}, \"additionalProperties\""
+            ": false}";
+static const char
+    *S_pp2 = "{\"type\": \"object\", \"patternProperties\": {\"^[A-Z]+$\": {\"t"
+             "ype\": \"integer\"}, \"^[0-9]+$\": {\"type\": \"string\"}}, \"add"
+             "itionalProperties\": false}";
 static const char *S_minmaxprops =
     "{\"type\": \"object\", \"minProperties\": 1, \"maxProperties\": 2"
     "}";
 static const char *S_items =
     "{\"type\": \"array\", \"items\": {\"type\": \"string\", \"format\""
     ": \"uuid\"}, \"uniqueItems\": true}";
-static const char *S_minmaxitems =
-    "{\"type\": \"array\", \"minItems\": 1, \"maxItems\": 3}";
-static const char *S_itemsfalse =
-    "{\"items\": false}";
-static const char *S_uniq =
-    "{\"uniqueItems\": true}";
+static const char
+    *S_minmaxitems = "{\"type\": \"array\", \"minItems\": 1, \"maxItems\": 3}";
+static const char *S_itemsfalse = "{\"items\": false}";
+static const char *S_uniq = "{\"uniqueItems\": true}";
 static const char *S_minmax =
     "{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 2147483647}";
-static const char *S_fmax =
-    "{\"type\": \"number\", \"maximum\": 3.40282e+38}";
-static const char *S_excl =
-    "{\"exclusiveMinimum\": 0, \"exclusiveMaximum\": 10.5}";
-static const char *S_len =
-    "{\"type\": \"string\", \"minLength\": 1, \"maxLength\": 5}";
-static const char *S_pat =
-    "{\"type\": \"string\", \"pattern\": \"^[A-Z0-9_]+$\"}";
-static const char *S_patsearch =
-    "{\"type\": \"string\", \"pattern\": \"[0-9]+\"}";
+static const char *S_fmax = "{\"type\": \"number\", \"maximum\": 3.40282e+38}";
+static const char
+    *S_excl = "{\"exclusiveMinimum\": 0, \"exclusiveMaximum\": 10.5}";
+static const char
+    *S_len = "{\"type\": \"string\", \"minLength\": 1, \"maxLength\": 5}";
+static const char
+    *S_pat = "{\"type\": \"string\", \"pattern\": \"^[A-Z0-9_]+$\"}";
+static const char
+    *S_patsearch = "{\"type\": \"string\", \"pattern\": \"[0-9]+\"}";
 static const char *S_patalt =
     "{\"type\": \"string\", \"pattern\": \"^[A-Z0-9_]+$|^all|^unknown$"
     "\"}";
-static const char *S_patpy =
-    "{\"pattern\": \"^\\\\d{2}\\\\.\\\\w+(?:x|y)*?$\"}";
-static const char *S_patdot =
-    "{\"pattern\": \"^a.c$\"}";
-static const char *S_enum =
-    "{\"type\": \"string\", \"enum\": [\"none\", \"isolate\"]}";
-static const char *S_enumnum =
-    "{\"enum\": [1, 2.5, null, \"a\", [1, 2], {\"k\": true}]}";
-static const char *S_enumbool =
-    "{\"enum\": [true]}";
-static const char *S_enumzero =
-    "{\"enum\": [0, \"x\"]}";
-static const char *S_const =
-    "{\"const\": {\"a\": [1, \"b\"]}}";
-static const char *S_const1 =
-    "{\"const\": 1}";
-static const char *S_uuid =
-    "{\"type\": \"string\", \"format\": \"uuid\"}";
-static const char *S_uuidonly =
-    "{\"format\": \"uuid\"}";
+static const char
+    *S_patpy = "{\"pattern\": \"^\\\\d{2}\\\\.\\\\w+(?:x|y)*?$\"}";
+static const char *S_patdot = "{\"pattern\": \"^a.c$\"}";
+static const char
+    *S_enum = "{\"type\": \"string\", \"enum\": [\"none\", \"isolate\"]}";
+static const char
+    *S_enumnum = "{\"enum\": [1, 2.5, null, \"a\", [1, 2], {\"k\": true}]}";
+static const char *S_enumbool = "{\"enum\": [true]}";
+static const char *S_enumzero = "{\"enum\": [0, \"x\"]}";
+static const char *S_const = "{\"const\": {\"a\": [1, \"b\"]}}";
+static const char *S_const1 = "{\"const\": 1}";
+static const char *S_uuid = "{\"type\": \"string\", \"format\": \"uuid\"}";
+static const char *S_uuidonly = "{\"format\": \"uuid\"}";
 static const char *S_anyof =
     "{\"anyOf\": [{\"type\": \"string\", \"format\": \"uuid\"}, {\"typ"
     "e\": \"null\"}]}";
@@ -121,22 +102,20 @@ static const char *S_anyof3 =
 static const char *S_oneof =
     "{\"oneOf\": [{\"type\": \"integer\"}, {\"type\": \"number\"}, {\""
     "type\": \"string\"}]}";
-static const char *S_allof =
-    "{\"allOf\": [{\"type\": \"integer\"}, {\"minimum\": 3}]}";
-static const char *S_not =
-    "{\"not\": {\"type\": \"string\"}}";
-static const char *S_ref =
-    "{\"definitions\": {\"rc\": {\"type\": \"string\", \"pattern\": \""
-    "^[A-Z]+$\"}}, \"type\": \"object\", \"properties\": {\"a\": {\"$r"
-    "ef\": \"#/definitions/rc\"}, \"b\": {\"type\": \"array\", \"items"
-    "\": {\"$ref\": \"#/definitions/rc\"}}}}";
+static const char
+    *S_allof = "{\"allOf\": [{\"type\": \"integer\"}, {\"minimum\": 3}]}";
+static const char *S_not = "{\"not\": {\"type\": \"string\"}}";
+static const char
+    *S_ref = "{\"definitions\": {\"rc\": {\"type\": \"string\", \"pattern\": \""
+             "^[A-Z]+$\"}}, \"type\": \"object\", \"properties\": {\"a\": {\"$r"
+             "ef\": \"#/definitions/rc\"}, \"b\": {\"type\": \"array\", \"items"
+             "\": {\"$ref\": \"#/definitions/rc\"}}}}";
 static const char *S_recref =
     "{\"type\": \"object\", \"properties\": {\"child\": {\"$ref\": \"#"
     "\"}, \"v\": {\"type\": \"integer\"}}}";
-static const char *S_falseprop =
-    "{\"properties\": {\"x\": false}}";
-static const char *S_typeenum =
-    "{\"type\": \"string\", \"enum\": [\"a\"], \"maxLength\": 0}";
+static const char *S_falseprop = "{\"properties\": {\"x\": false}}";
+static const char
+    *S_typeenum = "{\"type\": \"string\", \"enum\": [\"a\"], \"maxLength\": 0}";
 static const char *S_rp_post_114 =
     "{\"type\": \"object\", \"properties\": {\"name\": {\"type\": \"st"
     "ring\", \"maxLength\": 200}, \"uuid\": {\"type\": \"string\", \"f"
@@ -208,133 +187,54 @@ typedef struct {
     const char *label;
     const char **schema;
     const char *doc;
-    const char *expect;         /* NULL: valid */
+    const char *expect; /* NULL: valid */
 } vcase_t;
 
 static const vcase_t cases[] = {
-    { "str", &S_str,
-      "\"x\"",
-      NULL },
-    { "str", &S_str,
-      "1",
-      "1 is not of type 'string'" },
-    { "str", &S_str,
-      "null",
-      "None is not of type 'string'" },
-    { "str", &S_str,
-      "true",
-      "True is not of type 'string'" },
-    { "str", &S_str,
-      "1.5",
-      "1.5 is not of type 'string'" },
-    { "str", &S_str,
-      "[1, \"a\", null, false]",
+    { "str", &S_str, "\"x\"", NULL },
+    { "str", &S_str, "1", "1 is not of type 'string'" },
+    { "str", &S_str, "null", "None is not of type 'string'" },
+    { "str", &S_str, "true", "True is not of type 'string'" },
+    { "str", &S_str, "1.5", "1.5 is not of type 'string'" },
+    { "str", &S_str, "[1, \"a\", null, false]",
       "[1, 'a', None, False] is not of type 'string'" },
-    { "str", &S_str,
-      "{\"a\": 1, \"b\": [true]}",
+    { "str", &S_str, "{\"a\": 1, \"b\": [true]}",
       "{'a': 1, 'b': [True]} is not of type 'string'" },
-    { "int", &S_int,
-      "1",
-      NULL },
-    { "int", &S_int,
-      "1.0",
-      NULL },
-    { "int", &S_int,
-      "1.5",
-      "1.5 is not of type 'integer'" },
-    { "int", &S_int,
-      "true",
-      "True is not of type 'integer'" },
-    { "int", &S_int,
-      "\"1\"",
-      "'1' is not of type 'integer'" },
-    { "int", &S_int,
-      "1e2",
-      NULL },
-    { "int", &S_int,
-      "-0.0",
-      NULL },
-    { "int", &S_int,
-      "1e20",
-      NULL },
-    { "int", &S_int,
-      "1.5e300",
-      NULL },
-    { "int", &S_int,
-      "0.0001",
-      "0.0001 is not of type 'integer'" },
-    { "int", &S_int,
-      "0.00001",
-      "1e-05 is not of type 'integer'" },
-    { "int", &S_int,
-      "123456789012345678",
-      NULL },
-    { "int", &S_int,
-      "-9223372036854775808",
-      NULL },
-    { "int", &S_int,
-      "1e16",
-      NULL },
-    { "int", &S_int,
-      "1e15",
-      NULL },
-    { "int", &S_int,
-      "12345678901234567.5",
-      NULL },
-    { "num", &S_num,
-      "1",
-      NULL },
-    { "num", &S_num,
-      "1.5",
-      NULL },
-    { "num", &S_num,
-      "false",
-      "False is not of type 'number'" },
-    { "num", &S_num,
-      "\"x\"",
-      "'x' is not of type 'number'" },
-    { "bool", &S_bool,
-      "false",
-      NULL },
-    { "bool", &S_bool,
-      "0",
-      "0 is not of type 'boolean'" },
-    { "null", &S_null,
-      "null",
-      NULL },
-    { "null", &S_null,
-      "0",
-      "0 is not of type 'null'" },
-    { "null", &S_null,
-      "\"\"",
-      "'' is not of type 'null'" },
-    { "arr", &S_arr,
-      "[]",
-      NULL },
-    { "arr", &S_arr,
-      "{}",
-      "{} is not of type 'array'" },
-    { "obj", &S_obj,
-      "{}",
-      NULL },
-    { "obj", &S_obj,
-      "[]",
-      "[] is not of type 'object'" },
-    { "int_null", &S_int_null,
-      "null",
-      NULL },
-    { "int_null", &S_int_null,
-      "3",
-      NULL },
-    { "int_null", &S_int_null,
-      "\"x\"",
+    { "int", &S_int, "1", NULL },
+    { "int", &S_int, "1.0", NULL },
+    { "int", &S_int, "1.5", "1.5 is not of type 'integer'" },
+    { "int", &S_int, "true", "True is not of type 'integer'" },
+    { "int", &S_int, "\"1\"", "'1' is not of type 'integer'" },
+    { "int", &S_int, "1e2", NULL },
+    { "int", &S_int, "-0.0", NULL },
+    { "int", &S_int, "1e20", NULL },
+    { "int", &S_int, "1.5e300", NULL },
+    { "int", &S_int, "0.0001", "0.0001 is not of type 'integer'" },
+    { "int", &S_int, "0.00001", "1e-05 is not of type 'integer'" },
+    { "int", &S_int, "123456789012345678", NULL },
+    { "int", &S_int, "-9223372036854775808", NULL },
+    { "int", &S_int, "1e16", NULL },
+    { "int", &S_int, "1e15", NULL },
+    { "int", &S_int, "12345678901234567.5", NULL },
+    { "num", &S_num, "1", NULL },
+    { "num", &S_num, "1.5", NULL },
+    { "num", &S_num, "false", "False is not of type 'number'" },
+    { "num", &S_num, "\"x\"", "'x' is not of type 'number'" },
+    { "bool", &S_bool, "false", NULL },
+    { "bool", &S_bool, "0", "0 is not of type 'boolean'" },
+    { "null", &S_null, "null", NULL },
+    { "null", &S_null, "0", "0 is not of type 'null'" },
+    { "null", &S_null, "\"\"", "'' is not of type 'null'" },
+    { "arr", &S_arr, "[]", NULL },
+    { "arr", &S_arr, "{}", "{} is not of type 'array'" },
+    { "obj", &S_obj, "{}", NULL },
+    { "obj", &S_obj, "[]", "[] is not of type 'object'" },
+    { "int_null", &S_int_null, "null", NULL },
+    { "int_null", &S_int_null, "3", NULL },
+    { "int_null", &S_int_null, "\"x\"",
       "'x' is not of type 'integer', 'null'" },
-    { "int_null", &S_int_null,
-      "{}",
-      "{} is not of type 'integer', 'null'" },
-    { "str_list1", &S_str_list1,
-      "2",
-      "2 is not of type 'string'" },
+    { "int_null", &S_int_null, "{}", "{} is not of type 'integer', 'null'" },
+    { "str_list1", &S_str_list1, "2", "2 is not of type 'string'" },
     { "str", &S_str,
       "[0.1, 1e22, 1.1, 100.0, 1e-7, 123456789.123, 5e-324, 1.7976931348"
       "623157e308, -2.5e-5, 9007199254740993.0, 0.3, 2.675]",
@@ -347,490 +247,229 @@ static const vcase_t cases[] = {
       "[1e+16, 9999999999999998.0, 1234567890123456.8, 0.001, 1.5e-10, -"
       "0.0, 18446744073709551615, 9223372036854775807] is not of type 's"
       "tring'" },
-    { "str", &S_str,
-      "{\"k'ey\": \"v\", \"\": [], \"n\": {\"x\": {}}}",
+    { "str", &S_str, "{\"k'ey\": \"v\", \"\": [], \"n\": {\"x\": {}}}",
       "{\"k'ey\": 'v', '': [], 'n': {'x': {}}} is not of type 'string'" },
-    { "str", &S_str,
-      "\"it's\"",
-      NULL },
-    { "str", &S_str,
-      "\"say \\\"hi\\\"\"",
-      NULL },
-    { "str", &S_str,
-      "\"both ' and \\\"\"",
-      NULL },
-    { "str", &S_str,
-      "\"tab\\tnl\\ncr\\r bs\\\\ nul\\u0000 del\\u007f\"",
+    { "str", &S_str, "\"it's\"", NULL },
+    { "str", &S_str, "\"say \\\"hi\\\"\"", NULL },
+    { "str", &S_str, "\"both ' and \\\"\"", NULL },
+    { "str", &S_str, "\"tab\\tnl\\ncr\\r bs\\\\ nul\\u0000 del\\u007f\"",
       NULL },
     { "str", &S_str,
       "\"caf\\u00e9 \\u00a0 \\u00ad \\u4e2d \\u200b \\ud83d\\ude00 \\u03"
       "78 \\ue000\"",
       NULL },
-    { "req", &S_req,
-      "{}",
-      "'name' is a required property" },
-    { "req", &S_req,
-      "{\"uuid\": 1}",
-      "'name' is a required property" },
-    { "req", &S_req,
-      "{\"name\": 1}",
-      "'uuid' is a required property" },
-    { "req", &S_req,
-      "[]",
-      "[] is not of type 'object'" },
-    { "props", &S_props,
-      "{\"name\": 1, \"n\": \"x\"}",
+    { "req", &S_req, "{}", "'name' is a required property" },
+    { "req", &S_req, "{\"uuid\": 1}", "'name' is a required property" },
+    { "req", &S_req, "{\"name\": 1}", "'uuid' is a required property" },
+    { "req", &S_req, "[]", "[] is not of type 'object'" },
+    { "props", &S_props, "{\"name\": 1, \"n\": \"x\"}",
       "1 is not of type 'string'" },
-    { "props", &S_props,
-      "{\"n\": \"x\", \"name\": 1}",
+    { "props", &S_props, "{\"n\": \"x\", \"name\": 1}",
       "1 is not of type 'string'" },
-    { "props", &S_props,
-      "{\"name\": \"a\", \"n\": 2}",
-      NULL },
-    { "noadd", &S_noadd,
-      "{\"foo\": 1}",
+    { "props", &S_props, "{\"name\": \"a\", \"n\": 2}", NULL },
+    { "noadd", &S_noadd, "{\"foo\": 1}",
       "Additional properties are not allowed ('foo' was unexpected)" },
-    { "noadd", &S_noadd,
-      "{\"name\": \"a\", \"zed\": 1, \"abc\": 2}",
+    { "noadd", &S_noadd, "{\"name\": \"a\", \"zed\": 1, \"abc\": 2}",
       "Additional properties are not allowed ('abc', 'zed' were unexpect"
       "ed)" },
-    { "noadd", &S_noadd,
-      "{\"name\": 1, \"foo\": 1}",
+    { "noadd", &S_noadd, "{\"name\": 1, \"foo\": 1}",
       "Additional properties are not allowed ('foo' was unexpected)" },
-    { "noadd", &S_noadd,
-      "{\"name\": \"a\"}",
-      NULL },
-    { "addschema", &S_addschema,
-      "{\"a\": \"x\", \"b\": 1}",
-      NULL },
-    { "addschema", &S_addschema,
-      "{\"a\": \"x\", \"b\": \"y\"}",
+    { "noadd", &S_noadd, "{\"name\": \"a\"}", NULL },
+    { "addschema", &S_addschema, "{\"a\": \"x\", \"b\": 1}", NULL },
+    { "addschema", &S_addschema, "{\"a\": \"x\", \"b\": \"y\"}",
       "'y' is not of type 'integer'" },
-    { "pp", &S_pp,
-      "{\"VCPU\": 1, \"DISK_GB\": 0}",
+    { "pp", &S_pp, "{\"VCPU\": 1, \"DISK_GB\": 0}",
       "0 is less than the minimum of 1" },
-    { "pp", &S_pp,
-      "{\"vcpu\": 1}",
+    { "pp", &S_pp, "{\"vcpu\": 1}",
       "'vcpu' does not match any of the regexes: '^[A-Z0-9_]+$'" },
-    { "pp", &S_pp,
-      "{\"VCPU\": \"1\", \"b\": 1, \"a\": 2}",
+    { "pp", &S_pp, "{\"VCPU\": \"1\", \"b\": 1, \"a\": 2}",
       "'a', 'b' do not match any of the regexes: '^[A-Z0-9_]+$'" },
-    { "pp", &S_pp,
-      "{\"VCPU\": 2}",
-      NULL },
-    { "pp2", &S_pp2,
-      "{\"x\": 1}",
+    { "pp", &S_pp, "{\"VCPU\": 2}", NULL },
+    { "pp2", &S_pp2, "{\"x\": 1}",
       "'x' does not match any of the regexes: '^[0-9]+$', '^[A-Z]+$'" },
-    { "minmaxprops", &S_minmaxprops,
-      "{}",
+    { "minmaxprops", &S_minmaxprops, "{}",
       "{} does not have enough properties" },
-    { "minmaxprops", &S_minmaxprops,
-      "{\"a\": 1, \"b\": 2, \"c\": 3}",
+    { "minmaxprops", &S_minmaxprops, "{\"a\": 1, \"b\": 2, \"c\": 3}",
       "{'a': 1, 'b': 2, 'c': 3} has too many properties" },
-    { "minmaxprops", &S_minmaxprops,
-      "{\"a\": 1}",
-      NULL },
-    { "items", &S_items,
-      "[\"4e8e5957-649f-477b-9e5b-f1f75b21c03c\"]",
-      NULL },
-    { "items", &S_items,
-      "[\"pony\"]",
-      "'pony' is not a 'uuid'" },
+    { "minmaxprops", &S_minmaxprops, "{\"a\": 1}", NULL },
+    { "items", &S_items, "[\"4e8e5957-649f-477b-9e5b-f1f75b21c03c\"]", NULL },
+    { "items", &S_items, "[\"pony\"]", "'pony' is not a 'uuid'" },
     { "items", &S_items,
       "[\"4e8e5957-649f-477b-9e5b-f1f75b21c03c\", \"4e8e5957-649f-477b-9"
       "e5b-f1f75b21c03c\"]",
       "['4e8e5957-649f-477b-9e5b-f1f75b21c03c', '4e8e5957-649f-477b-9e5b"
       "-f1f75b21c03c'] has non-unique elements" },
-    { "items", &S_items,
-      "[1]",
-      "1 is not of type 'string'" },
-    { "items", &S_items,
-      "[\"4e8e5957649f477b9e5bf1f75b21c03c\"]",
+    { "items", &S_items, "[1]", "1 is not of type 'string'" },
+    { "items", &S_items, "[\"4e8e5957649f477b9e5bf1f75b21c03c\"]", NULL },
+    { "items", &S_items, "[\"{4e8e5957-649f-477b-9e5b-f1f75b21c03c}\"]", NULL },
+    { "items", &S_items, "[\"urn:uuid:4e8e5957-649f-477b-9e5b-f1f75b21c03c\"]",
       NULL },
-    { "items", &S_items,
-      "[\"{4e8e5957-649f-477b-9e5b-f1f75b21c03c}\"]",
-      NULL },
-    { "items", &S_items,
-      "[\"urn:uuid:4e8e5957-649f-477b-9e5b-f1f75b21c03c\"]",
-      NULL },
-    { "items", &S_items,
-      "[\"4E8E5957-649F-477B-9E5B-F1F75B21C03C\"]",
-      NULL },
-    { "items", &S_items,
-      "[\"4e8e5957-649f-477b-9e5b-f1f75b21c03\"]",
+    { "items", &S_items, "[\"4E8E5957-649F-477B-9E5B-F1F75B21C03C\"]", NULL },
+    { "items", &S_items, "[\"4e8e5957-649f-477b-9e5b-f1f75b21c03\"]",
       "'4e8e5957-649f-477b-9e5b-f1f75b21c03' is not a 'uuid'" },
-    { "items", &S_items,
-      "[\"4e8e-5957649f477b9e5bf1f75b21c03c--\"]",
-      NULL },
-    { "items", &S_items,
-      "[\"4e8e5957-649f-477b-9e5b-f1f75b21c03g\"]",
+    { "items", &S_items, "[\"4e8e-5957649f477b9e5bf1f75b21c03c--\"]", NULL },
+    { "items", &S_items, "[\"4e8e5957-649f-477b-9e5b-f1f75b21c03g\"]",
       "'4e8e5957-649f-477b-9e5b-f1f75b21c03g' is not a 'uuid'" },
-    { "items", &S_items,
-      "[\"+e8e5957-649f-477b-9e5b-f1f75b21c03c\"]",
+    { "items", &S_items, "[\"+e8e5957-649f-477b-9e5b-f1f75b21c03c\"]",
       "'+e8e5957-649f-477b-9e5b-f1f75b21c03c' is not a 'uuid'" },
-    { "minmaxitems", &S_minmaxitems,
-      "[]",
-      "[] is too short" },
-    { "minmaxitems", &S_minmaxitems,
-      "[1, 2, 3, 4]",
+    { "minmaxitems", &S_minmaxitems, "[]", "[] is too short" },
+    { "minmaxitems", &S_minmaxitems, "[1, 2, 3, 4]",
       "[1, 2, 3, 4] is too long" },
-    { "minmaxitems", &S_minmaxitems,
-      "[1]",
-      NULL },
-    { "itemsfalse", &S_itemsfalse,
-      "[]",
-      NULL },
-    { "itemsfalse", &S_itemsfalse,
-      "[1, 2]",
+    { "minmaxitems", &S_minmaxitems, "[1]", NULL },
+    { "itemsfalse", &S_itemsfalse, "[]", NULL },
+    { "itemsfalse", &S_itemsfalse, "[1, 2]",
       "Expected at most 0 items, but found 2" },
-    { "uniq", &S_uniq,
-      "[1, 1.0]",
-      "[1, 1.0] has non-unique elements" },
-    { "uniq", &S_uniq,
-      "[1, true]",
-      NULL },
-    { "uniq", &S_uniq,
-      "[0, false]",
-      NULL },
-    { "uniq", &S_uniq,
-      "[false, false]",
+    { "uniq", &S_uniq, "[1, 1.0]", "[1, 1.0] has non-unique elements" },
+    { "uniq", &S_uniq, "[1, true]", NULL },
+    { "uniq", &S_uniq, "[0, false]", NULL },
+    { "uniq", &S_uniq, "[false, false]",
       "[False, False] has non-unique elements" },
-    { "uniq", &S_uniq,
-      "[{\"a\": 1}, {\"a\": 1.0}]",
+    { "uniq", &S_uniq, "[{\"a\": 1}, {\"a\": 1.0}]",
       "[{'a': 1}, {'a': 1.0}] has non-unique elements" },
-    { "uniq", &S_uniq,
-      "[{\"a\": 1, \"b\": 2}, {\"b\": 2, \"a\": 1}]",
+    { "uniq", &S_uniq, "[{\"a\": 1, \"b\": 2}, {\"b\": 2, \"a\": 1}]",
       "[{'a': 1, 'b': 2}, {'b': 2, 'a': 1}] has non-unique elements" },
-    { "uniq", &S_uniq,
-      "[[1], [true]]",
-      NULL },
-    { "uniq", &S_uniq,
-      "[\"a\", 1, \"a\"]",
+    { "uniq", &S_uniq, "[[1], [true]]", NULL },
+    { "uniq", &S_uniq, "[\"a\", 1, \"a\"]",
       "['a', 1, 'a'] has non-unique elements" },
-    { "uniq", &S_uniq,
-      "[null, null]",
-      "[None, None] has non-unique elements" },
-    { "uniq", &S_uniq,
-      "[\"a\", \"b\"]",
-      NULL },
-    { "uniq", &S_uniq,
-      "[1.5, 2.5, 1.5]",
+    { "uniq", &S_uniq, "[null, null]", "[None, None] has non-unique elements" },
+    { "uniq", &S_uniq, "[\"a\", \"b\"]", NULL },
+    { "uniq", &S_uniq, "[1.5, 2.5, 1.5]",
       "[1.5, 2.5, 1.5] has non-unique elements" },
-    { "minmax", &S_minmax,
-      "0",
-      "0 is less than the minimum of 1" },
-    { "minmax", &S_minmax,
-      "-1",
-      "-1 is less than the minimum of 1" },
-    { "minmax", &S_minmax,
-      "2147483648",
+    { "minmax", &S_minmax, "0", "0 is less than the minimum of 1" },
+    { "minmax", &S_minmax, "-1", "-1 is less than the minimum of 1" },
+    { "minmax", &S_minmax, "2147483648",
       "2147483648 is greater than the maximum of 2147483647" },
-    { "minmax", &S_minmax,
-      "1",
-      NULL },
-    { "minmax", &S_minmax,
-      "0.5",
-      "0.5 is not of type 'integer'" },
-    { "minmax", &S_minmax,
-      "1e10",
+    { "minmax", &S_minmax, "1", NULL },
+    { "minmax", &S_minmax, "0.5", "0.5 is not of type 'integer'" },
+    { "minmax", &S_minmax, "1e10",
       "10000000000.0 is greater than the maximum of 2147483647" },
-    { "fmax", &S_fmax,
-      "3.5e38",
+    { "fmax", &S_fmax, "3.5e38",
       "3.5e+38 is greater than the maximum of 3.40282e+38" },
-    { "fmax", &S_fmax,
-      "1e38",
-      NULL },
-    { "excl", &S_excl,
-      "0",
-      "0 is less than or equal to the minimum of 0" },
-    { "excl", &S_excl,
-      "10.5",
+    { "fmax", &S_fmax, "1e38", NULL },
+    { "excl", &S_excl, "0", "0 is less than or equal to the minimum of 0" },
+    { "excl", &S_excl, "10.5",
       "10.5 is greater than or equal to the maximum of 10.5" },
-    { "excl", &S_excl,
-      "11",
+    { "excl", &S_excl, "11",
       "11 is greater than or equal to the maximum of 10.5" },
-    { "excl", &S_excl,
-      "5",
-      NULL },
-    { "excl", &S_excl,
-      "-0.5",
+    { "excl", &S_excl, "5", NULL },
+    { "excl", &S_excl, "-0.5",
       "-0.5 is less than or equal to the minimum of 0" },
-    { "excl", &S_excl,
-      "true",
-      NULL },
-    { "len", &S_len,
-      "\"\"",
-      "'' is too short" },
-    { "len", &S_len,
-      "\"abcdef\"",
-      "'abcdef' is too long" },
-    { "len", &S_len,
-      "\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"",
-      NULL },
-    { "len", &S_len,
-      "\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"",
+    { "excl", &S_excl, "true", NULL },
+    { "len", &S_len, "\"\"", "'' is too short" },
+    { "len", &S_len, "\"abcdef\"", "'abcdef' is too long" },
+    { "len", &S_len, "\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"", NULL },
+    { "len", &S_len, "\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"",
       "'\303\251\303\251\303\251\303\251\303\251\303\251' is too long" },
-    { "len", &S_len,
-      "\"\\ud83d\\ude00\\ud83d\\ude00\"",
-      NULL },
-    { "len", &S_len,
-      "5",
-      "5 is not of type 'string'" },
-    { "pat", &S_pat,
-      "\"abc\"",
-      "'abc' does not match '^[A-Z0-9_]+$'" },
-    { "pat", &S_pat,
-      "\"ABC\"",
-      NULL },
-    { "pat", &S_pat,
-      "\"ABC\\n\"",
-      NULL },
-    { "pat", &S_pat,
-      "\"ABC\\n\\n\"",
+    { "len", &S_len, "\"\\ud83d\\ude00\\ud83d\\ude00\"", NULL },
+    { "len", &S_len, "5", "5 is not of type 'string'" },
+    { "pat", &S_pat, "\"abc\"", "'abc' does not match '^[A-Z0-9_]+$'" },
+    { "pat", &S_pat, "\"ABC\"", NULL },
+    { "pat", &S_pat, "\"ABC\\n\"", NULL },
+    { "pat", &S_pat, "\"ABC\\n\\n\"",
       "'ABC\\n\\n' does not match '^[A-Z0-9_]+$'" },
-    { "pat", &S_pat,
-      "\"A B\"",
-      "'A B' does not match '^[A-Z0-9_]+$'" },
-    { "pat", &S_pat,
-      "\"\"",
-      "'' does not match '^[A-Z0-9_]+$'" },
-    { "pat", &S_pat,
-      "1",
-      "1 is not of type 'string'" },
-    { "patsearch", &S_patsearch,
-      "\"ab1c\"",
-      NULL },
-    { "patsearch", &S_patsearch,
-      "\"abc\"",
-      "'abc' does not match '[0-9]+'" },
-    { "patalt", &S_patalt,
-      "\"alligator\"",
-      NULL },
-    { "patalt", &S_patalt,
-      "\"unknown\"",
-      NULL },
-    { "patalt", &S_patalt,
-      "\"unknownx\"",
+    { "pat", &S_pat, "\"A B\"", "'A B' does not match '^[A-Z0-9_]+$'" },
+    { "pat", &S_pat, "\"\"", "'' does not match '^[A-Z0-9_]+$'" },
+    { "pat", &S_pat, "1", "1 is not of type 'string'" },
+    { "patsearch", &S_patsearch, "\"ab1c\"", NULL },
+    { "patsearch", &S_patsearch, "\"abc\"", "'abc' does not match '[0-9]+'" },
+    { "patalt", &S_patalt, "\"alligator\"", NULL },
+    { "patalt", &S_patalt, "\"unknown\"", NULL },
+    { "patalt", &S_patalt, "\"unknownx\"",
       "'unknownx' does not match '^[A-Z0-9_]+$|^all|^unknown$'" },
-    { "patalt", &S_patalt,
-      "\"FOO\"",
-      NULL },
-    { "patalt", &S_patalt,
-      "\"foo\"",
+    { "patalt", &S_patalt, "\"FOO\"", NULL },
+    { "patalt", &S_patalt, "\"foo\"",
       "'foo' does not match '^[A-Z0-9_]+$|^all|^unknown$'" },
-    { "patpy", &S_patpy,
-      "\"12.ab_\"",
-      NULL },
-    { "patpy", &S_patpy,
-      "\"12.ab-\"",
+    { "patpy", &S_patpy, "\"12.ab_\"", NULL },
+    { "patpy", &S_patpy, "\"12.ab-\"",
       "'12.ab-' does not match '^\\\\d{2}\\\\.\\\\w+(?:x|y)*?$'" },
-    { "patpy", &S_patpy,
-      "\"1x.a\"",
+    { "patpy", &S_patpy, "\"1x.a\"",
       "'1x.a' does not match '^\\\\d{2}\\\\.\\\\w+(?:x|y)*?$'" },
-    { "patpy", &S_patpy,
-      "\"12.axy\"",
-      NULL },
-    { "patdot", &S_patdot,
-      "\"abc\"",
-      NULL },
-    { "patdot", &S_patdot,
-      "\"a\\nc\"",
-      "'a\\nc' does not match '^a.c$'" },
-    { "enum", &S_enum,
-      "\"none\"",
-      NULL },
-    { "enum", &S_enum,
-      "\"pony\"",
-      "'pony' is not one of ['none', 'isolate']" },
-    { "enum", &S_enum,
-      "1",
-      "1 is not of type 'string'" },
-    { "enumnum", &S_enumnum,
-      "1.0",
-      NULL },
-    { "enumnum", &S_enumnum,
-      "true",
+    { "patpy", &S_patpy, "\"12.axy\"", NULL },
+    { "patdot", &S_patdot, "\"abc\"", NULL },
+    { "patdot", &S_patdot, "\"a\\nc\"", "'a\\nc' does not match '^a.c$'" },
+    { "enum", &S_enum, "\"none\"", NULL },
+    { "enum", &S_enum, "\"pony\"", "'pony' is not one of ['none', 'isolate']" },
+    { "enum", &S_enum, "1", "1 is not of type 'string'" },
+    { "enumnum", &S_enumnum, "1.0", NULL },
+    { "enumnum", &S_enumnum, "true",
       "True is not one of [1, 2.5, None, 'a', [1, 2], {'k': True}]" },
-    { "enumnum", &S_enumnum,
-      "2.5",
-      NULL },
-    { "enumnum", &S_enumnum,
-      "null",
-      NULL },
-    { "enumnum", &S_enumnum,
-      "\"b\"",
+    { "enumnum", &S_enumnum, "2.5", NULL },
+    { "enumnum", &S_enumnum, "null", NULL },
+    { "enumnum", &S_enumnum, "\"b\"",
       "'b' is not one of [1, 2.5, None, 'a', [1, 2], {'k': True}]" },
-    { "enumnum", &S_enumnum,
-      "[1, 2.0]",
-      NULL },
-    { "enumnum", &S_enumnum,
-      "[true, 2]",
-      NULL },
-    { "enumnum", &S_enumnum,
-      "{\"k\": 1}",
-      NULL },
-    { "enumnum", &S_enumnum,
-      "{\"k\": true}",
-      NULL },
-    { "enumnum", &S_enumnum,
-      "0",
+    { "enumnum", &S_enumnum, "[1, 2.0]", NULL },
+    { "enumnum", &S_enumnum, "[true, 2]", NULL },
+    { "enumnum", &S_enumnum, "{\"k\": 1}", NULL },
+    { "enumnum", &S_enumnum, "{\"k\": true}", NULL },
+    { "enumnum", &S_enumnum, "0",
       "0 is not one of [1, 2.5, None, 'a', [1, 2], {'k': True}]" },
-    { "enumbool", &S_enumbool,
-      "1",
-      "1 is not one of [True]" },
-    { "enumbool", &S_enumbool,
-      "true",
-      NULL },
-    { "enumzero", &S_enumzero,
-      "false",
-      "False is not one of [0, 'x']" },
-    { "enumzero", &S_enumzero,
-      "0.0",
-      NULL },
-    { "const", &S_const,
-      "{\"a\": [1, \"b\"]}",
-      NULL },
-    { "const", &S_const,
-      "{\"a\": [true, \"b\"]}",
+    { "enumbool", &S_enumbool, "1", "1 is not one of [True]" },
+    { "enumbool", &S_enumbool, "true", NULL },
+    { "enumzero", &S_enumzero, "false", "False is not one of [0, 'x']" },
+    { "enumzero", &S_enumzero, "0.0", NULL },
+    { "const", &S_const, "{\"a\": [1, \"b\"]}", NULL },
+    { "const", &S_const, "{\"a\": [true, \"b\"]}",
       "{'a': [1, 'b']} was expected" },
-    { "const", &S_const,
-      "{\"a\": [1.0, \"b\"]}",
+    { "const", &S_const, "{\"a\": [1.0, \"b\"]}", NULL },
+    { "const1", &S_const1, "true", "1 was expected" },
+    { "const1", &S_const1, "1.0", NULL },
+    { "const1", &S_const1, "2", "1 was expected" },
+    { "uuid", &S_uuid, "\"4e8e5957-649f-477b-9e5b-f1f75b21c03c\"", NULL },
+    { "uuid", &S_uuid, "\"pony\"", "'pony' is not a 'uuid'" },
+    { "uuid", &S_uuid, "3", "3 is not of type 'string'" },
+    { "uuidonly", &S_uuidonly, "3", "3 is not a 'uuid'" },
+    { "uuidonly", &S_uuidonly, "null", "None is not a 'uuid'" },
+    { "uuid", &S_uuid, "\"uurn:uid:4e8e5957-649f-477b-9e5b-f1f75b21c03c\"",
       NULL },
-    { "const1", &S_const1,
-      "true",
-      "1 was expected" },
-    { "const1", &S_const1,
-      "1.0",
-      NULL },
-    { "const1", &S_const1,
-      "2",
-      "1 was expected" },
-    { "uuid", &S_uuid,
-      "\"4e8e5957-649f-477b-9e5b-f1f75b21c03c\"",
-      NULL },
-    { "uuid", &S_uuid,
-      "\"pony\"",
-      "'pony' is not a 'uuid'" },
-    { "uuid", &S_uuid,
-      "3",
-      "3 is not of type 'string'" },
-    { "uuidonly", &S_uuidonly,
-      "3",
-      "3 is not a 'uuid'" },
-    { "uuidonly", &S_uuidonly,
-      "null",
-      "None is not a 'uuid'" },
-    { "uuid", &S_uuid,
-      "\"uurn:uid:4e8e5957-649f-477b-9e5b-f1f75b21c03c\"",
-      NULL },
-    { "uuid", &S_uuid,
-      "\"{{4e8e5957649f477b9e5bf1f75b21c03c}\"",
-      NULL },
-    { "anyof", &S_anyof,
-      "null",
-      NULL },
-    { "anyof", &S_anyof,
-      "\"4e8e5957-649f-477b-9e5b-f1f75b21c03c\"",
-      NULL },
-    { "anyof", &S_anyof,
-      "\"pony\"",
-      "'pony' is not a 'uuid'" },
-    { "anyof", &S_anyof,
-      "1",
-      "1 is not valid under any of the given schemas" },
-    { "anyof", &S_anyof,
-      "[]",
+    { "uuid", &S_uuid, "\"{{4e8e5957649f477b9e5bf1f75b21c03c}\"", NULL },
+    { "anyof", &S_anyof, "null", NULL },
+    { "anyof", &S_anyof, "\"4e8e5957-649f-477b-9e5b-f1f75b21c03c\"", NULL },
+    { "anyof", &S_anyof, "\"pony\"", "'pony' is not a 'uuid'" },
+    { "anyof", &S_anyof, "1", "1 is not valid under any of the given schemas" },
+    { "anyof", &S_anyof, "[]",
       "[] is not valid under any of the given schemas" },
-    { "anyof2", &S_anyof2,
-      "3",
-      "3 is less than the minimum of 5" },
-    { "anyof2", &S_anyof2,
-      "\"abc\"",
-      "'abc' is too long" },
-    { "anyof2", &S_anyof2,
-      "7",
-      NULL },
-    { "anyof2", &S_anyof2,
-      "null",
+    { "anyof2", &S_anyof2, "3", "3 is less than the minimum of 5" },
+    { "anyof2", &S_anyof2, "\"abc\"", "'abc' is too long" },
+    { "anyof2", &S_anyof2, "7", NULL },
+    { "anyof2", &S_anyof2, "null",
       "None is not valid under any of the given schemas" },
-    { "anyof3", &S_anyof3,
-      "{\"a\": {\"b\": \"x\"}}",
+    { "anyof3", &S_anyof3, "{\"a\": {\"b\": \"x\"}}",
       "'x' is not of type 'integer'" },
-    { "anyof3", &S_anyof3,
-      "{\"a\": 1}",
-      "1 is not of type 'object'" },
-    { "anyof3", &S_anyof3,
-      "1",
+    { "anyof3", &S_anyof3, "{\"a\": 1}", "1 is not of type 'object'" },
+    { "anyof3", &S_anyof3, "1",
       "1 is not valid under any of the given schemas" },
-    { "oneof", &S_oneof,
-      "1",
+    { "oneof", &S_oneof, "1",
       "1 is valid under each of {'type': 'number'}, {'type': 'integer'}" },
-    { "oneof", &S_oneof,
-      "1.5",
-      NULL },
-    { "oneof", &S_oneof,
-      "\"s\"",
-      NULL },
-    { "oneof", &S_oneof,
-      "null",
+    { "oneof", &S_oneof, "1.5", NULL },
+    { "oneof", &S_oneof, "\"s\"", NULL },
+    { "oneof", &S_oneof, "null",
       "None is not valid under any of the given schemas" },
-    { "allof", &S_allof,
-      "2",
-      "2 is less than the minimum of 3" },
-    { "allof", &S_allof,
-      "\"x\"",
-      "'x' is not of type 'integer'" },
-    { "allof", &S_allof,
-      "3",
-      NULL },
-    { "not", &S_not,
-      "\"x\"",
+    { "allof", &S_allof, "2", "2 is less than the minimum of 3" },
+    { "allof", &S_allof, "\"x\"", "'x' is not of type 'integer'" },
+    { "allof", &S_allof, "3", NULL },
+    { "not", &S_not, "\"x\"",
       "'x' should not be valid under {'type': 'string'}" },
-    { "not", &S_not,
-      "1",
-      NULL },
-    { "ref", &S_ref,
-      "{\"a\": \"ABC\", \"b\": [\"X\"]}",
-      NULL },
-    { "ref", &S_ref,
-      "{\"a\": \"abc\"}",
-      "'abc' does not match '^[A-Z]+$'" },
-    { "ref", &S_ref,
-      "{\"b\": [\"X\", \"y\"]}",
+    { "not", &S_not, "1", NULL },
+    { "ref", &S_ref, "{\"a\": \"ABC\", \"b\": [\"X\"]}", NULL },
+    { "ref", &S_ref, "{\"a\": \"abc\"}", "'abc' does not match '^[A-Z]+$'" },
+    { "ref", &S_ref, "{\"b\": [\"X\", \"y\"]}",
       "'y' does not match '^[A-Z]+$'" },
-    { "ref", &S_ref,
-      "{\"a\": 1}",
-      "1 is not of type 'string'" },
-    { "recref", &S_recref,
-      "{\"child\": {\"child\": {\"v\": \"x\"}}}",
+    { "ref", &S_ref, "{\"a\": 1}", "1 is not of type 'string'" },
+    { "recref", &S_recref, "{\"child\": {\"child\": {\"v\": \"x\"}}}",
       "'x' is not of type 'integer'" },
-    { "recref", &S_recref,
-      "{\"child\": {\"child\": {\"v\": 1}}}",
-      NULL },
-    { "falseprop", &S_falseprop,
-      "{\"x\": 1}",
+    { "recref", &S_recref, "{\"child\": {\"child\": {\"v\": 1}}}", NULL },
+    { "falseprop", &S_falseprop, "{\"x\": 1}",
       "False schema does not allow 1" },
-    { "falseprop", &S_falseprop,
-      "{\"y\": 1}",
-      NULL },
-    { "typeenum", &S_typeenum,
-      "1",
-      "1 is not of type 'string'" },
-    { "typeenum", &S_typeenum,
-      "\"b\"",
-      "'b' is not one of ['a']" },
-    { "rp_post_114", &S_rp_post_114,
-      "{\"name\": \"rp1\"}",
-      NULL },
+    { "falseprop", &S_falseprop, "{\"y\": 1}", NULL },
+    { "typeenum", &S_typeenum, "1", "1 is not of type 'string'" },
+    { "typeenum", &S_typeenum, "\"b\"", "'b' is not one of ['a']" },
+    { "rp_post_114", &S_rp_post_114, "{\"name\": \"rp1\"}", NULL },
     { "rp_post_114", &S_rp_post_114,
       "{\"name\": \"rp1\", \"uuid\": \"4e8e5957-649f-477b-9e5b-f1f75b21c"
       "03c\", \"parent_provider_uuid\": null}",
       NULL },
-    { "rp_post_114", &S_rp_post_114,
-      "{}",
-      "'name' is a required property" },
-    { "rp_post_114", &S_rp_post_114,
-      "{\"name\": 1}",
+    { "rp_post_114", &S_rp_post_114, "{}", "'name' is a required property" },
+    { "rp_post_114", &S_rp_post_114, "{\"name\": 1}",
       "1 is not of type 'string'" },
     { "rp_post_114", &S_rp_post_114,
       "{\"name\": \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
@@ -841,8 +480,7 @@ static const vcase_t cases[] = {
       "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
       "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
       "xxxxxxx' is too long" },
-    { "rp_post_114", &S_rp_post_114,
-      "{\"name\": \"rp\", \"uuid\": \"pony\"}",
+    { "rp_post_114", &S_rp_post_114, "{\"name\": \"rp\", \"uuid\": \"pony\"}",
       "'pony' is not a 'uuid'" },
     { "rp_post_114", &S_rp_post_114,
       "{\"name\": \"rp\", \"parent_provider_uuid\": \"pony\"}",
@@ -850,34 +488,25 @@ static const vcase_t cases[] = {
     { "rp_post_114", &S_rp_post_114,
       "{\"name\": \"rp\", \"parent_provider_uuid\": 1}",
       "1 is not valid under any of the given schemas" },
-    { "rp_post_114", &S_rp_post_114,
-      "{\"name\": \"rp\", \"foo\": 1}",
+    { "rp_post_114", &S_rp_post_114, "{\"name\": \"rp\", \"foo\": 1}",
       "Additional properties are not allowed ('foo' was unexpected)" },
     { "rp_post_114", &S_rp_post_114,
       "{\"name\": \"rp\", \"foo\": 1, \"bar\": 2}",
       "Additional properties are not allowed ('bar', 'foo' were unexpect"
       "ed)" },
-    { "rp_post_114", &S_rp_post_114,
-      "[]",
-      "[] is not of type 'object'" },
-    { "rp_post_114", &S_rp_post_114,
-      "null",
-      "None is not of type 'object'" },
-    { "rp_post_114", &S_rp_post_114,
-      "{\"uuid\": \"pony\", \"foo\": 1}",
+    { "rp_post_114", &S_rp_post_114, "[]", "[] is not of type 'object'" },
+    { "rp_post_114", &S_rp_post_114, "null", "None is not of type 'object'" },
+    { "rp_post_114", &S_rp_post_114, "{\"uuid\": \"pony\", \"foo\": 1}",
       "'name' is a required property" },
-    { "rp_post_114", &S_rp_post_114,
-      "{\"name\": null}",
+    { "rp_post_114", &S_rp_post_114, "{\"name\": null}",
       "None is not of type 'string'" },
     { "inv_put", &S_inv_put,
       "{\"resource_provider_generation\": 1, \"inventories\": {\"VCPU\":"
       " {\"total\": 8}}}",
       NULL },
-    { "inv_put", &S_inv_put,
-      "{\"inventories\": {}}",
+    { "inv_put", &S_inv_put, "{\"inventories\": {}}",
       "'resource_provider_generation' is a required property" },
-    { "inv_put", &S_inv_put,
-      "{\"resource_provider_generation\": 1}",
+    { "inv_put", &S_inv_put, "{\"resource_provider_generation\": 1}",
       "'inventories' is a required property" },
     { "inv_put", &S_inv_put,
       "{\"resource_provider_generation\": \"1\", \"inventories\": {}}",
@@ -997,11 +626,9 @@ static const vcase_t cases[] = {
       "\"project_id\": \"p\", \"user_id\": \"u\", \"consumer_generation\""
       ": null}}",
       NULL },
-    { "alloc_post_128", &S_alloc_post_128,
-      "{}",
+    { "alloc_post_128", &S_alloc_post_128, "{}",
       "{} does not have enough properties" },
-    { "alloc_post_128", &S_alloc_post_128,
-      "{\"x\": 1}",
+    { "alloc_post_128", &S_alloc_post_128, "{\"x\": 1}",
       "'x' does not match any of the regexes: '^[0-9a-fA-F-]{36}$'" },
     { "alloc_post_128", &S_alloc_post_128,
       "{\"4e8e5957-649f-477b-9e5b-f1f75b21c03c\": {\"allocations\": {}, "
@@ -1026,8 +653,7 @@ static const vcase_t cases[] = {
     { "agg_119", &S_agg_119,
       "{\"aggregates\": [\"x\"], \"resource_provider_generation\": 1}",
       "'x' is not a 'uuid'" },
-    { "agg_119", &S_agg_119,
-      "{\"aggregates\": []}",
+    { "agg_119", &S_agg_119, "{\"aggregates\": []}",
       "'resource_provider_generation' is a required property" },
     { "traits_rp", &S_traits_rp,
       "{\"traits\": [\"CUSTOM_A\", \"\"], \"resource_provider_generation"
@@ -1081,8 +707,8 @@ static void expect_compile_error(apr_pool_t *pool, const char *schema,
     char name[200];
 
     snprintf(name, sizeof(name), "refused: %.80s", schema);
-    TAP_OK(rv == APR_EINVAL && s == NULL && err && strstr(err, want_part),
-           "%s", name);
+    TAP_OK(rv == APR_EINVAL && s == NULL && err && strstr(err, want_part), "%s",
+           name);
     if (err && !strstr(err, want_part)) {
         printf("#   error: %s (wanted '%s')\n", err, want_part);
     }
@@ -1112,7 +738,8 @@ static void run_compile_errors(apr_pool_t *pool)
     expect_compile_error(pool, "{\"items\": [{}]}", "boolean or a schema");
     expect_compile_error(pool, "{\"anyOf\": []}", "non-empty array");
     expect_compile_error(pool, "3", "object or a boolean");
-    TAP_OK(pl_jsonschema_compile(pool, "{\"title\": \"t\", \"description\": "
+    TAP_OK(pl_jsonschema_compile(pool,
+                                 "{\"title\": \"t\", \"description\": "
                                  "\"d\", \"$comment\": \"c\", \"default\": 1}",
                                  &s) == APR_SUCCESS,
            "annotations are accepted");
@@ -1190,8 +817,7 @@ static const struct {
       ": 'string'}\n\nOn instance['name']:\n    ('a rather long name with"
       " several words in it that goes well beyond '\n     'seventy-two ch"
       "aracters')" },
-    { "toplongstr",
-      "{\"type\": \"string\", \"maxLength\": 10}",
+    { "toplongstr", "{\"type\": \"string\", \"maxLength\": 10}",
       "\"a rather long name with several words in it that goes well beyon"
       "d seventy-two characters\"",
       "'a rather long name with several words in it that goes well beyond"
@@ -1207,9 +833,7 @@ static const struct {
       "'y' is a required property\n\nFailed validating 'required' in sche"
       "ma[1]:\n    {'required': ['y'], 'type': 'object'}\n\nOn instance:"
       "\n    {'z': 1}" },
-    { "sorted",
-      "{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 10}",
-      "0",
+    { "sorted", "{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 10}", "0",
       "0 is less than the minimum of 1\n\nFailed validating 'minimum' in "
       "schema:\n    {'maximum': 10, 'minimum': 1, 'type': 'integer'}\n\nO"
       "n instance:\n    0" },
@@ -1292,13 +916,18 @@ static void run_hostile(apr_pool_t *pool)
         json_object_array_add(cur, n);
         cur = n;
     }
-    pl_jsonschema_compile(pool, "{\"type\": \"array\", \"items\": "
-                          "{\"type\": \"array\", \"maxItems\": 0}}", &s);
+    pl_jsonschema_compile(pool,
+                          "{\"type\": \"array\", \"items\": "
+                          "{\"type\": \"array\", \"maxItems\": 0}}",
+                          &s);
     rv = pl_jsonschema_validate(s, deep, pool, &err);
-    TAP_OK(rv == APR_EINVAL && strncmp(err, "[[[[", 4) == 0
-           && strstr(err, " is too long"), "deep document, shallow schema");
-    pl_jsonschema_compile(pool, "{\"type\": \"array\", \"items\": "
-                          "{\"$ref\": \"#\"}, \"maxItems\": 0}", &s);
+    TAP_OK(rv == APR_EINVAL && strncmp(err, "[[[[", 4) == 0 &&
+               strstr(err, " is too long"),
+           "deep document, shallow schema");
+    pl_jsonschema_compile(pool,
+                          "{\"type\": \"array\", \"items\": "
+                          "{\"$ref\": \"#\"}, \"maxItems\": 0}",
+                          &s);
     rv = pl_jsonschema_validate(s, deep, pool, &err);
     TAP_OK(rv == APR_EINVAL, "deep document, recursive schema: refused");
     json_object_put(deep);

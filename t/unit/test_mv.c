@@ -16,14 +16,15 @@
 #define E400 "Invalid microversion: invalid version string: "
 #define E406 "Invalid microversion: Unacceptable version header: "
 #define BADINT "invalid literal for int() with base 10: "
-#define NOMINOR "Version.__new__() missing 1 required positional " \
+#define NOMINOR                                        \
+    "Version.__new__() missing 1 required positional " \
     "argument: 'minor'"
 
 typedef struct {
-    const char *header;     /* bytes as sent; NULL: no header */
+    const char *header; /* bytes as sent; NULL: no header */
     apr_status_t rv;
-    int mv;                 /* when rv == APR_SUCCESS */
-    const char *err;        /* otherwise */
+    int mv;          /* when rv == APR_SUCCESS */
+    const char *err; /* otherwise */
 } mv_case_t;
 
 static const mv_case_t mv_cases[] = {
@@ -69,14 +70,22 @@ static const mv_case_t mv_cases[] = {
     { "placement 1.1_0", APR_SUCCESS, PL_MV(1, 10), NULL },
     { "placement 1. 5", APR_SUCCESS, PL_MV(1, 5), NULL },
     { "placement 1 .5", APR_SUCCESS, PL_MV(1, 5), NULL },
-    { "placement 1.\x0b" "2", APR_SUCCESS, PL_MV(1, 2), NULL },
+    { "placement 1.\x0b"
+      "2",
+      APR_SUCCESS, PL_MV(1, 2), NULL },
     { "placement 1.2\x0c", APR_SUCCESS, PL_MV(1, 2), NULL },
 
     /* latin-1 whitespace: NEL, NBSP, the C0 separators */
-    { "placement \x85" "1.5", APR_SUCCESS, PL_MV(1, 5), NULL },
-    { "placement\xa0" "1.5", APR_SUCCESS, PL_MV(1, 5), NULL },
+    { "placement \x85"
+      "1.5",
+      APR_SUCCESS, PL_MV(1, 5), NULL },
+    { "placement\xa0"
+      "1.5",
+      APR_SUCCESS, PL_MV(1, 5), NULL },
     { "placement 1.5\xa0", APR_SUCCESS, PL_MV(1, 5), NULL },
-    { "placement\x1c" "1.4", APR_SUCCESS, PL_MV(1, 4), NULL },
+    { "placement\x1c"
+      "1.4",
+      APR_SUCCESS, PL_MV(1, 4), NULL },
     { "\xa0placement 1.8\x85", APR_SUCCESS, PL_MV(1, 8), NULL },
 
     /* out of range: 406 */
@@ -116,8 +125,7 @@ static const mv_case_t mv_cases[] = {
     /* the repr() in int()'s message: quotes and backslashes */
     { "placement 1.a'b", APR_EINVAL, 0, E400 "1.a'b; " BADINT "\"a'b\"" },
     { "placement 1.\"", APR_EINVAL, 0, E400 "1.\"; " BADINT "'\"'" },
-    { "placement 1.'\"", APR_EINVAL, 0,
-      E400 "1.'\"; " BADINT "'\\'\"'" },
+    { "placement 1.'\"", APR_EINVAL, 0, E400 "1.'\"; " BADINT "'\\'\"'" },
     { "placement 1.\\", APR_EINVAL, 0, E400 "1.\\; " BADINT "'\\\\'" },
     { "placement 1.\tx", APR_EINVAL, 0, E400 "1.\tx; " BADINT "'\\tx'" },
 
@@ -192,10 +200,12 @@ static void test_long(apr_pool_t *p)
     h = apr_pstrcat(p, "placement 1.", zeros4301, NULL);
     rv = pl_mv_parse(p, h, &mv, &err);
     TAP_IS_INT(rv, APR_EINVAL, "4301 digits: 400");
-    exp = apr_pstrcat(p, E400, "1.", zeros4301, "; Exceeds the limit (4300 "
+    exp = apr_pstrcat(p, E400, "1.", zeros4301,
+                      "; Exceeds the limit (4300 "
                       "digits) for integer string conversion: value has 4301 "
                       "digits; use sys.set_int_max_str_digits() to increase "
-                      "the limit", NULL);
+                      "the limit",
+                      NULL);
     TAP_IS_STR(err, exp, "4301 digits: Python's limit text");
 
     h = apr_pstrcat(p, "placement 1.", zeros4301, "x", NULL);

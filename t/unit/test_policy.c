@@ -26,10 +26,10 @@ static const char *tmpdir;
 
 typedef struct {
     const char *user;
-    const char *project;            /* NULL: none */
+    const char *project; /* NULL: none */
     const char *domain;
-    const char *roles;              /* comma-separated */
-    int system;                     /* system-scoped (system_scope: all) */
+    const char *roles; /* comma-separated */
+    int system;        /* system-scoped (system_scope: all) */
 } who_t;
 
 /* Credentials as pl_policy.c builds them (oslo.context's keys). */
@@ -57,7 +57,7 @@ static int creds_for(const who_t *w, pl_policy_attr_t *c)
 
 /* ---- evaluating a single check string ---- */
 
-static apr_hash_t *named;           /* rule: references of eval_check */
+static apr_hash_t *named; /* rule: references of eval_check */
 
 static const pl_policy_expr_t *resolve_named(void *ctx, const char *name,
                                              const char **pcanon)
@@ -106,18 +106,38 @@ static const char *compile_err(const char *check)
 static void test_syntax(void)
 {
     static const char *good[] = {
-        "", "@", "!", "role:admin", "ROLE:x", "rule:a", "not @",
-        "role:a and role:b or role:c", "(role:a or role:b) and not role:c",
-        "((role:a))", "project_id:%(project_id)s",
-        "(project_id:%(project_id)s)", "user_id:%(user_id)s and @",
-        "True:%(x)s", "'member':%(role)s", "\"x\":y", "42:%(n)s",
-        "-1:x", "None:%(x)s", "roles:admin", "a.b:c", "x:50%%",
-        "role:%(r)s", "project_id:", "role:a AND role:b OR NOT role:c",
-        "not not @", "@ and ! or @", "  role:a  ",
+        "",
+        "@",
+        "!",
+        "role:admin",
+        "ROLE:x",
+        "rule:a",
+        "not @",
+        "role:a and role:b or role:c",
+        "(role:a or role:b) and not role:c",
+        "((role:a))",
+        "project_id:%(project_id)s",
+        "(project_id:%(project_id)s)",
+        "user_id:%(user_id)s and @",
+        "True:%(x)s",
+        "'member':%(role)s",
+        "\"x\":y",
+        "42:%(n)s",
+        "-1:x",
+        "None:%(x)s",
+        "roles:admin",
+        "a.b:c",
+        "x:50%%",
+        "role:%(r)s",
+        "project_id:",
+        "role:a AND role:b OR NOT role:c",
+        "not not @",
+        "@ and ! or @",
+        "  role:a  ",
     };
     static const struct {
         const char *check;
-        const char *err;            /* a piece of the message */
+        const char *err; /* a piece of the message */
     } bad[] = {
         { "   ", "only blanks" },
         { "role", "'role' is not a check" },
@@ -151,8 +171,8 @@ static void test_syntax(void)
     for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         const char *err = compile_err(bad[i].check);
 
-        TAP_OK(err && strstr(err, bad[i].err), "refused: %s (%s)",
-               bad[i].check, err ? err : "compiled");
+        TAP_OK(err && strstr(err, bad[i].err), "refused: %s (%s)", bad[i].check,
+               err ? err : "compiled");
     }
     memset(deep, '(', 100);
     strcpy(deep + 100, "@");
@@ -224,8 +244,7 @@ static void test_eval(void)
                "no system key for a project token");
     TAP_IS_INT(eval_check("is_admin_project:True", &reader, "p1"), 1,
                "is_admin_project:True");
-    TAP_IS_INT(eval_check("nosuch:x", &reader, "p1"), 0,
-               "unknown credential");
+    TAP_IS_INT(eval_check("nosuch:x", &reader, "p1"), 0, "unknown credential");
     TAP_IS_INT(eval_check("project_id.x:p1", &reader, "p1"), 0,
                "a dotted path into a string");
     TAP_IS_INT(eval_check("'p1':%(project_id)s", &none, "p1"), 1,
@@ -288,11 +307,9 @@ static int decide(const pl_policy_t *pol, const char *rule, const who_t *w,
 #define RESHAPE "placement:reshaper:reshape"
 
 static const who_t legacy_admin = { "admin", "admin", NULL, "admin", 0 };
-static const who_t sys_admin = { "u", NULL, NULL, "admin,member,reader",
-                                 1 };
+static const who_t sys_admin = { "u", NULL, NULL, "admin,member,reader", 1 };
 static const who_t sys_reader = { "u", NULL, NULL, "reader", 1 };
-static const who_t prj_admin = { "u", "p1", NULL, "admin,member,reader",
-                                 0 };
+static const who_t prj_admin = { "u", "p1", NULL, "admin,member,reader", 0 };
 static const who_t prj_member = { "u", "p1", NULL, "member,reader", 0 };
 static const who_t prj_reader = { "u", "p1", NULL, "reader", 0 };
 static const who_t dom_admin = { "u", NULL, "d1", "admin", 0 };
@@ -334,10 +351,10 @@ static void test_zed(void)
                "new defaults: a project reader sees its usages");
 
     pol.enforce_scope = 1;
-    TAP_IS_INT(decide(&pol, RP_LIST, &prj_admin, NULL),
-               PL_POLICY_BAD_SCOPE, "scope: project token, system rule");
-    TAP_IS_INT(decide(&pol, RP_LIST, &dom_admin, NULL),
-               PL_POLICY_BAD_SCOPE, "scope: domain token, system rule");
+    TAP_IS_INT(decide(&pol, RP_LIST, &prj_admin, NULL), PL_POLICY_BAD_SCOPE,
+               "scope: project token, system rule");
+    TAP_IS_INT(decide(&pol, RP_LIST, &dom_admin, NULL), PL_POLICY_BAD_SCOPE,
+               "scope: domain token, system rule");
     TAP_IS_INT(decide(&pol, USAGES, &prj_reader, NULL), PL_POLICY_ALLOW,
                "scope: usages take project tokens");
     TAP_IS_INT(decide(&pol, USAGES, &dom_admin, NULL), PL_POLICY_BAD_SCOPE,
@@ -346,8 +363,7 @@ static void test_zed(void)
                "scope: a system reader lists");
 
     pol.enforce_new_defaults = 0;
-    TAP_IS_INT(decide(&pol, RP_LIST, &prj_admin, NULL),
-               PL_POLICY_BAD_SCOPE,
+    TAP_IS_INT(decide(&pol, RP_LIST, &prj_admin, NULL), PL_POLICY_BAD_SCOPE,
                "scope without new defaults: still the scope");
     pol.enforce_scope = 0;
     TAP_IS_INT(decide(&pol, RP_LIST, &dom_admin, NULL), PL_POLICY_ALLOW,
@@ -357,42 +373,25 @@ static void test_zed(void)
 static void test_overrides(void)
 {
     static const char *const file1[] = {
-        USAGES, "role:auditor",
-        "system_reader_api", "role:observer",
-        "helper", "role:helper",
-        RP_CREATE, "rule:helper",
-        NULL
+        USAGES,          "role:auditor", "system_reader_api",
+        "role:observer", "helper",       "role:helper",
+        RP_CREATE,       "rule:helper",  NULL
     };
-    static const char *const directive1[] = {
-        USAGES, "role:boss",
-        NULL
-    };
-    static const char *const dep1[] = {
-        "rule:admin_api", "role:chief",
-        NULL
-    };
-    static const char *const dep2[] = {
-        "rule:admin_api", "rule:system_admin_api",
-        NULL
-    };
-    static const char *const dflt[] = {
-        "default", "role:fallback",
-        "placement:traits:list", "rule:nosuch",
-        NULL
-    };
-    static const char *const loop1[] = {
-        USAGES, "rule:x or role:admin",
-        NULL
-    };
-    static const char *const loop2[] = {
-        "x", "rule:y", "y", "role:y or rule:" USAGES,
-        NULL
-    };
+    static const char *const directive1[] = { USAGES, "role:boss", NULL };
+    static const char *const dep1[] = { "rule:admin_api", "role:chief", NULL };
+    static const char *const dep2[] = { "rule:admin_api",
+                                        "rule:system_admin_api", NULL };
+    static const char *const dflt[] = { "default", "role:fallback",
+                                        "placement:traits:list", "rule:nosuch",
+                                        NULL };
+    static const char *const loop1[] = { USAGES, "rule:x or role:admin", NULL };
+    static const char *const loop2[] = { "x", "rule:y", "y",
+                                         "role:y or rule:" USAGES, NULL };
     static const char *const wide[] = {
-        "a", "rule:b or rule:b or rule:b or rule:b",
-        "b", "rule:c or rule:c or rule:c or rule:c",
-        "c", "rule:d or rule:d or rule:d or rule:d",
-        "d", "rule:a",
+        "a",     "rule:b or rule:b or rule:b or rule:b",
+        "b",     "rule:c or rule:c or rule:c or rule:c",
+        "c",     "rule:d or rule:d or rule:d or rule:d",
+        "d",     "rule:a",
         RP_LIST, "rule:a",
         NULL
     };
@@ -438,8 +437,8 @@ static void test_overrides(void)
                "... even with enforce_new_defaults");
     pol.enforce_new_defaults = 0;
     pol.file = rules_of(dep2);
-    TAP_IS_INT(decide(&pol, RP_CREATE, &legacy_admin, NULL),
-               PL_POLICY_ALLOW, "unless it only points at the new rule");
+    TAP_IS_INT(decide(&pol, RP_CREATE, &legacy_admin, NULL), PL_POLICY_ALLOW,
+               "unless it only points at the new rule");
 
     pol.file = rules_of(dflt);
     TAP_IS_INT(decide(&pol, "placement:traits:list", &fallback, NULL),
@@ -456,8 +455,8 @@ static void test_overrides(void)
                PL_POLICY_LOOP, "a loop through directive and file");
     TAP_OK(loop != NULL, "... names where (%s)", loop ? loop : "none");
     loop = pl_policy_find_loop(pool, &pol);
-    TAP_OK(loop && strstr(loop, "x -> y -> "),
-           "find_loop: %s", loop ? loop : "none");
+    TAP_OK(loop && strstr(loop, "x -> y -> "), "find_loop: %s",
+           loop ? loop : "none");
     pol.overrides = NULL;
     TAP_IS_STR(pl_policy_find_loop(pool, &pol), NULL,
                "no loop once the directive is gone");
@@ -551,10 +550,12 @@ static void test_files(void)
           "project_id:%(project_id)s)\"\n"
           "'admin_api': 'role:admin'\n"
           "plain: role:x and not role:y\n"
-          "empty: \"\"\n", 4 },
+          "empty: \"\"\n",
+          4 },
         { "policy.json",
           "{\n  \"placement:usages\": \"@\",\n"
-          "  \"placement:traits:list\": \"role:admin\"\n}\n", 2 },
+          "  \"placement:traits:list\": \"role:admin\"\n}\n",
+          2 },
         { "empty.yaml", "", 0 },
         { "comments.yaml", "# nothing here\n", 0 },
         { "dashes.yaml", "---\n", 0 },
@@ -569,11 +570,13 @@ static void test_files(void)
     static const struct {
         const char *name, *text, *err;
     } bad[] = {
-        { "list.yaml", "- role:admin\n", ":1: the policy must be a mapping"
+        { "list.yaml", "- role:admin\n",
+          ":1: the policy must be a mapping"
           " of rule names to check strings, not a list" },
         { "string.yaml", "role:admin\n", "not a string" },
         { "number.yaml", "12\n", "not a number" },
-        { "bool.yaml", "a: '@'\nb: yes\n", ":2: the check of rule \"b\" "
+        { "bool.yaml", "a: '@'\nb: yes\n",
+          ":2: the check of rule \"b\" "
           "must be a string, not a boolean" },
         { "int.yaml", "a: 12\n", "must be a string, not a number" },
         { "float.yaml", "a: 1.5\n", "not a number" },
@@ -582,7 +585,8 @@ static void test_files(void)
         { "date.yaml", "a: 2023-03-22\n", "not a date" },
         { "seq-value.yaml", "a:\n  - role:x\n", "not a list" },
         { "map-value.yaml", "a: {b: c}\n", "not a mapping" },
-        { "int-key.yaml", "12: role:x\n", "a rule name must be a string, "
+        { "int-key.yaml", "12: role:x\n",
+          "a rule name must be a string, "
           "not a number" },
         { "bool-key.yaml", "true: role:x\n", "not a boolean" },
         { "map-key.yaml", "? {a: b}\n: role:x\n", "not a mapping" },
@@ -592,19 +596,23 @@ static void test_files(void)
         { "dup.yaml", "a: role:x\nb: role:y\n'a': role:z\n",
           ":3: rule \"a\" is given twice (first at line 1)" },
         { "dup.json", "{\"a\": \"@\",\n \"a\": \"!\"}\n", "given twice" },
-        { "syntax.yaml", "a: role:x\nb: \"unclosed\n", ":3:1: YAML syntax "
+        { "syntax.yaml", "a: role:x\nb: \"unclosed\n",
+          ":3:1: YAML syntax "
           "error" },
-        { "indent.yaml", "a: role:x\n  b: role:y\n", ":2:4: YAML syntax "
+        { "indent.yaml", "a: role:x\n  b: role:y\n",
+          ":2:4: YAML syntax "
           "error: mapping values are not allowed" },
         { "indent2.yaml", "a:\n  - x\n b: y\n", "YAML syntax error" },
         { "tab.yaml", "a:\trole:x\n\tb: role:y\n", "YAML syntax error" },
-        { "check.yaml", "a: '@'\nb: role:x and\n", ":2: rule \"b\": "
+        { "check.yaml", "a: '@'\nb: role:x and\n",
+          ":2: rule \"b\": "
           "cannot parse \"role:x and\": a check is missing at the end" },
         { "check2.yaml", "b: \"project_id:%(x)d\"\n", ":1: rule \"b\"" },
         { "two.yaml", "a: '@'\n---\nb: '!'\n", ":2: a second YAML document" },
         { "loop.yaml", "a: '@'\nb: rule:c\nc: rule:b or role:x\n",
           "rules refer to each other in a loop" },
-        { "self.yaml", "s: not rule:s\n", ":1: rules refer to each other "
+        { "self.yaml", "s: not rule:s\n",
+          ":1: rules refer to each other "
           "in a loop: s -> s" },
         { "alias.yaml", "a: *nope\n", "not *nope, which is no string's" },
         { "alias2.yaml", "a: &m [x]\nb: *m\n", "not a list" },
@@ -633,13 +641,13 @@ static void test_files(void)
                "%s refused: %s", bad[i].name, err ? err : "(read)");
     }
     path = apr_pstrcat(pool, tmpdir, "/missing.yaml", NULL);
-    TAP_OK(pl_policy_file_load(pool, path, &err) == NULL
-           && strstr(err, "missing.yaml: cannot read"),
+    TAP_OK(pl_policy_file_load(pool, path, &err) == NULL &&
+               strstr(err, "missing.yaml: cannot read"),
            "a missing file: %s", err);
-    TAP_OK(pl_policy_file_load(pool, tmpdir, &err) == NULL
-           && strstr(err, "not a regular file"), "a folder: %s", err);
-    rules = pl_policy_file_load(pool, write_file("ok.yaml", "a: '@'\n"),
-                                &err);
+    TAP_OK(pl_policy_file_load(pool, tmpdir, &err) == NULL &&
+               strstr(err, "not a regular file"),
+           "a folder: %s", err);
+    rules = pl_policy_file_load(pool, write_file("ok.yaml", "a: '@'\n"), &err);
     TAP_IS_STR(rules ? apr_table_get(rules, "a") : NULL, "@",
                "pl_policy_file_load returns the rules");
 }
@@ -687,10 +695,10 @@ int main(void)
     apr_initialize();
     apr_pool_create(&pool, NULL);
     tmpdir = mkdtemp(tmpl);
-    if (tmpdir == NULL
-        || pl_policy_builtin_compile(pool, PL_POLICY_SET_ZED, &zed, &err)
-        || pl_policy_builtin_compile(pool, PL_POLICY_SET_2023_1, &antelope,
-                                     &err)) {
+    if (tmpdir == NULL ||
+        pl_policy_builtin_compile(pool, PL_POLICY_SET_ZED, &zed, &err) ||
+        pl_policy_builtin_compile(pool, PL_POLICY_SET_2023_1, &antelope,
+                                  &err)) {
         printf("Bail out! setup failed\n");
         return 1;
     }

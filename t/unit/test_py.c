@@ -193,18 +193,13 @@ static const struct {
 static const struct {
     const char *in, *out;
 } json_strs[] = {
-    { "plain",
-      "\"plain\"" },
-    { "caf\xc3\xa9 \xe2\x98\x83",
-      "\"caf\\u00e9 \\u2603\"" },
-    { "q\"b\\s/",
-      "\"q\\\"b\\\\s/\"" },
+    { "plain", "\"plain\"" },
+    { "caf\xc3\xa9 \xe2\x98\x83", "\"caf\\u00e9 \\u2603\"" },
+    { "q\"b\\s/", "\"q\\\"b\\\\s/\"" },
     { "\x09\x0a\x0d\x08\x0c\x01\x1f\x7f",
       "\"\\t\\n\\r\\b\\f\\u0001\\u001f\\u007f\"" },
-    { "\xf0\x9f\x98\x80",
-      "\"\\ud83d\\ude00\"" },
-    { "",
-      "\"\"" },
+    { "\xf0\x9f\x98\x80", "\"\\ud83d\\ude00\"" },
+    { "", "\"\"" },
 };
 
 /* json.loads(s) by /usr/bin/python3: str(JSONDecodeError), NULL when
@@ -212,34 +207,22 @@ static const struct {
 static const struct {
     const char *in, *err;
 } json_errs[] = {
-    { "",
-      "Expecting value: line 1 column 1 (char 0)" },
-    { "{\"a\": 1,",
-      "Expecting property name enclosed in double quotes: line 1 column 9 (char 8)" },
-    { "{\"a\" 1}",
-      "Expecting ':' delimiter: line 1 column 6 (char 5)" },
-    { "[1 2]",
-      "Expecting ',' delimiter: line 1 column 4 (char 3)" },
-    { "\"abc",
-      "Unterminated string starting at: line 1 column 1 (char 0)" },
-    { "\"a\\x\"",
-      "Invalid \\escape: line 1 column 3 (char 2)" },
-    { "\"a\\u12\"",
-      "Invalid \\uXXXX escape: line 1 column 4 (char 3)" },
-    { "{\"a\": 1} x",
-      "Extra data: line 1 column 10 (char 9)" },
-    { "\x0a\x0a  {\"a\": ]",
-      "Expecting value: line 3 column 9 (char 10)" },
-    { "{\"\xc3\xa9\": x}",
-      "Expecting value: line 1 column 7 (char 6)" },
+    { "", "Expecting value: line 1 column 1 (char 0)" },
+    { "{\"a\": 1,", "Expecting property name enclosed in double quotes: line 1 "
+                    "column 9 (char 8)" },
+    { "{\"a\" 1}", "Expecting ':' delimiter: line 1 column 6 (char 5)" },
+    { "[1 2]", "Expecting ',' delimiter: line 1 column 4 (char 3)" },
+    { "\"abc", "Unterminated string starting at: line 1 column 1 (char 0)" },
+    { "\"a\\x\"", "Invalid \\escape: line 1 column 3 (char 2)" },
+    { "\"a\\u12\"", "Invalid \\uXXXX escape: line 1 column 4 (char 3)" },
+    { "{\"a\": 1} x", "Extra data: line 1 column 10 (char 9)" },
+    { "\x0a\x0a  {\"a\": ]", "Expecting value: line 3 column 9 (char 10)" },
+    { "{\"\xc3\xa9\": x}", "Expecting value: line 1 column 7 (char 6)" },
     { "\"\\ud800\\uzzzz\"",
       "Invalid \\uXXXX escape: line 1 column 9 (char 8)" },
-    { "01",
-      "Extra data: line 1 column 2 (char 1)" },
-    { "{\"a\": 1}",
-      NULL },
-    { "NaN",
-      NULL },
+    { "01", "Extra data: line 1 column 2 (char 1)" },
+    { "{\"a\": 1}", NULL },
+    { "NaN", NULL },
 };
 
 static void run_float_repr(void)
@@ -250,8 +233,7 @@ static void run_float_repr(void)
     for (i = 0; i < sizeof(floats) / sizeof(floats[0]); i++) {
         n = pl_py_float_repr(buf, floats[i].d);
         TAP_IS_STR(buf, floats[i].repr, "repr(float) %s", floats[i].repr);
-        TAP_IS_INT(n, strlen(floats[i].repr), "length of %s",
-                   floats[i].repr);
+        TAP_IS_INT(n, strlen(floats[i].repr), "length of %s", floats[i].repr);
     }
 }
 
@@ -261,8 +243,11 @@ static void run_str(apr_pool_t *p)
 
     /* one printable table for every repr: U+200B (a format character)
      * and U+2028 are escaped, letters of any script are not */
-    TAP_IS_STR(pl_py_repr(p, "a\xe2\x80\x8b" "b", 0), "'a\\u200bb'",
-               "repr escapes U+200B");
+    TAP_IS_STR(pl_py_repr(p,
+                          "a\xe2\x80\x8b"
+                          "b",
+                          0),
+               "'a\\u200bb'", "repr escapes U+200B");
     TAP_IS_STR(pl_py_repr(p, "\xe2\x80\xa8", 0), "'\\u2028'",
                "repr escapes U+2028");
     TAP_IS_STR(pl_py_repr(p, "\xe4\xb8\xad\xf0\x9f\x98\x80", 0),
@@ -276,9 +261,9 @@ static void run_str(apr_pool_t *p)
     TAP_IS_STR(pl_py_repr_n(p, "\xed\xa0\x80", 3,
                             PL_PY_U8_SURROGATES | PL_PY_REPR_BYTES),
                "'\\ud800'", "JSON text: a lone surrogate");
-    TAP_IS_STR(pl_py_repr_n(p, "a\0\xff", 3,
-                            PL_PY_U8_SURROGATES | PL_PY_REPR_BYTES),
-               "'a\\x00\\xff'", "JSON text: NUL and a stray byte");
+    TAP_IS_STR(
+        pl_py_repr_n(p, "a\0\xff", 3, PL_PY_U8_SURROGATES | PL_PY_REPR_BYTES),
+        "'a\\x00\\xff'", "JSON text: NUL and a stray byte");
 
     TAP_IS_INT(pl_py_len("a\xc3\xa9\xf0\x9f\x98\x80", 7, 0), 3,
                "len() counts code points");
@@ -301,9 +286,9 @@ static void run_json(apr_pool_t *p)
         TAP_IS_INT(len, strlen(json_strs[i].out), "... its length");
     }
     for (i = 0; i < sizeof(json_errs) / sizeof(json_errs[0]); i++) {
-        TAP_IS_STR(pl_py_json_error(p, json_errs[i].in,
-                                    strlen(json_errs[i].in)),
-                   json_errs[i].err, "json.loads %s", json_errs[i].in);
+        TAP_IS_STR(
+            pl_py_json_error(p, json_errs[i].in, strlen(json_errs[i].in)),
+            json_errs[i].err, "json.loads %s", json_errs[i].in);
     }
 }
 

@@ -41,8 +41,8 @@ static const char *render_list(apr_pool_t *p, const apr_array_header_t *a,
     int i;
 
     for (i = 0; i < a->nelts; i++) {
-        s = apr_pstrcat(p, s, i ? sep : "",
-                        APR_ARRAY_IDX(a, i, const char *), NULL);
+        s = apr_pstrcat(p, s, i ? sep : "", APR_ARRAY_IDX(a, i, const char *),
+                        NULL);
     }
     return s;
 }
@@ -54,10 +54,10 @@ static const char *render_sets(apr_pool_t *p, const apr_array_header_t *a)
     int i;
 
     for (i = 0; i < a->nelts; i++) {
-        s = apr_pstrcat(p, s, "(",
-                        render_list(p, APR_ARRAY_IDX(a, i,
-                                                     apr_array_header_t *),
-                                    "|"), ")", NULL);
+        s = apr_pstrcat(
+            p, s, "(",
+            render_list(p, APR_ARRAY_IDX(a, i, apr_array_header_t *), "|"), ")",
+            NULL);
     }
     return s;
 }
@@ -69,8 +69,7 @@ static const char *render_traits(apr_pool_t *p, const pl_qs_traits_t *t)
                        " forb=", render_list(p, t->forbidden, ","), NULL);
 }
 
-static const char *render_resources(apr_pool_t *p,
-                                    const apr_array_header_t *a)
+static const char *render_resources(apr_pool_t *p, const apr_array_header_t *a)
 {
     const char *s = "";
     int i;
@@ -105,7 +104,7 @@ static void test_py(apr_pool_t *p)
 {
     static const struct {
         const char *in;
-        const char *digits;     /* NULL: invalid */
+        const char *digits; /* NULL: invalid */
         int neg;
     } ints[] = {
         { "0", "0", 0 },
@@ -117,14 +116,20 @@ static void test_py(apr_pool_t *p)
         { "-12", "12", 1 },
         { " 4 ", "4", 0 },
         { "\t\n\v\f\r 4", "4", 0 },
-        { "\x1c\x1d\x1e\x1f" "5", "5", 0 },
-        { "\xc2\x85" "5\xc2\xa0", "5", 0 },             /* NEL, NBSP */
-        { "\xe3\x80\x80" "6\xe2\x80\x83", "6", 0 },     /* U+3000, U+2003 */
+        { "\x1c\x1d\x1e\x1f"
+          "5",
+          "5", 0 },
+        { "\xc2\x85"
+          "5\xc2\xa0",
+          "5", 0 }, /* NEL, NBSP */
+        { "\xe3\x80\x80"
+          "6\xe2\x80\x83",
+          "6", 0 }, /* U+3000, U+2003 */
         { "1_000", "1000", 0 },
         { "1_0_0", "100", 0 },
-        { "\xd9\xa3", "3", 0 },                         /* ARABIC-INDIC 3 */
-        { "\xef\xbc\x93\xef\xbc\x92", "32", 0 },        /* fullwidth 32 */
-        { "\xf0\x9d\x9f\x8e", "0", 0 },                 /* U+1D7CE */
+        { "\xd9\xa3", "3", 0 },                  /* ARABIC-INDIC 3 */
+        { "\xef\xbc\x93\xef\xbc\x92", "32", 0 }, /* fullwidth 32 */
+        { "\xf0\x9d\x9f\x8e", "0", 0 },          /* U+1D7CE */
         { "99999999999999999999999999", "99999999999999999999999999", 0 },
         { "", NULL, 0 },
         { " ", NULL, 0 },
@@ -139,10 +144,10 @@ static void test_py(apr_pool_t *p)
         { "1.5", NULL, 0 },
         { "1e3", NULL, 0 },
         { "0x10", NULL, 0 },
-        { "\xc2\xb2", NULL, 0 },                        /* superscript 2 */
+        { "\xc2\xb2", NULL, 0 }, /* superscript 2 */
         { "\xc3\xa9", NULL, 0 },
-        { "\xff", NULL, 0 },                            /* invalid UTF-8 */
-        { "1\xe2\x80\x8b", NULL, 0 },                   /* zero width sp */
+        { "\xff", NULL, 0 },          /* invalid UTF-8 */
+        { "1\xe2\x80\x8b", NULL, 0 }, /* zero width sp */
     };
     const char *digits, *err;
     int neg;
@@ -162,8 +167,10 @@ static void test_py(apr_pool_t *p)
         }
         else {
             TAP_IS_INT(rv, APR_EINVAL, "int(%s) refused", ints[i].in);
-            TAP_OK(err && strncmp(err, "invalid literal for int() with "
-                                  "base 10: ", 40) == 0,
+            TAP_OK(err && strncmp(err,
+                                  "invalid literal for int() with "
+                                  "base 10: ",
+                                  40) == 0,
                    "int(%s): ValueError text", ints[i].in);
         }
     }
@@ -177,7 +184,8 @@ static void test_py(apr_pool_t *p)
     big = repeat(p, "0", 4301);
     TAP_IS_INT(pl_py_int(p, big, &neg, &digits, &err), APR_EINVAL,
                "4301 digits refused");
-    TAP_IS_STR(err, "Exceeds the limit (4300 digits) for integer string "
+    TAP_IS_STR(err,
+               "Exceeds the limit (4300 digits) for integer string "
                "conversion: value has 4301 digits; use "
                "sys.set_int_max_str_digits() to increase the limit",
                "4301 digits: Python's limit text");
@@ -196,12 +204,17 @@ static void test_py(apr_pool_t *p)
     TAP_IS_STR(pl_py_repr(p, "a'\"b", 0), "'a\\'\"b'", "repr with ' \"");
     TAP_IS_STR(pl_py_repr(p, "a\"b", 0), "'a\"b'", "repr with \"");
     TAP_IS_STR(pl_py_repr(p, "\\", 0), "'\\\\'", "repr backslash");
-    TAP_IS_STR(pl_py_repr(p, "\t\n\r\x01\x7f", 0),
-               "'\\t\\n\\r\\x01\\x7f'", "repr controls");
+    TAP_IS_STR(pl_py_repr(p, "\t\n\r\x01\x7f", 0), "'\\t\\n\\r\\x01\\x7f'",
+               "repr controls");
     TAP_IS_STR(pl_py_repr(p, "\xc2\x85\xc2\xa0\xc2\xad\xc3\xa9", 0),
                "'\\x85\\xa0\\xad\xc3\xa9'", "repr latin-1 range");
     TAP_IS_STR(pl_py_repr(p, "abcdef", 4), "'abc", "repr cut");
-    TAP_IS_STR(pl_py_repr(p, "\x01" "bcdef", 3), "'\\x", "repr cut in "
+    TAP_IS_STR(pl_py_repr(p,
+                          "\x01"
+                          "bcdef",
+                          3),
+               "'\\x",
+               "repr cut in "
                "an escape");
     TAP_IS_STR(pl_py_repr(p, "\xc3\xa9\xc3\xa9", 2), "'\xc3\xa9",
                "repr cut counts characters, not bytes");
@@ -209,12 +222,16 @@ static void test_py(apr_pool_t *p)
     /* strip() and whitespace */
     TAP_IS_STR(pl_py_strip(p, " \t a b \xe3\x80\x80", 10), "a b",
                "strip Unicode whitespace");
-    TAP_IS_STR(pl_py_strip(p, "\xc2\xa0\xc2\x85", 4), "",
-               "strip to empty");
+    TAP_IS_STR(pl_py_strip(p, "\xc2\xa0\xc2\x85", 4), "", "strip to empty");
     TAP_IS_STR(pl_py_strip(p, "  ab  cd", 5), "ab", "strip with len");
     TAP_IS_STR(pl_py_strip(p, "\xc3\x85", 2), "\xc3\x85",
                "U+00C5 (C3 85) is not NEL (C2 85)");
-    TAP_IS_STR(pl_py_strip(p, "\xe2\x80\x8b" "a", 4), "\xe2\x80\x8b" "a",
+    TAP_IS_STR(pl_py_strip(p,
+                           "\xe2\x80\x8b"
+                           "a",
+                           4),
+               "\xe2\x80\x8b"
+               "a",
                "zero width space is not whitespace");
     TAP_IS_INT(pl_py_space("\xe2\x80\xa8"), 3, "U+2028 is whitespace");
     TAP_IS_INT(pl_py_space("\x85"), 0, "a lone 0x85 byte is not");
@@ -238,26 +255,29 @@ static void test_once(apr_pool_t *p)
                "once: once");
     TAP_IS_INT(pl_qs_once(p, "root_required", 2, &err), APR_EINVAL,
                "once: twice");
-    TAP_IS_STR(err, "Query parameter 'root_required' may be specified only "
-               "once.", "once: text");
+    TAP_IS_STR(err,
+               "Query parameter 'root_required' may be specified only "
+               "once.",
+               "once: text");
 }
 
 /* ------------------------------------------------------------------ */
 /* resources                                                           */
 /* ------------------------------------------------------------------ */
 
-#define RFORM "Badly formed resources parameter. Expected resources query " \
+#define RFORM                                                     \
+    "Badly formed resources parameter. Expected resources query " \
     "string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. Got: "
-#define RNOTINT(n, a) "Requested resource " n " expected positive integer " \
+#define RNOTINT(n, a)                                     \
+    "Requested resource " n " expected positive integer " \
     "amount. Got: " a "."
-#define RLT1(n, a) "Requested resource " n " requires amount >= 1. Got: " \
-    a "."
+#define RLT1(n, a) "Requested resource " n " requires amount >= 1. Got: " a "."
 
 static void test_resources(apr_pool_t *p)
 {
     static const struct {
         const char *in;
-        const char *out;    /* rendering, or NULL */
+        const char *out; /* rendering, or NULL */
         const char *err;
     } cases[] = {
         { "VCPU:1,DISK_GB:10", "VCPU=1,DISK_GB=10", NULL },
@@ -269,7 +289,9 @@ static void test_resources(apr_pool_t *p)
         { "VCPU:1_000", "VCPU=1000", NULL },
         { "VCPU:\xd9\xa3", "VCPU=3", NULL },
         { "VCPU:\xef\xbc\x93", "VCPU=3", NULL },
-        { "VCPU:\xc2\xa0" "5", "VCPU=5", NULL },
+        { "VCPU:\xc2\xa0"
+          "5",
+          "VCPU=5", NULL },
         { "VCPU:5\xe2\x80\x83", "VCPU=5", NULL },
         /* names are neither stripped nor checked here */
         { " VCPU:1", " VCPU=1", NULL },
@@ -281,8 +303,7 @@ static void test_resources(apr_pool_t *p)
         /* int64 and beyond */
         { "VCPU:9223372036854775807", "VCPU=9223372036854775807", NULL },
         { "VCPU:9223372036854775808", "VCPU=9223372036854775807", NULL },
-        { "VCPU:99999999999999999999999999", "VCPU=9223372036854775807",
-          NULL },
+        { "VCPU:99999999999999999999999999", "VCPU=9223372036854775807", NULL },
         /* malformed */
         { "", NULL, RFORM "empty string." },
         { "   ", NULL, RFORM "empty string." },
@@ -344,20 +365,25 @@ static void test_resources(apr_pool_t *p)
         apr_array_header_t *res;
         const char *err = NULL;
 
-        TAP_IS_INT(pl_qs_resources(p, apr_pstrcat(p, "VCPU:", long_amount,
-                                                  NULL), &res, &err),
+        TAP_IS_INT(pl_qs_resources(p,
+                                   apr_pstrcat(p, "VCPU:", long_amount, NULL),
+                                   &res, &err),
                    APR_EINVAL, "4301-digit amount refused");
-        TAP_IS_STR(err, apr_pstrcat(p, "Requested resource VCPU expected "
-                                    "positive integer amount. Got: ",
-                                    long_amount, ".", NULL),
+        TAP_IS_STR(err,
+                   apr_pstrcat(p,
+                               "Requested resource VCPU expected "
+                               "positive integer amount. Got: ",
+                               long_amount, ".", NULL),
                    "4301-digit amount text");
-        TAP_IS_INT(pl_qs_resources(p, apr_pstrcat(p, "VCPU:",
-                                                  repeat(p, "0", 4300), "1",
-                                                  NULL), &res, &err),
+        TAP_IS_INT(pl_qs_resources(
+                       p,
+                       apr_pstrcat(p, "VCPU:", repeat(p, "0", 4300), "1", NULL),
+                       &res, &err),
                    APR_EINVAL, "4301 digits, even with leading zeros");
-        TAP_IS_INT(pl_qs_resources(p, apr_pstrcat(p, "VCPU:",
-                                                  repeat(p, "0", 4299), "1",
-                                                  NULL), &res, &err),
+        TAP_IS_INT(pl_qs_resources(
+                       p,
+                       apr_pstrcat(p, "VCPU:", repeat(p, "0", 4299), "1", NULL),
+                       &res, &err),
                    APR_SUCCESS, "4300 digits are fine");
         TAP_IS_INT(APR_ARRAY_IDX(res, 0, pl_qs_resource_t).amount, 1,
                    "4300 digits: value 1");
@@ -370,34 +396,47 @@ static void test_resources(apr_pool_t *p)
 
 #define FORM_PLAIN "HW_CPU_X86_VMX,CUSTOM_MAGIC"
 #define FORM_BANG "HW_CPU_X86_VMX,!CUSTOM_MAGIC"
-#define EEMPTY(form, v) IQS "Expected 'required' parameter value of the " \
-    "form: " form ". Got an empty trait in: " v
-#define EBANG(v) IQS "Expected 'required' parameter value of the form: " \
-    FORM_PLAIN ". Got: " v
-#define EANY139(v) IQS "The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' only " \
-    "supported since microversion 1.39. Got: " v
-#define EANYEMPTY(v) IQS "Expected 'required' parameter value of the " \
-    "form: in:HW_CPU_X86_VMX,CUSTOM_MAGIC. Got an empty trait in: " v
-#define EANYBANG(v) IQS "The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' does " \
-    "not support forbidden traits. Got: " v
-#define CONFLICT "Conflicting required and forbidden traits found in the " \
+#define EEMPTY(form, v)                               \
+    IQS "Expected 'required' parameter value of the " \
+        "form: " form ". Got an empty trait in: " v
+#define EBANG(v)                                                       \
+    IQS "Expected 'required' parameter value of the form: " FORM_PLAIN \
+        ". Got: " v
+#define EANY139(v)                                          \
+    IQS "The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' only " \
+        "supported since microversion 1.39. Got: " v
+#define EANYEMPTY(v)                                  \
+    IQS "Expected 'required' parameter value of the " \
+        "form: in:HW_CPU_X86_VMX,CUSTOM_MAGIC. Got an empty trait in: " v
+#define EANYBANG(v)                                         \
+    IQS "The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' does " \
+        "not support forbidden traits. Got: " v
+#define CONFLICT                                              \
+    "Conflicting required and forbidden traits found in the " \
     "following traits keys: "
 
 typedef struct {
     int minor;
     const char *values[4];
-    const char *out;        /* render_traits(), or NULL */
+    const char *out; /* render_traits(), or NULL */
     const char *err;
-    const char *conflict;   /* for out: pl_qs_traits_conflict_msg() */
+    const char *conflict; /* for out: pl_qs_traits_conflict_msg() */
 } req_case_t;
 
 static const req_case_t req_cases[] = {
     { 17, { "A,B" }, "req=A,B any= forb=", NULL, NULL },
     { 39, { "A" }, "req=A any= forb=", NULL, NULL },
     { 39, { "A, B " }, "req=A,B any= forb=", NULL, NULL },
-    { 39, { "A\xc2\xa0,\xe2\x80\x83" "B" }, "req=A,B any= forb=", NULL,
+    { 39,
+      { "A\xc2\xa0,\xe2\x80\x83"
+        "B" },
+      "req=A,B any= forb=",
+      NULL,
       NULL },
-    { 39, { "\xc3\xa9,\xc3\xbc" }, "req=\xc3\xa9,\xc3\xbc any= forb=", NULL,
+    { 39,
+      { "\xc3\xa9,\xc3\xbc" },
+      "req=\xc3\xa9,\xc3\xbc any= forb=",
+      NULL,
       NULL },
     /* a list: duplicates kept */
     { 39, { "A,A" }, "req=A,A any= forb=", NULL, NULL },
@@ -411,7 +450,10 @@ static const req_case_t req_cases[] = {
     { 22, { "! A" }, "req= any= forb= A", NULL, NULL },
     { 22, { "A,B,!C,!D,!!C" }, "req=A,B any= forb=C,D", NULL, NULL },
     { 22, { "A,!A" }, "req=A any= forb=A", NULL, CONFLICT "required: (A)" },
-    { 38, { "A,A,!A" }, "req=A,A any= forb=A", NULL,
+    { 38,
+      { "A,A,!A" },
+      "req=A,A any= forb=A",
+      NULL,
       CONFLICT "required: (A), required: (A)" },
     /* empty items */
     { 17, { "!" }, NULL, EEMPTY(FORM_PLAIN, "!"), NULL },
@@ -444,16 +486,19 @@ static const req_case_t req_cases[] = {
     { 21, { "!A", "B" }, "req=B any= forb=", NULL, NULL },
     { 22, { "in:A,B", "!A", "!B" }, "req= any= forb=B", NULL, NULL },
     { 39, { "A", "B" }, "req=A,B any= forb=", NULL, NULL },
-    { 39, { "A", "!A" }, "req=A any= forb=A", NULL,
-      CONFLICT "required: (A)" },
-    { 39, { "!A", "A" }, "req=A any= forb=A", NULL,
-      CONFLICT "required: (A)" },
+    { 39, { "A", "!A" }, "req=A any= forb=A", NULL, CONFLICT "required: (A)" },
+    { 39, { "!A", "A" }, "req=A any= forb=A", NULL, CONFLICT "required: (A)" },
     { 39, { "in:A,B", "!A" }, "req= any=(A|B) forb=A", NULL, NULL },
-    { 39, { "in:B,A", "!A", "!B" }, "req= any=(B|A) forb=A,B", NULL,
+    { 39,
+      { "in:B,A", "!A", "!B" },
+      "req= any=(B|A) forb=A,B",
+      NULL,
       CONFLICT "required: (A, B)" },
     { 39, { "in:A", "in:A" }, "req= any=(A)(A) forb=", NULL, NULL },
-    { 39, { "Z,!Z", "in:C,B", "!B,!C,Y,!Y" },
-      "req=Z,Y any=(C|B) forb=Z,B,C,Y", NULL,
+    { 39,
+      { "Z,!Z", "in:C,B", "!B,!C,Y,!Y" },
+      "req=Z,Y any=(C|B) forb=Z,B,C,Y",
+      NULL,
       CONFLICT "required: (B, C), required: (Y), required: (Z)" },
     { 39, { "A", "in:" }, NULL, EANYEMPTY("in:"), NULL },
     { 39, { "in:!A", "in:" }, NULL, EANYBANG("in:!A"), NULL },
@@ -469,8 +514,7 @@ static void test_required(apr_pool_t *p)
         const req_case_t *c = &req_cases[i];
         apr_array_header_t *vals = mkvals(p, c->values);
         const char *name = apr_psprintf(p, "1.%d required=%s%s", c->minor,
-                                        render_list(p, vals, "&required="),
-                                        "");
+                                        render_list(p, vals, "&required="), "");
         pl_qs_traits_t *t = NULL;
         const char *err = NULL;
         apr_status_t rv;
@@ -530,7 +574,8 @@ static void test_traits_value(apr_pool_t *p)
     TAP_IS_INT(conf->nelts, 3, "three conflicts");
     TAP_IS_STR(pl_qs_traits_conflict_msg(p, conf),
                CONFLICT "required1: (A), required: (A), "
-               "required_NET: (B, C)", "conflicts sorted over groups");
+                        "required_NET: (B, C)",
+               "conflicts sorted over groups");
     conf = apr_array_make(p, 1, sizeof(const char *));
     TAP_IS_STR(pl_qs_traits_conflict_msg(p, conf), NULL, "no conflicts");
 }
@@ -543,19 +588,27 @@ static void test_root_required(apr_pool_t *p)
         const char *err;
     } cases[] = {
         { { "A,!B" }, "req=A any= forb=B", NULL },
-        { { "A,A,B" }, "req=A,B any= forb=", NULL },    /* a set */
+        { { "A,A,B" }, "req=A,B any= forb=", NULL }, /* a set */
         { { "!A,!!A" }, "req= any= forb=A", NULL },
         { { NULL }, "req= any= forb=", NULL },
-        { { "A,!A" }, NULL, "Conflicting required and forbidden traits found "
+        { { "A,!A" },
+          NULL,
+          "Conflicting required and forbidden traits found "
           "in root_required: A" },
-        { { "B,A,!B,!A,C" }, NULL, "Conflicting required and forbidden "
+        { { "B,A,!B,!A,C" },
+          NULL,
+          "Conflicting required and forbidden "
           "traits found in root_required: A, B" },
         { { "in:A,B" }, NULL, EANY139("in:A,B") },
         { { "!" }, NULL, EEMPTY(FORM_BANG, "!") },
         { { "" }, NULL, EEMPTY(FORM_BANG, "") },
-        { { "A", "B" }, NULL, "Query parameter 'root_required' may be "
+        { { "A", "B" },
+          NULL,
+          "Query parameter 'root_required' may be "
           "specified only once." },
-        { { "in:", "in:" }, NULL, "Query parameter 'root_required' may be "
+        { { "in:", "in:" },
+          NULL,
+          "Query parameter 'root_required' may be "
           "specified only once." },
     };
     size_t i;
@@ -583,12 +636,15 @@ static void test_root_required(apr_pool_t *p)
 /* member_of                                                           */
 /* ------------------------------------------------------------------ */
 
-#define EMULTI(v) "Multiple values for 'member_of' must be prefixed with " \
+#define EMULTI(v)                                            \
+    "Multiple values for 'member_of' must be prefixed with " \
     "the 'in:' or '!in:' keyword using the valid microversion. Got: " v
-#define EUUID(v) IQS "Expected 'member_of' parameter to contain valid " \
-    "UUID(s). Got: " v
+#define EUUID(v)                                           \
+    IQS "Expected 'member_of' parameter to contain valid " \
+        "UUID(s). Got: " v
 #define EREPEAT(s) "Multiple member_of" s " parameters are not supported"
-#define EFORB(s) "Forbidden member_of" s " parameters are not supported in " \
+#define EFORB(s)                                                \
+    "Forbidden member_of" s " parameters are not supported in " \
     "the specified microversion"
 
 static void test_member_of(apr_pool_t *p)
@@ -597,7 +653,7 @@ static void test_member_of(apr_pool_t *p)
         int minor;
         const char *suffix;
         const char *values[4];
-        const char *out;    /* "any=(..)(..) forb=a,b" */
+        const char *out; /* "any=(..)(..) forb=a,b" */
         const char *err;
     } cases[] = {
         { 3, "", { U1 }, "any=(" U1 ") forb=", NULL },
@@ -606,20 +662,29 @@ static void test_member_of(apr_pool_t *p)
         /* kept as written: upper case, no dashes, braces */
         { 3, "", { U2 }, "any=(" U2 ") forb=", NULL },
         { 3, "", { U3 }, "any=(" U3 ") forb=", NULL },
-        { 3, "", { "{urn:uuid:" U1 "}" }, "any=({urn:uuid:" U1 "}) forb=",
+        { 3,
+          "",
+          { "{urn:uuid:" U1 "}" },
+          "any=({urn:uuid:" U1 "}) forb=",
           NULL },
         /* several values: 1.24+ */
         { 23, "", { U1, U2 }, NULL, EREPEAT("") },
         { 23, "1", { U1, "x" }, NULL, EREPEAT("1") },
-        { 24, "", { U1, "in:" U2 "," U3 }, "any=(" U1 ")(" U2 "|" U3
-          ") forb=", NULL },
+        { 24,
+          "",
+          { U1, "in:" U2 "," U3 },
+          "any=(" U1 ")(" U2 "|" U3 ") forb=",
+          NULL },
         /* forbidden: 1.32+ */
         { 31, "", { "!" U1 }, NULL, EFORB("") },
         { 31, "_A", { U1, "!in:" U2 }, NULL, EFORB("_A") },
         { 32, "", { "!" U1 }, "any= forb=" U1, NULL },
         { 32, "", { "!in:" U1 "," U3 }, "any= forb=" U1 "," U3, NULL },
-        { 32, "", { "!" U1, "!in:" U2 "," U1, U3 }, "any=(" U3 ") forb="
-          U1 "," U2, NULL },
+        { 32,
+          "",
+          { "!" U1, "!in:" U2 "," U1, U3 },
+          "any=(" U3 ") forb=" U1 "," U2,
+          NULL },
         /* the value is checked before the microversion allows '!' */
         { 31, "", { "!x" }, NULL, EUUID("x") },
         /* malformed values */
@@ -656,15 +721,16 @@ static void test_member_of(apr_pool_t *p)
         apr_status_t rv;
 
         err = NULL;
-        rv = pl_qs_member_of(p, PL_MV(1, cases[i].minor), cases[i].suffix,
-                             vals, &mo, &err);
+        rv = pl_qs_member_of(p, PL_MV(1, cases[i].minor), cases[i].suffix, vals,
+                             &mo, &err);
         if (cases[i].out) {
             TAP_IS_INT(rv, APR_SUCCESS, "%s", name);
-            TAP_IS_STR(mo ? apr_pstrcat(p, "any=", render_sets(p, mo->any_of),
-                                        " forb=",
-                                        render_list(p, mo->forbidden, ","),
-                                        NULL) : err,
-                       cases[i].out, "%s: parsed", name);
+            TAP_IS_STR(
+                mo ? apr_pstrcat(p, "any=", render_sets(p, mo->any_of),
+                                 " forb=", render_list(p, mo->forbidden, ","),
+                                 NULL)
+                   : err,
+                cases[i].out, "%s: parsed", name);
         }
         else {
             TAP_IS_INT(rv, APR_EINVAL, "%s refused", name);
@@ -687,8 +753,9 @@ static void test_member_of(apr_pool_t *p)
 /* in_tree, same_subtree, group keys                                   */
 /* ------------------------------------------------------------------ */
 
-#define ETREE(v) IQS "Expected 'in_tree' parameter to be a format of " \
-    "uuid. Got: " v
+#define ETREE(v)                                          \
+    IQS "Expected 'in_tree' parameter to be a format of " \
+        "uuid. Got: " v
 
 static void test_in_tree(apr_pool_t *p)
 {
@@ -700,12 +767,12 @@ static void test_in_tree(apr_pool_t *p)
         { U1, U1, NULL },
         { " " U1 " ", U1, NULL },
         { "\xc2\xa0" U1 "\xe2\x80\x83", U1, NULL },
-        { U2, U2, NULL },               /* kept as written */
+        { U2, U2, NULL }, /* kept as written */
         { U3, U3, NULL },
         { "{" U1 "}", "{" U1 "}", NULL },
         { "x", NULL, ETREE("x") },
         { "", NULL, ETREE("") },
-        { " x ", NULL, ETREE(" x ") },  /* the text shows it unstripped */
+        { " x ", NULL, ETREE(" x ") }, /* the text shows it unstripped */
         { U1 ",", NULL, ETREE(U1 ",") },
         { U3 "0", NULL, ETREE(U3 "0") },
     };
@@ -729,7 +796,7 @@ static void test_in_tree(apr_pool_t *p)
 static void test_same_subtree(apr_pool_t *p)
 {
     static const char *const e = "Empty string (unsuffixed group) can not "
-        "be specified in `same_subtree` ";
+                                 "be specified in `same_subtree` ";
     static const struct {
         const char *values[3];
         const char *out;
@@ -771,7 +838,7 @@ static void test_group_key(apr_pool_t *p)
     static const struct {
         int minor;
         const char *key;
-        int which;          /* -1: not a group key */
+        int which; /* -1: not a group key */
         const char *suffix;
     } cases[] = {
         { 25, "resources", PL_QS_GROUP_RESOURCES, "" },
@@ -845,11 +912,11 @@ static void test_trait_filters(apr_pool_t *p)
 {
     static const struct {
         const char *in;
-        int op;             /* -1: refused */
-        const char *arg;    /* names joined by '|', or the prefix */
+        int op;          /* -1: refused */
+        const char *arg; /* names joined by '|', or the prefix */
     } cases[] = {
         { "in:A,B", PL_QS_NAME_IN, "A|B" },
-        { "in:A, B", PL_QS_NAME_IN, "A| B" },   /* not stripped */
+        { "in:A, B", PL_QS_NAME_IN, "A| B" }, /* not stripped */
         { "in:", PL_QS_NAME_IN, "" },
         { "in:A,,B", PL_QS_NAME_IN, "A||B" },
         { "in:a:b", PL_QS_NAME_IN, "a:b" },
@@ -868,11 +935,11 @@ static void test_trait_filters(apr_pool_t *p)
     };
     static const struct {
         const char *in;
-        int value;          /* -1: refused */
+        int value; /* -1: refused */
     } assoc[] = {
-        { "true", 1 }, { "false", 0 }, { "TRUE", 1 }, { "False", 0 },
-        { "tRuE", 1 }, { "yes", -1 }, { "", -1 }, { " true", -1 },
-        { "true ", -1 }, { "1", -1 }, { "0", -1 }, { "tru", -1 },
+        { "true", 1 },   { "false", 0 },        { "TRUE", 1 }, { "False", 0 },
+        { "tRuE", 1 },   { "yes", -1 },         { "", -1 },    { " true", -1 },
+        { "true ", -1 }, { "1", -1 },           { "0", -1 },   { "tru", -1 },
         { "truee", -1 }, { "tru\xd0\xb5", -1 },
     };
     size_t i;
@@ -884,11 +951,14 @@ static void test_trait_filters(apr_pool_t *p)
 
         if (cases[i].op < 0) {
             TAP_IS_INT(rv, APR_EINVAL, "name=%s refused", cases[i].in);
-            TAP_IS_STR(err, apr_pstrcat(p, "Badly formatted name parameter. "
-                                        "Expected name query string "
-                                        "parameter in form: ?name=[in|"
-                                        "startswith]:[name1,name2|prefix]. "
-                                        "Got: \"", cases[i].in, "\"", NULL),
+            TAP_IS_STR(err,
+                       apr_pstrcat(p,
+                                   "Badly formatted name parameter. "
+                                   "Expected name query string "
+                                   "parameter in form: ?name=[in|"
+                                   "startswith]:[name1,name2|prefix]. "
+                                   "Got: \"",
+                                   cases[i].in, "\"", NULL),
                        "name=%s text", cases[i].in);
             continue;
         }
@@ -902,8 +972,7 @@ static void test_trait_filters(apr_pool_t *p)
                        "name=%s names", cases[i].in);
         }
         else if (cases[i].op == PL_QS_NAME_STARTSWITH) {
-            TAP_IS_STR(f->prefix, cases[i].arg, "name=%s prefix",
-                       cases[i].in);
+            TAP_IS_STR(f->prefix, cases[i].arg, "name=%s prefix", cases[i].in);
         }
     }
 
@@ -914,14 +983,14 @@ static void test_trait_filters(apr_pool_t *p)
 
         if (assoc[i].value >= 0) {
             TAP_IS_INT(rv, APR_SUCCESS, "associated=%s", assoc[i].in);
-            TAP_IS_INT(v, assoc[i].value, "associated=%s value",
-                       assoc[i].in);
+            TAP_IS_INT(v, assoc[i].value, "associated=%s value", assoc[i].in);
         }
         else {
             TAP_IS_INT(rv, APR_EINVAL, "associated=%s refused", assoc[i].in);
-            TAP_IS_STR(err, "The query parameter \"associated\" only accepts "
-                       "\"true\" or \"false\"", "associated=%s text",
-                       assoc[i].in);
+            TAP_IS_STR(err,
+                       "The query parameter \"associated\" only accepts "
+                       "\"true\" or \"false\"",
+                       "associated=%s text", assoc[i].in);
         }
     }
 }

@@ -59,8 +59,7 @@ static void test_some_refuse(apr_pool_t *p)
            "resource class: VCPU refused");
     TAP_OK(valid(p, PL_SCHEMA_RP_POST_SCHEMA, "{\"name\": 1}") == 0,
            "provider: name 1 refused");
-    TAP_OK(valid(p, PL_SCHEMA_TRAIT_SET_TRAITS_SCHEMA,
-                 "{\"traits\": []}") == 0,
+    TAP_OK(valid(p, PL_SCHEMA_TRAIT_SET_TRAITS_SCHEMA, "{\"traits\": []}") == 0,
            "traits: generation required");
     TAP_OK(valid(p, PL_SCHEMA_INVENTORY_PUT_ONE_SCHEMA,
                  "{\"total\": 0, \"resource_provider_generation\": 0}") == 0,

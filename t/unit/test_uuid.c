@@ -20,7 +20,7 @@
 
 typedef struct {
     const char *in;
-    const char *canon;      /* NULL: not uuid-like */
+    const char *canon; /* NULL: not uuid-like */
 } uuid_case_t;
 
 static const uuid_case_t uuid_cases[] = {
@@ -42,7 +42,7 @@ static const uuid_case_t uuid_cases[] = {
     { "aabbccddeeff0011uuid:2233445566778899", U3_CANON },
     { "uuid:urn:" U3, U3_CANON },
     { "urn:uuid:urn:" U3, U3_CANON },
-    { "uurn:uid:" U3, U3_CANON },       /* "urn:" out, then "uuid:" */
+    { "uurn:uid:" U3, U3_CANON }, /* "urn:" out, then "uuid:" */
     /* dashes anywhere, in any number */
     { "6c8e4f1a--3b2d-4c5e-9f70-1a2b3c4d5e6f", U1 },
     { U3 "-", U3_CANON },
@@ -52,8 +52,8 @@ static const uuid_case_t uuid_cases[] = {
     /* not uuid-like */
     { "", NULL },
     { "x", NULL },
-    { "aabbccddeeff0011223344556677889", NULL },         /* 31 digits */
-    { U3 "a", NULL },                                   /* 33 digits */
+    { "aabbccddeeff0011223344556677889", NULL }, /* 31 digits */
+    { U3 "a", NULL },                            /* 33 digits */
     { "aabbccddeeff0011223344556677889g", NULL },
     { " " U3, NULL },
     { U3 " ", NULL },
@@ -61,7 +61,7 @@ static const uuid_case_t uuid_cases[] = {
     { "+abbccddeeff00112233445566778899", NULL },
     { "0xbbccddeeff00112233445566778899", NULL },
     { "aabbccddee_f00112233445566778899", NULL },
-    { "URN:UUID:" U1, NULL },                           /* case matters */
+    { "URN:UUID:" U1, NULL }, /* case matters */
     { "urn:urn::" U3, NULL },
     { "u{" U3 "}", NULL },
     { "aabbc{cddeeff00112233445566778899", NULL },
@@ -84,8 +84,8 @@ static void test_table(apr_pool_t *p)
         const char *out = "untouched";
         apr_status_t rv = pl_uuid_normalize(p, c->in, &out);
 
-        TAP_IS_INT(pl_uuid_is_like(c->in), c->canon != NULL,
-                   "is_like [%s]", c->in);
+        TAP_IS_INT(pl_uuid_is_like(c->in), c->canon != NULL, "is_like [%s]",
+                   c->in);
         if (c->canon) {
             TAP_IS_INT(rv, APR_SUCCESS, "normalize [%s]", c->in);
             TAP_IS_STR(out, c->canon, "canonical form of [%s]", c->in);
