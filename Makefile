@@ -9,6 +9,8 @@
 #                 into build-clang/ (a second compiler's warnings)
 #   make test-asan the module built with ASan + UBSan (build-asan/) serving
 #                 the API tests on SQLite (t/run-asan)
+#   make format   rewrite the C files in the style of .clang-format;
+#                 make format-check lists those that differ (make test)
 #   make fuzz     libFuzzer harnesses of the pure parsers (t/fuzz/, clang,
 #                 build-fuzz/), FUZZ_SECONDS (20) each; make fuzz-long: 600
 #   make install  copy the module into httpd's module directory; on Debian
