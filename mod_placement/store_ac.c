@@ -39,30 +39,32 @@ static const char *quoted_list(pl_db_t *db, apr_pool_t *p,
                                        APR_ARRAY_IDX(names, i, const char *));
     }
     parts[i] = NULL;
-    return apr_array_pstrcat(p, &(apr_array_header_t){ p, sizeof(char *),
-                             names->nelts, names->nelts, (char *)parts },
+    return apr_array_pstrcat(p,
+                             &(apr_array_header_t){ p, sizeof(char *),
+                                                    names->nelts, names->nelts,
+                                                    (char *)parts },
                              ',');
 }
 
 /* One branch of the lookup below: (kind, id, NULL, name) of the rows of
  * table whose col is one of names. */
-static const char *lookup_branch(pl_db_t *db, apr_pool_t *p,
-                                 const char *kind, const char *id,
-                                 const char *table, const char *col,
+static const char *lookup_branch(pl_db_t *db, apr_pool_t *p, const char *kind,
+                                 const char *id, const char *table,
+                                 const char *col,
                                  const apr_array_header_t *names)
 {
     if (names->nelts == 0) {
         return "";
     }
-    return apr_psprintf(p, " UNION ALL SELECT '%s', %s, NULL, %s FROM %s "
-                        "WHERE %s IN (%s)", kind, id, col, table, col,
-                        quoted_list(db, p, names));
+    return apr_psprintf(p,
+                        " UNION ALL SELECT '%s', %s, NULL, %s FROM %s "
+                        "WHERE %s IN (%s)",
+                        kind, id, col, table, col, quoted_list(db, p, names));
 }
 
 /* The name among names that row's name is exactly (some collations
  * compare without case), or NULL. */
-static const char *exact_name(const apr_array_header_t *names,
-                              const char *name)
+static const char *exact_name(const apr_array_header_t *names, const char *name)
 {
     int j;
 
@@ -76,8 +78,7 @@ static const char *exact_name(const apr_array_header_t *names,
     return NULL;
 }
 
-static void push_name(apr_array_header_t *out, apr_int64_t id,
-                      const char *name)
+static void push_name(apr_array_header_t *out, apr_int64_t id, const char *name)
 {
     pl_ac_name_t *n = apr_array_push(out);
 
@@ -93,8 +94,7 @@ static void push_name(apr_array_header_t *out, apr_int64_t id,
  * for every dialect.
  */
 static apr_status_t read_lookups(pl_db_t *db, apr_pool_t *p,
-                                 const pl_ac_request_t *req,
-                                 pl_ac_world_t *w)
+                                 const pl_ac_request_t *req, pl_ac_world_t *w)
 {
     apr_array_header_t *rcs, *traits, *aggs, *trees;
     pl_rows_t *rows;
@@ -102,20 +102,25 @@ static apr_status_t read_lookups(pl_db_t *db, apr_pool_t *p,
     int i;
 
     pl_ac_request_names(p, req, &rcs, &traits, &aggs, &trees);
-    rv = pl_db_select_cached(db, p, &rows, apr_pstrcat(p,
-        "SELECT 's', t.resource_provider_id, rp.root_provider_id, NULL "
-        "FROM resource_provider_traits t "
-        "JOIN traits tr ON tr.id = t.trait_id "
-        "JOIN resource_providers rp ON rp.id = t.resource_provider_id "
-        "WHERE tr.name = '" SHARING_TRAIT "' "
-        "UNION ALL SELECT 'n', id, NULL, NULL FROM (SELECT id FROM "
-        "resource_providers WHERE parent_provider_id IS NOT NULL "
-        "LIMIT 1) nested",
-        lookup_branch(db, p, "c", "id", "resource_classes", "name", rcs),
-        lookup_branch(db, p, "t", "id", "traits", "name", traits),
-        lookup_branch(db, p, "a", "id", "placement_aggregates", "uuid", aggs),
-        lookup_branch(db, p, "p", "root_provider_id", "resource_providers",
-                      "uuid", trees), NULL));
+    rv = pl_db_select_cached(
+        db, p, &rows,
+        apr_pstrcat(
+            p,
+            "SELECT 's', t.resource_provider_id, rp.root_provider_id, NULL "
+            "FROM resource_provider_traits t "
+            "JOIN traits tr ON tr.id = t.trait_id "
+            "JOIN resource_providers rp ON rp.id = t.resource_provider_id "
+            "WHERE tr.name = '" SHARING_TRAIT "' "
+            "UNION ALL SELECT 'n', id, NULL, NULL FROM (SELECT id FROM "
+            "resource_providers WHERE parent_provider_id IS NOT NULL "
+            "LIMIT 1) nested",
+            lookup_branch(db, p, "c", "id", "resource_classes", "name", rcs),
+            lookup_branch(db, p, "t", "id", "traits", "name", traits),
+            lookup_branch(db, p, "a", "id", "placement_aggregates", "uuid",
+                          aggs),
+            lookup_branch(db, p, "p", "root_provider_id", "resource_providers",
+                          "uuid", trees),
+            NULL));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -212,8 +217,7 @@ static int known_id_of(const apr_array_header_t *names, apr_int64_t id)
     return 0;
 }
 
-static apr_int64_t known_id(const apr_array_header_t *names,
-                            const char *name)
+static apr_int64_t known_id(const apr_array_header_t *names, const char *name)
 {
     int i;
 
@@ -253,8 +257,8 @@ static void trait_sets(apr_pool_t *p, const pl_ac_world_t *w,
                        apr_int64_t **psingle, int *pn,
                        apr_array_header_t **pmulti)
 {
-    apr_int64_t *single = apr_palloc(p, (required->nelts + 1)
-                                        * sizeof(*single));
+    apr_int64_t *single = apr_palloc(p,
+                                     (required->nelts + 1) * sizeof(*single));
     apr_array_header_t *multi = apr_array_make(p, 1, sizeof(const char *));
     int i, j, n = 0;
 
@@ -277,8 +281,8 @@ static void trait_sets(apr_pool_t *p, const pl_ac_world_t *w,
         if ((ids = known_ids(p, w->traits, set)) == NULL) {
             continue;
         }
-        for (j = 0; j < multi->nelts
-                    && strcmp(APR_ARRAY_IDX(multi, j, const char *), ids);
+        for (j = 0; j < multi->nelts &&
+                    strcmp(APR_ARRAY_IDX(multi, j, const char *), ids);
              j++) {
         }
         if (j == multi->nelts) {
@@ -292,18 +296,20 @@ static void trait_sets(apr_pool_t *p, const pl_ac_world_t *w,
 
 /* "rp.root_provider_id IN (...)": the trees with all n traits of ids
  * between their providers, one subquery whatever n */
-static const char *trees_with_all(apr_pool_t *p, const apr_int64_t *ids,
-                                  int n)
+static const char *trees_with_all(apr_pool_t *p, const apr_int64_t *ids, int n)
 {
     if (n == 1) {
-        return apr_psprintf(p, "rp.root_provider_id IN (SELECT "
+        return apr_psprintf(p,
+                            "rp.root_provider_id IN (SELECT "
                             "r.root_provider_id FROM "
                             "resource_provider_traits t JOIN "
                             "resource_providers r ON r.id = "
                             "t.resource_provider_id WHERE t.trait_id "
-                            "IN (%s))", pl_db_id_list(p, ids, n));
+                            "IN (%s))",
+                            pl_db_id_list(p, ids, n));
     }
-    return apr_psprintf(p, "rp.root_provider_id IN (SELECT "
+    return apr_psprintf(p,
+                        "rp.root_provider_id IN (SELECT "
                         "r.root_provider_id FROM "
                         "resource_provider_traits t JOIN "
                         "resource_providers r ON r.id = "
@@ -329,19 +335,22 @@ static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
 
     if (g->member_of) {
         for (i = 0; i < g->member_of->any_of->nelts; i++) {
-            ids = known_ids(p, w->aggs, APR_ARRAY_IDX(g->member_of->any_of,
-                                                      i,
-                                                      apr_array_header_t *));
+            ids = known_ids(
+                p, w->aggs,
+                APR_ARRAY_IDX(g->member_of->any_of, i, apr_array_header_t *));
             if (ids == NULL) {
                 continue;
             }
-            ids = apr_psprintf(p, "SELECT resource_provider_id FROM "
+            ids = apr_psprintf(p,
+                               "SELECT resource_provider_id FROM "
                                "resource_provider_aggregates WHERE "
-                               "aggregate_id IN (%s)", ids);
-            cond = apr_psprintf(p, "%s%s(rp.id IN (%s) OR "
+                               "aggregate_id IN (%s)",
+                               ids);
+            cond = apr_psprintf(p,
+                                "%s%s(rp.id IN (%s) OR "
                                 "rp.root_provider_id IN (%s))",
-                                cond ? cond : "", cond ? " AND " : "",
-                                ids, ids);
+                                cond ? cond : "", cond ? " AND " : "", ids,
+                                ids);
         }
     }
     if (g->same_provider || w->sharing->nelts == 0) {
@@ -356,13 +365,14 @@ static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
                                 trees_with_all(p, single, n));
         }
         for (i = 0; i < multi->nelts; i++) {
-            cond = apr_psprintf(p, "%s%srp.root_provider_id IN (SELECT "
+            cond = apr_psprintf(p,
+                                "%s%srp.root_provider_id IN (SELECT "
                                 "r.root_provider_id FROM "
                                 "resource_provider_traits t JOIN "
                                 "resource_providers r ON r.id = "
                                 "t.resource_provider_id WHERE t.trait_id "
-                                "IN (%s))", cond ? cond : "",
-                                cond ? " AND " : "",
+                                "IN (%s))",
+                                cond ? cond : "", cond ? " AND " : "",
                                 APR_ARRAY_IDX(multi, i, const char *));
         }
     }
@@ -370,9 +380,9 @@ static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
         apr_int64_t root = known_id(w->trees, g->in_tree);
 
         if (root >= 0) {
-            cond = apr_psprintf(p, "%s%srp.root_provider_id = %"
-                                APR_INT64_T_FMT, cond ? cond : "",
-                                cond ? " AND " : "", root);
+            cond = apr_psprintf(p,
+                                "%s%srp.root_provider_id = %" APR_INT64_T_FMT,
+                                cond ? cond : "", cond ? " AND " : "", root);
         }
     }
     return cond;
@@ -383,8 +393,7 @@ static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
  * group), which keeps the query simple for the planner. *pcommon: that
  * shared condition on "rp", NULL if there is none. */
 static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
-                              const pl_ac_request_t *req,
-                              const char **pcommon)
+                              const pl_ac_request_t *req, const char **pcommon)
 {
     const char **conds = apr_pcalloc(p, (w->rcs->nelts + 1) * sizeof(char *));
     const char *where = NULL;
@@ -401,9 +410,9 @@ static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
             const char *cond;
 
             for (j = 0; j < g->resources->nelts; j++) {
-                if (!strcmp(APR_ARRAY_IDX(g->resources, j,
-                                          pl_qs_resource_t).name,
-                            rc->name)) {
+                if (!strcmp(
+                        APR_ARRAY_IDX(g->resources, j, pl_qs_resource_t).name,
+                        rc->name)) {
                     break;
                 }
             }
@@ -424,17 +433,15 @@ static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
     *pcommon = same && *conds[0] ? conds[0] : NULL;
     if (same) {
         return apr_psprintf(p, "i.resource_class_id IN (%s)%s%s%s",
-                            ids_of_names(p, w->rcs),
-                            *conds[0] ? " AND (" : "", conds[0],
-                            *conds[0] ? ")" : "");
+                            ids_of_names(p, w->rcs), *conds[0] ? " AND (" : "",
+                            conds[0], *conds[0] ? ")" : "");
     }
     for (k = 0; k < w->rcs->nelts; k++) {
-        where = apr_psprintf(p, "%s%s(i.resource_class_id = %"
-                             APR_INT64_T_FMT "%s%s%s)", where ? where : "",
-                             where ? " OR " : "",
-                             APR_ARRAY_IDX(w->rcs, k, pl_ac_name_t).id,
-                             *conds[k] ? " AND (" : "", conds[k],
-                             *conds[k] ? ")" : "");
+        where = apr_psprintf(
+            p, "%s%s(i.resource_class_id = %" APR_INT64_T_FMT "%s%s%s)",
+            where ? where : "", where ? " OR " : "",
+            APR_ARRAY_IDX(w->rcs, k, pl_ac_name_t).id,
+            *conds[k] ? " AND (" : "", conds[k], *conds[k] ? ")" : "");
     }
     return where;
 }
@@ -461,8 +468,8 @@ static const char *union_ids(apr_pool_t *p, const char *sql, const char *ids)
         return sql;
     }
     return apr_pstrcat(p, sql ? sql : "", sql ? " UNION " : "",
-                       "SELECT id FROM resource_providers WHERE id IN (",
-                       ids, ")", NULL);
+                       "SELECT id FROM resource_providers WHERE id IN (", ids,
+                       ")", NULL);
 }
 
 /* The candidate roots of sql that also have root_required's traits and
@@ -481,8 +488,8 @@ static const char *root_filter(apr_pool_t *p, const pl_ac_request_t *req,
     /* each known trait once, all of them in one subquery */
     single = apr_palloc(p, (rr->required->nelts + 1) * sizeof(*single));
     for (i = 0; i < rr->required->nelts; i++) {
-        apr_int64_t id = known_id(w->traits, APR_ARRAY_IDX(rr->required, i,
-                                                          const char *));
+        apr_int64_t id = known_id(w->traits,
+                                  APR_ARRAY_IDX(rr->required, i, const char *));
 
         for (j = 0; j < n && single[j] != id; j++) {
         }
@@ -491,12 +498,15 @@ static const char *root_filter(apr_pool_t *p, const pl_ac_request_t *req,
         }
     }
     if (n == 1) {
-        where = apr_psprintf(p, "id IN (SELECT resource_provider_id "
+        where = apr_psprintf(p,
+                             "id IN (SELECT resource_provider_id "
                              "FROM resource_provider_traits WHERE "
-                             "trait_id = %" APR_INT64_T_FMT ")", single[0]);
+                             "trait_id = %" APR_INT64_T_FMT ")",
+                             single[0]);
     }
     else if (n > 1) {
-        where = apr_psprintf(p, "id IN (SELECT resource_provider_id "
+        where = apr_psprintf(p,
+                             "id IN (SELECT resource_provider_id "
                              "FROM resource_provider_traits WHERE "
                              "trait_id IN (%s) GROUP BY "
                              "resource_provider_id HAVING "
@@ -504,13 +514,14 @@ static const char *root_filter(apr_pool_t *p, const pl_ac_request_t *req,
                              pl_db_id_list(p, single, n), n);
     }
     if ((ids = known_ids(p, w->traits, rr->forbidden)) != NULL) {
-        where = apr_psprintf(p, "%s%sid NOT IN (SELECT resource_provider_id "
+        where = apr_psprintf(p,
+                             "%s%sid NOT IN (SELECT resource_provider_id "
                              "FROM resource_provider_traits WHERE trait_id "
-                             "IN (%s))", where ? where : "",
-                             where ? " AND " : "", ids);
+                             "IN (%s))",
+                             where ? where : "", where ? " AND " : "", ids);
     }
-    return where ? apr_psprintf(p, "SELECT id FROM (%s) r WHERE %s", sql,
-                                where) : sql;
+    return where ? apr_psprintf(p, "SELECT id FROM (%s) r WHERE %s", sql, where)
+                 : sql;
 }
 
 /*
@@ -529,17 +540,21 @@ static const char *roots_sql(apr_pool_t *p, const pl_ac_request_t *req,
     if (w->rcs->nelts) {
         filter = inv_filter(p, w, req, &common);
         sql = common
-              ? apr_pstrcat(p, "SELECT rp.root_provider_id AS id "
-                            "FROM resource_providers rp WHERE ", common,
-                            NULL)
-              : apr_pstrcat(p, "SELECT rp.root_provider_id AS id "
-                            "FROM inventories i JOIN resource_providers rp "
-                            "ON rp.id = i.resource_provider_id WHERE ",
-                            filter, NULL);
+                  ? apr_pstrcat(p,
+                                "SELECT rp.root_provider_id AS id "
+                                "FROM resource_providers rp WHERE ",
+                                common, NULL)
+                  : apr_pstrcat(p,
+                                "SELECT rp.root_provider_id AS id "
+                                "FROM inventories i JOIN resource_providers rp "
+                                "ON rp.id = i.resource_provider_id WHERE ",
+                                filter, NULL);
         sql = root_filter(p, req, w, sql);
         if (max_trees > 0 && w->sharing->nelts == 0) {
-            return apr_psprintf(p, "SELECT DISTINCT id FROM (%s) c "
-                                "ORDER BY id LIMIT %d", sql, max_trees);
+            return apr_psprintf(p,
+                                "SELECT DISTINCT id FROM (%s) c "
+                                "ORDER BY id LIMIT %d",
+                                sql, max_trees);
         }
     }
     sql = union_ids(p, sql, link_ids(p, w->sharing, 0));
@@ -562,8 +577,9 @@ static const char *roots_sql(apr_pool_t *p, const pl_ac_request_t *req,
 static const char *trees_sql(apr_pool_t *p, const pl_ac_world_t *w,
                              const char *roots)
 {
-    return apr_pstrcat(p,
-        "WITH roots AS (", roots, "), "
+    return apr_pstrcat(
+        p, "WITH roots AS (", roots,
+        "), "
         "provs AS (SELECT id, uuid, parent_provider_id, root_provider_id "
         "FROM resource_providers WHERE root_provider_id IN "
         "(SELECT id FROM roots)) "
@@ -585,13 +601,18 @@ static const char *trees_sql(apr_pool_t *p, const pl_ac_world_t *w,
         "FROM resource_provider_traits t "
         "JOIN provs ON provs.id = t.resource_provider_id "
         "JOIN traits tr ON tr.id = t.trait_id",
-        w->aggs->nelts ? apr_pstrcat(p, " UNION ALL SELECT 4, "
-            "g.resource_provider_id, g.aggregate_id, NULL, NULL, NULL, "
-            "NULL, NULL, NULL, NULL, NULL "
-            "FROM resource_provider_aggregates g "
-            "JOIN provs ON provs.id = g.resource_provider_id "
-            "WHERE g.aggregate_id IN (", ids_of_names(p, w->aggs), ")",
-            NULL) : "", NULL);
+        w->aggs->nelts
+            ? apr_pstrcat(
+                  p,
+                  " UNION ALL SELECT 4, "
+                  "g.resource_provider_id, g.aggregate_id, NULL, NULL, NULL, "
+                  "NULL, NULL, NULL, NULL, NULL "
+                  "FROM resource_provider_aggregates g "
+                  "JOIN provs ON provs.id = g.resource_provider_id "
+                  "WHERE g.aggregate_id IN (",
+                  ids_of_names(p, w->aggs), ")", NULL)
+            : "",
+        NULL);
 }
 
 /* The kinds of rows of trees_sql. */
@@ -697,8 +718,8 @@ static void set_link_roots(const pl_ac_world_t *w, apr_array_header_t *links)
 }
 
 /* names: a few classes or traits, each once */
-static void add_name(apr_pool_t *p, apr_array_header_t *names,
-                     apr_int64_t id, const char *name)
+static void add_name(apr_pool_t *p, apr_array_header_t *names, apr_int64_t id,
+                     const char *name)
 {
     if (!known_id_of(names, id)) {
         push_name(names, id, apr_pstrdup(p, name));
@@ -806,7 +827,10 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
         for (i = 0; i < w->sharing->nelts; i++) {
             ids[i] = APR_ARRAY_IDX(w->sharing, i, pl_ac_link_t).rp_id;
         }
-        rv = links(db, p, apr_pstrcat(p,
+        rv = links(
+            db, p,
+            apr_pstrcat(
+                p,
                 "SELECT DISTINCT s.resource_provider_id, sp.root_provider_id, "
                 "rp.root_provider_id FROM resource_provider_aggregates s "
                 "JOIN resource_provider_aggregates o "
@@ -815,7 +839,7 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
                 "JOIN resource_providers sp ON sp.id = s.resource_provider_id "
                 "WHERE s.resource_provider_id IN (",
                 pl_db_id_list(p, ids, w->sharing->nelts), ")", NULL),
-                w->anchors);
+            w->anchors);
         if (rv != APR_SUCCESS) {
             return rv;
         }
