@@ -100,6 +100,11 @@ typedef apr_status_t pl_db_row_fn(void *baton, int ncols,
 apr_status_t pl_db_select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
                                pl_db_row_fn *fn, void *baton);
 
+/** pl_db_select_each for a text that will not come again (ids of the
+ *  moment in it): run as it is, never prepared. */
+apr_status_t pl_db_select_each_text(pl_db_t *db, apr_pool_t *p, const char *sql,
+                                    pl_db_row_fn *fn, void *baton);
+
 /** 'value' quoted and escaped for this connection, allocated from p. */
 const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value);
 
