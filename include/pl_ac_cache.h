@@ -1,0 +1,72 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pl_ac_cache.h: what an httpd child remembers of resource providers
+ * between allocation-candidate requests: each provider's inventories and
+ * traits, under the uuid and generation they were read at. Placement
+ * moves a provider's generation in the same transaction as any change
+ * to its inventories or traits (upstream does too), and nova's own
+ * provider cache takes (uuid, generation) for the same state: facts kept
+ * at the uuid and generation the provider has now, read fresh with every
+ * request, are the database's, whichever process, host or release (or
+ * upstream placement) wrote. The id alone would not do: a database
+ * emptied and filled again reuses ids. What changes without a
+ * generation is not kept here: usages, aggregates (before microversion
+ * 1.19 they change without one), parents and resource class names.
+ *
+ * One cache per server (mod_dbd's database is per server), shared by
+ * the threads of a child behind a read-write lock; readers get copies.
+ * Bounded: when it would hold more than its size, it starts again empty.
+ * Pure APR, no httpd headers.
+ */
+#ifndef PL_AC_CACHE_H
+#define PL_AC_CACHE_H
+
+#include <apr_pools.h>
+#include "pl_ac.h"
+
+typedef struct pl_ac_cache_t pl_ac_cache_t;
+
+/** One provider's facts that change only with its generation. */
+typedef struct pl_ac_facts_t {
+    apr_int64_t id;
+    apr_int64_t generation;
+    const char *uuid;
+    int ninvs;
+    pl_ac_inv_t *invs; /**< all its classes (used, root_id: unset) */
+    int ntraits;
+    pl_ac_name_t *traits; /**< id and name of each */
+} pl_ac_facts_t;
+
+/**
+ * A cache of at most max_providers providers, living as long as p
+ * (which may be shared by threads: the cache allocates from a pool of
+ * its own). NULL when max_providers <= 0 or no lock could be made:
+ * every call below then does nothing.
+ */
+pl_ac_cache_t *pl_ac_cache_make(apr_pool_t *p, int max_providers);
+
+/** A provider as the database has it now. */
+typedef struct pl_ac_cache_key_t {
+    apr_int64_t id;
+    apr_int64_t generation;
+    const char *uuid;
+} pl_ac_cache_key_t;
+
+/**
+ * For each i < n, facts[i]: a copy (from p) of the facts kept of
+ * provider keys[i] if they were kept at its uuid and generation, else
+ * NULL. Names are copied once per call.
+ * @return how many were found.
+ */
+int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,
+                    const pl_ac_cache_key_t *keys, pl_ac_facts_t **facts);
+
+/** Keep a copy of facts[0 .. n - 1], replacing what was kept of the
+ *  same providers.
+ *  @return 1 if the cache was full and started again empty, else 0. */
+int pl_ac_cache_put(pl_ac_cache_t *c, int n, pl_ac_facts_t *const *facts);
+
+/** Providers kept now, and how often the cache started again empty. */
+void pl_ac_cache_stats(pl_ac_cache_t *c, int *pkept, int *presets);
+
+#endif /* PL_AC_CACHE_H */

@@ -1,0 +1,179 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * ac_cache.c: the providers' facts an httpd child keeps between
+ * allocation-candidate requests (see pl_ac_cache.h for why they cannot
+ * go stale). The entries and the trait names live in a pool of the
+ * cache's own, with an allocator of its own, so that threads allocating
+ * elsewhere never meet it; it is only written under the write lock and
+ * cleared, all at once, when the cache is full. Readers copy what they
+ * need under the read lock, so nothing they hold is freed under them.
+ */
+#include <string.h>
+#include <apr_hash.h>
+#include <apr_strings.h>
+#include <apr_thread_rwlock.h>
+
+#include "pl_ac_cache.h"
+
+struct pl_ac_cache_t {
+    apr_thread_rwlock_t *lock;
+    apr_pool_t *pool;  /* the entries and names below */
+    apr_hash_t *by_id; /* apr_int64_t provider id -> pl_ac_facts_t */
+    apr_hash_t *names; /* apr_int64_t trait id -> const char * */
+    int max;           /* entries kept at most */
+    int stored;        /* entries stored since the last reset */
+    int resets;
+};
+
+static apr_status_t destroy_pool(void *data)
+{
+    apr_pool_destroy(data);
+    return APR_SUCCESS;
+}
+
+pl_ac_cache_t *pl_ac_cache_make(apr_pool_t *p, int max_providers)
+{
+    apr_allocator_t *allocator;
+    pl_ac_cache_t *c;
+
+    if (max_providers <= 0) {
+        return NULL;
+    }
+    c = apr_pcalloc(p, sizeof(*c));
+    if (apr_thread_rwlock_create(&c->lock, p) != APR_SUCCESS ||
+        apr_allocator_create(&allocator) != APR_SUCCESS) {
+        return NULL;
+    }
+    if (apr_pool_create_ex(&c->pool, NULL, NULL, allocator) != APR_SUCCESS) {
+        apr_allocator_destroy(allocator);
+        return NULL;
+    }
+    apr_allocator_owner_set(allocator, c->pool);
+    /* what a reset frees goes back to the system, not to a free list */
+    apr_allocator_max_free_set(allocator, 1024 * 1024);
+    apr_pool_tag(c->pool, "pl_ac_cache");
+    apr_pool_cleanup_register(p, c->pool, destroy_pool, apr_pool_cleanup_null);
+    c->by_id = apr_hash_make(c->pool);
+    c->names = apr_hash_make(c->pool);
+    c->max = max_providers;
+    return c;
+}
+
+static void *dup_array(apr_pool_t *p, const void *a, int n, apr_size_t size)
+{
+    void *out = apr_palloc(p, (n > 0 ? n : 1) * size);
+
+    if (n > 0) {
+        memcpy(out, a, n * size);
+    }
+    return out;
+}
+
+/* a copy of f from p, its trait names still f's */
+static pl_ac_facts_t *copy_facts(apr_pool_t *p, const pl_ac_facts_t *f)
+{
+    pl_ac_facts_t *out = apr_pmemdup(p, f, sizeof(*f));
+
+    out->uuid = apr_pstrdup(p, f->uuid);
+    out->invs = dup_array(p, f->invs, f->ninvs, sizeof(*f->invs));
+    out->traits = dup_array(p, f->traits, f->ntraits, sizeof(*f->traits));
+    return out;
+}
+
+int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,
+                    const pl_ac_cache_key_t *keys, pl_ac_facts_t **facts)
+{
+    apr_hash_t *memo; /* trait id -> the name copied from p */
+    int i, j, found = 0;
+
+    if (c == NULL) {
+        memset(facts, 0, n * sizeof(*facts));
+        return 0;
+    }
+    memo = apr_hash_make(p);
+    apr_thread_rwlock_rdlock(c->lock);
+    for (i = 0; i < n; i++) {
+        const pl_ac_cache_key_t *k = &keys[i];
+        const pl_ac_facts_t *f = apr_hash_get(c->by_id, &k->id, sizeof(k->id));
+
+        facts[i] = NULL;
+        if (f && f->generation == k->generation && !strcmp(f->uuid, k->uuid)) {
+            facts[i] = copy_facts(p, f);
+            for (j = 0; j < f->ntraits; j++) {
+                pl_ac_name_t *t = &facts[i]->traits[j];
+                const char *name = apr_hash_get(memo, &t->id, sizeof(t->id));
+
+                if (name == NULL) {
+                    name = apr_pstrdup(p, t->name);
+                    apr_hash_set(memo, &t->id, sizeof(t->id), name);
+                }
+                t->name = name;
+            }
+            found++;
+        }
+    }
+    apr_thread_rwlock_unlock(c->lock);
+    return found;
+}
+
+/* Under the write lock: start again empty. */
+static void reset(pl_ac_cache_t *c)
+{
+    apr_pool_clear(c->pool);
+    c->by_id = apr_hash_make(c->pool);
+    c->names = apr_hash_make(c->pool);
+    c->stored = 0;
+    c->resets++;
+}
+
+/* Under the write lock: one trait name, kept once per id. */
+static const char *intern(pl_ac_cache_t *c, apr_int64_t id, const char *name)
+{
+    const char *kept = apr_hash_get(c->names, &id, sizeof(id));
+
+    if (kept == NULL || strcmp(kept, name)) {
+        apr_int64_t *key = apr_pmemdup(c->pool, &id, sizeof(id));
+
+        kept = apr_pstrdup(c->pool, name);
+        apr_hash_set(c->names, key, sizeof(*key), kept);
+    }
+    return kept;
+}
+
+int pl_ac_cache_put(pl_ac_cache_t *c, int n, pl_ac_facts_t *const *facts)
+{
+    int i, j, full;
+
+    if (c == NULL || n <= 0) {
+        return 0;
+    }
+    apr_thread_rwlock_wrlock(c->lock);
+    /* replaced entries stay in the pool until a reset: count them too */
+    if ((full = c->stored + n > c->max)) {
+        reset(c);
+    }
+    for (i = 0; i < n && c->stored < c->max; i++) {
+        pl_ac_facts_t *f = copy_facts(c->pool, facts[i]);
+
+        for (j = 0; j < f->ntraits; j++) {
+            f->traits[j].name = intern(c, f->traits[j].id, f->traits[j].name);
+        }
+        apr_hash_set(c->by_id, &f->id, sizeof(f->id), f);
+        c->stored++;
+    }
+    apr_thread_rwlock_unlock(c->lock);
+    return full;
+}
+
+void pl_ac_cache_stats(pl_ac_cache_t *c, int *pkept, int *presets)
+{
+    *pkept = 0;
+    *presets = 0;
+    if (c == NULL) {
+        return;
+    }
+    apr_thread_rwlock_rdlock(c->lock);
+    *pkept = (int)apr_hash_count(c->by_id);
+    *presets = c->resets;
+    apr_thread_rwlock_unlock(c->lock);
+}
