@@ -115,12 +115,22 @@ void pl_jstream_str(pl_jstream_t *js, const char *s)
     pl_jstream_raw(js, q, qlen);
 }
 
+/* Digits written backwards into a small buffer: a candidate answer has
+ * tens of thousands of numbers, and apr_snprintf's formatter cost more
+ * than the rest of the writing. */
 void pl_jstream_int(pl_jstream_t *js, apr_int64_t v)
 {
-    char num[24];
-    int n = apr_snprintf(num, sizeof(num), "%" APR_INT64_T_FMT, v);
+    char num[24], *end = num + sizeof(num), *d = end;
+    apr_uint64_t u = v < 0 ? 0 - (apr_uint64_t)v : (apr_uint64_t)v;
 
-    pl_jstream_raw(js, num, (apr_size_t)n);
+    do {
+        *--d = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0) {
+        *--d = '-';
+    }
+    pl_jstream_raw(js, d, (apr_size_t)(end - d));
 }
 
 apr_status_t pl_jstream_finish(pl_jstream_t *js)
