@@ -54,8 +54,10 @@ HDRS  := $(wildcard include/*.h)
 PURE  := pl_mv pl_qs pl_py pl_uuid pl_db pl_jsonschema_compile pl_jsonschema_validate \
          pl_jsonschema_messages pl_jsonschema_regex pl_schemas pl_str pl_policy_check \
          pl_policy_rules pl_policy_enforce pl_policy_file \
-         $(patsubst mod_placement/%.c,%,$(wildcard mod_placement/ac_*.c))
-PURE_OBJS := $(foreach f,$(PURE),$(if $(wildcard mod_placement/$(f).c),$(O)/$(f).o))
+         $(patsubst mod_placement/%.c,%,$(wildcard mod_placement/ac_*.c)) \
+         $(patsubst mod_placement/%.c,%,$(wildcard mod_placement/store_ac*.c))
+PURE_OBJS := $(foreach f,$(PURE),$(if $(wildcard mod_placement/$(f).c),$(O)/$(f).o)) \
+             $(O)/pl_std_data.o
 UNIT_SRCS := $(wildcard t/unit/test_*.c)
 UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 

@@ -129,11 +129,12 @@ typedef struct pl_ac_prov_t {
 } pl_ac_prov_t;
 
 typedef struct pl_ac_world_t {
-    apr_array_header_t *rcs;    /**< pl_ac_name_t: known classes */
-    apr_array_header_t *traits; /**< pl_ac_name_t: known traits */
-    apr_array_header_t *aggs;   /**< pl_ac_name_t: known aggregates */
-    apr_array_header_t *trees;  /**< pl_ac_name_t: in_tree uuid->root */
-    int has_trees;              /**< some provider has a parent */
+    apr_array_header_t *rcs;     /**< pl_ac_name_t: known classes */
+    apr_array_header_t *traits;  /**< pl_ac_name_t: known traits */
+    apr_array_header_t *aggs;    /**< pl_ac_name_t: known aggregates */
+    apr_array_header_t *trees;   /**< pl_ac_name_t: in_tree uuid->root */
+    int has_trees;               /**< some provider has a parent */
+    apr_int64_t max_provider_id; /**< the highest id: the cloud's size */
     /** pl_ac_link_t (other_id unused): MISC_SHARES_VIA_AGGREGATE */
     apr_array_header_t *sharing;
     /** pl_ac_inv_t: the inventories, with usage, of the providers below
@@ -156,6 +157,10 @@ typedef struct pl_ac_world_t {
     apr_array_header_t *rc_names;    /**< pl_ac_name_t: id -> class name */
     apr_array_header_t *trait_names; /**< pl_ac_name_t: id -> trait name */
     int truncated;                   /**< more candidate trees than read */
+    apr_int64_t read_after;          /**< the last root id read in order */
+    /* providers whose facts came from the cache, from the database, and
+     * how often the cache started again meanwhile */
+    int facts_cached, facts_read, cache_resets;
 } pl_ac_world_t;
 
 /** An empty world from p. */

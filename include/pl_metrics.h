@@ -12,16 +12,19 @@
 #include <httpd.h>
 
 typedef enum {
-    PL_METRIC_CONFLICT_RETRIES,    /* allocation writes retried: generation */
-    PL_METRIC_DEADLOCK_RETRIES,    /* ... retried: deadlock, serialization */
-    PL_METRIC_CANDIDATE_REQUESTS,  /* GET /allocation_candidates answered */
-    PL_METRIC_CANDIDATES_RETURNED, /* allocation requests in those answers */
-    PL_METRIC_DB_ACQUIRED,         /* database connections taken */
-    PL_METRIC_DB_FAILURES,         /* ... that could not be had */
-    PL_METRIC_DB_IN_USE,           /* gauge: held by requests right now */
-    PL_METRIC_TOKEN_CACHE_HITS,    /* Keystone tokens found in the cache */
-    PL_METRIC_TOKEN_VALIDATIONS,   /* ... validated with Keystone */
-    PL_METRIC_KEYSTONE_FAILURES,   /* ... that Keystone could not answer */
+    PL_METRIC_CONFLICT_RETRIES,      /* allocation writes retried: generation */
+    PL_METRIC_DEADLOCK_RETRIES,      /* ... retried: deadlock, serialization */
+    PL_METRIC_CANDIDATE_REQUESTS,    /* GET /allocation_candidates answered */
+    PL_METRIC_CANDIDATES_RETURNED,   /* allocation requests in those answers */
+    PL_METRIC_PROVIDER_CACHE_HITS,   /* providers' facts found in the cache */
+    PL_METRIC_PROVIDER_CACHE_MISSES, /* ... read from the database */
+    PL_METRIC_PROVIDER_CACHE_RESETS, /* caches full, started again empty */
+    PL_METRIC_DB_ACQUIRED,           /* database connections taken */
+    PL_METRIC_DB_FAILURES,           /* ... that could not be had */
+    PL_METRIC_DB_IN_USE,             /* gauge: held by requests right now */
+    PL_METRIC_TOKEN_CACHE_HITS,      /* Keystone tokens found in the cache */
+    PL_METRIC_TOKEN_VALIDATIONS,     /* ... validated with Keystone */
+    PL_METRIC_KEYSTONE_FAILURES,     /* ... that Keystone could not answer */
     PL_METRIC_COUNT
 } pl_metric_e;
 

@@ -1,24 +1,34 @@
 /* Licensed under the Apache License, Version 2.0.
  *
- * pl_store_ac.h: the database side of allocation candidates (store_ac.c):
- * the world a candidate request can touch, read in two statements, for
+ * pl_store_ac.h: the database side of allocation candidates (store_ac*.c):
+ * the world a candidate request can touch, read in a few statements, for
  * the pure engine of pl_ac.h, which knows nothing of the database.
  */
 #ifndef PL_STORE_AC_H
 #define PL_STORE_AC_H
 
 #include "pl_ac.h"
+#include "pl_ac_cache.h"
 #include "pl_store.h"
 
 /**
- * Read the world req can touch. max_trees > 0: at most that many of the
- * candidate trees, those of the lowest root ids (the engine's order),
- * when no sharing provider can join trees; w->truncated then tells
- * whether more were left.
+ * Read the world req can touch, the providers' facts through cache (may
+ * be NULL). max_trees > 0: at most that many of the candidate trees,
+ * those of the lowest root ids (the engine's order), when no sharing
+ * provider can join trees; w->truncated then tells whether more may be
+ * left.
  * @return APR_SUCCESS and *pworld; database errors.
  */
 apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
-                               const pl_ac_request_t *req, int max_trees,
-                               pl_ac_world_t **pworld);
+                               const pl_ac_request_t *req, pl_ac_cache_t *cache,
+                               int max_trees, pl_ac_world_t **pworld);
+
+/**
+ * Add the next max_trees candidate trees of a truncated world to it
+ * (those after the last root read), setting w->truncated again.
+ */
+apr_status_t pl_store_ac_more(pl_db_t *db, apr_pool_t *p,
+                              const pl_ac_request_t *req, pl_ac_cache_t *cache,
+                              int max_trees, pl_ac_world_t *w);
 
 #endif /* PL_STORE_AC_H */

@@ -16,6 +16,7 @@
 #include "pl_metrics.h"
 #include "pl_api.h"
 #include "pl_store_ac.h"
+#include "pl_provider_cache.h"
 #include "pl_schemas.h"
 #include "pl_jstream.h"
 
@@ -237,8 +238,10 @@ static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
 }
 
 /* How many candidate trees to read first: enough for the bound (limit
- * or the configured maximum) with room for trees that give nothing; 0
- * (all) without a bound, or when the bound is a random sample of all. */
+ * or the configured maximum) when nearly every tree gives a candidate,
+ * with room for a few that give none (more are read, after these, when
+ * too many did); 0 (all) without a bound, or when the bound is a random
+ * sample of all. */
 static int first_trees(const pl_ac_opts_t *opts)
 {
     int bound = opts->limit > 0 ? opts->limit : 0;
@@ -250,7 +253,7 @@ static int first_trees(const pl_ac_opts_t *opts)
     if (opts->randomize || bound <= 0 || bound > INT_MAX / 4) {
         return 0;
     }
-    return bound * 2 + 16;
+    return bound + 16;
 }
 
 /* What the answer is written from, once the status and headers are set. */
@@ -303,6 +306,7 @@ int pl_api_ac_list(pl_req_t *req)
     apr_hash_t *by_id;
     pl_ac_request_t *acr;
     pl_ac_world_t *world;
+    pl_ac_cache_t *cache;
     pl_ac_result_t *res;
     pl_ac_opts_t opts;
     const char *err, *code;
@@ -343,11 +347,12 @@ int pl_api_ac_list(pl_req_t *req)
     opts.randomize = pl_config_randomize(req->conf);
     opts.strategy = pl_config_ac_strategy(req->conf) ? PL_AC_BREADTH_FIRST
                                                      : PL_AC_DEPTH_FIRST;
-    /* With a bound, read the first trees only, and eight times as many
-     * while those did not give enough candidates */
+    /* With a bound, read the first trees only, then four times as many
+     * more while those did not give enough candidates */
+    cache = pl_provider_cache(req->r->server);
     max_trees = first_trees(&opts);
+    rv = pl_store_ac_world(db, req->pool, acr, cache, max_trees, &world);
     for (;;) {
-        rv = pl_store_ac_world(db, req->pool, acr, max_trees, &world);
         if (rv != APR_SUCCESS) {
             return pl_err_store(req, rv, "reading allocation candidates");
         }
@@ -355,7 +360,8 @@ int pl_api_ac_list(pl_req_t *req)
         if (!world->truncated || res->truncated || res->outcome != PL_AC_OK) {
             break;
         }
-        max_trees = max_trees > INT_MAX / 8 ? 0 : max_trees * 8;
+        max_trees = max_trees > INT_MAX / 4 ? INT_MAX : max_trees * 4;
+        rv = pl_store_ac_more(db, req->pool, acr, cache, max_trees, world);
     }
     if (res->outcome == PL_AC_UNKNOWN_RC) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
@@ -378,5 +384,8 @@ int pl_api_ac_list(pl_req_t *req)
     req->last_modified = apr_time_now();
     pl_metrics_add(PL_METRIC_CANDIDATE_REQUESTS, 1);
     pl_metrics_add(PL_METRIC_CANDIDATES_RETURNED, res->cands->nelts);
+    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_HITS, world->facts_cached);
+    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_MISSES, world->facts_read);
+    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_RESETS, world->cache_resets);
     return pl_reply_stream(req, HTTP_OK, write_answer, answer);
 }

@@ -2,7 +2,8 @@
  *
  * mod_placement.c: the module. Declares placement_module, checks at
  * startup that mod_dbd is there, makes the Keystone token cache, prepares
- * per-process state in child_init, and hooks the "placement" handler
+ * per-process state in child_init (the provider caches among it), and
+ * hooks the "placement" handler
  * (pl_handler.c).
  */
 #define PL_MODULE_MAIN
@@ -25,6 +26,7 @@
 #include "pl_req.h"
 #include "pl_keystone.h"
 #include "pl_token_cache.h"
+#include "pl_provider_cache.h"
 #include "pl_metrics.h"
 #include "pl_api.h"
 
@@ -32,6 +34,7 @@ int pl_handler(request_rec *r);
 
 static int pl_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 {
+    pl_provider_cache_pre_config();
     return pl_token_cache_pre_config(pconf);
 }
 
@@ -76,6 +79,7 @@ static void pl_child_init(apr_pool_t *pchild, server_rec *s)
     apr_status_t rv = pl_store_std_sync_init(pchild);
 
     pl_token_cache_child_init(pchild, s);
+    pl_provider_cache_child_init(pchild, s);
     if (pl_ks_child_init(pchild) != APR_SUCCESS) {
         ap_log_error(
             APLOG_MARK, APLOG_CRIT, 0, s,

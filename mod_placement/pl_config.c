@@ -15,6 +15,7 @@
 #include "pl_api.h"
 #include "pl_policy.h"
 #include "pl_token_cache.h"
+#include "pl_provider_cache.h"
 
 #define ZERO_UUID "00000000-0000-0000-0000-000000000000"
 
@@ -477,6 +478,12 @@ const command_rec pl_cmds[] = {
     DIR_COUNT("PlacementStatementTimeout", statement_timeout,
               "SECONDS: the longest one SQL statement may run on the "
               "database server, 0 for no limit (default 60)"),
+    AP_INIT_TAKE1("PlacementProviderCache", pl_provider_cache_set, NULL,
+                  RSRC_CONF,
+                  "N: providers whose inventories and traits each child "
+                  "keeps for allocation candidates, checked against their "
+                  "generation on every use; 0 for none (default 100000); "
+                  "server config only"),
     AP_INIT_TAKE1("PlacementIncompleteConsumerProject", set_uuid, (void *)0,
                   RSRC_CONF | ACCESS_CONF,
                   "UUID: project of consumers written before 1.8 "

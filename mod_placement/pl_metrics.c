@@ -66,6 +66,22 @@ static const struct {
                                         "counter",
                                         "Allocation requests returned by those "
                                         "answers." },
+    [PL_METRIC_PROVIDER_CACHE_HITS] = { "placement_provider_cache_hits_total",
+                                        "counter",
+                                        "Providers of candidate trees whose "
+                                        "inventories and traits the cache "
+                                        "had at their generation." },
+    [PL_METRIC_PROVIDER_CACHE_MISSES] = { "placement_provider_cache_misses_"
+                                          "total",
+                                          "counter",
+                                          "Providers of candidate trees read "
+                                          "from the database (new, changed or "
+                                          "not kept)." },
+    [PL_METRIC_PROVIDER_CACHE_RESETS] = { "placement_provider_cache_resets_"
+                                          "total",
+                                          "counter",
+                                          "Times a child's provider cache was "
+                                          "full and started again empty." },
     [PL_METRIC_DB_ACQUIRED] = { "placement_db_connections_acquired_total",
                                 "counter",
                                 "Database connections taken from mod_dbd by "

@@ -1,0 +1,635 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * store_ac_trees.c: the trees of a candidate request, whole. What may
+ * change without a provider's generation moving is read with every
+ * request, in one statement: each provider of the trees with its
+ * generation, parent and root, the usages of its classes, its requested
+ * aggregates. Its uuid, inventories and traits, which only change with
+ * the generation, come from the child's cache (pl_ac_cache.h) when kept
+ * at that generation; the others are read by id, a batch at a time, and
+ * kept. Then the world as the engine and the provider summaries want it:
+ * in the order of ids, the providers indexed.
+ *
+ * Every value in the statements is an integer formatted here.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <apr_hash.h>
+#include <apr_strings.h>
+
+#include "pl_store_ac_private.h"
+#include "pl_std_data.h"
+
+/* Providers whose facts one statement reads at most: its IN lists stay
+ * short enough to plan fast. */
+#define FACTS_BATCH 1000
+
+static apr_int64_t i64(const char *s)
+{
+    return s ? apr_atoi64(s) : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* What is read with every request                                    */
+/* ------------------------------------------------------------------ */
+
+/* The kinds of rows of trees_sql. */
+enum { ROW_PROVIDER = 1, ROW_USAGE, ROW_AGGREGATE };
+
+typedef struct tree_prov_t {
+    pl_ac_cache_key_t key; /* id, generation, uuid */
+    apr_int64_t parent_id; /* 0: a root */
+    apr_int64_t root_id;
+} tree_prov_t;
+
+/* the amount of a class used on a provider */
+typedef struct usage_t {
+    apr_int64_t rp_id;
+    apr_int64_t rc_id;
+    apr_int64_t used;
+} usage_t;
+
+typedef struct trees_t {
+    apr_pool_t *p;
+    pl_ac_world_t *w;
+    apr_array_header_t *provs;  /* tree_prov_t */
+    apr_array_header_t *usages; /* usage_t */
+    /* ids of the traits the world has names of, and of the classes
+     * whose names are to be read */
+    apr_hash_t *trait_named;
+    apr_hash_t *rc_unnamed;
+} trees_t;
+
+/*
+ * The providers of the trees of roots (kind 1, first, so that every
+ * dialect types the columns from integers), the usage of each of their
+ * classes (2) and their memberships of the requested aggregates (3).
+ * Its text only depends on the ids the request names (and, with a
+ * bound, where the walk starts), so the database keeps its plan.
+ */
+static const char *trees_sql(apr_pool_t *p, const pl_ac_world_t *w,
+                             const char *roots)
+{
+    return apr_pstrcat(
+        p, "WITH roots AS (", roots,
+        "), "
+        "provs AS (SELECT id, generation, parent_provider_id, "
+        "root_provider_id, uuid FROM resource_providers WHERE "
+        "root_provider_id IN (SELECT id FROM roots)) "
+        "SELECT 1, id, generation, parent_provider_id, root_provider_id, uuid "
+        "FROM provs "
+        "UNION ALL SELECT 2, a.resource_provider_id, a.resource_class_id, "
+        "SUM(a.used), NULL, NULL FROM allocations a "
+        "JOIN provs ON provs.id = a.resource_provider_id "
+        "GROUP BY a.resource_provider_id, a.resource_class_id",
+        w->aggs->nelts
+            ? apr_pstrcat(p,
+                          " UNION ALL SELECT 3, g.resource_provider_id, "
+                          "g.aggregate_id, NULL, NULL, NULL "
+                          "FROM resource_provider_aggregates g "
+                          "JOIN provs ON provs.id = g.resource_provider_id "
+                          "WHERE g.aggregate_id IN (",
+                          pl_store_ac_ids_of_names(p, w->aggs), ")", NULL)
+            : "",
+        NULL);
+}
+
+static void push_link(apr_array_header_t *out, apr_int64_t rp_id,
+                      apr_int64_t root_id, apr_int64_t other)
+{
+    pl_ac_link_t *l = apr_array_push(out);
+
+    l->rp_id = rp_id;
+    l->root_id = root_id;
+    l->other_id = other;
+}
+
+static apr_status_t tree_row(void *baton, int ncols, const char *const *cells)
+{
+    trees_t *t = baton;
+    apr_int64_t rp_id = i64(cells[1]), other = i64(cells[2]);
+
+    switch (i64(cells[0])) {
+    case ROW_PROVIDER: {
+        tree_prov_t *tp = apr_array_push(t->provs);
+
+        tp->key.id = rp_id;
+        tp->key.generation = other;
+        tp->key.uuid = apr_pstrdup(t->p, cells[5]);
+        tp->parent_id = i64(cells[3]);
+        tp->root_id = i64(cells[4]);
+        break;
+    }
+    case ROW_USAGE: {
+        usage_t *u = apr_array_push(t->usages);
+
+        u->rp_id = rp_id;
+        u->rc_id = other;
+        u->used = i64(cells[3]);
+        break;
+    }
+    case ROW_AGGREGATE:
+        push_link(t->w->rp_aggs, rp_id, 0, other); /* root: once indexed */
+        break;
+    }
+    return APR_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* The facts of providers the cache does not have                      */
+/* ------------------------------------------------------------------ */
+
+/* The kinds of rows of facts_sql. */
+enum { FACT_INVENTORY = 1, FACT_PROVIDER, FACT_TRAIT };
+
+/* facts being read: the arrays grow, then become the facts' */
+typedef struct facts_reader_t {
+    apr_pool_t *p;
+    apr_hash_t *by_id; /* provider id -> building_t */
+} facts_reader_t;
+
+typedef struct building_t {
+    pl_ac_facts_t facts;
+    int seen;                   /* its provider row came: it exists */
+    apr_array_header_t *invs;   /* pl_ac_inv_t */
+    apr_array_header_t *traits; /* pl_ac_name_t */
+} building_t;
+
+/* One statement, consistent in itself: the inventories (kind 1, first:
+ * every column typed), the provider with its generation and uuid (2)
+ * and the traits with their names (3) of the providers of ids. */
+static const char *facts_sql(apr_pool_t *p, const char *ids)
+{
+    return apr_pstrcat(
+        p,
+        "SELECT 1, i.resource_provider_id, i.resource_class_id, i.total, "
+        "i.reserved, i.min_unit, i.max_unit, i.step_size, "
+        "i.allocation_ratio, NULL FROM inventories i "
+        "WHERE i.resource_provider_id IN (",
+        ids,
+        ") UNION ALL SELECT 2, id, generation, NULL, NULL, NULL, NULL, NULL, "
+        "NULL, uuid FROM resource_providers WHERE id IN (",
+        ids,
+        ") UNION ALL SELECT 3, t.resource_provider_id, t.trait_id, NULL, "
+        "NULL, NULL, NULL, NULL, NULL, tr.name FROM resource_provider_traits t "
+        "JOIN traits tr ON tr.id = t.trait_id "
+        "WHERE t.resource_provider_id IN (",
+        ids, ")", NULL);
+}
+
+static building_t *building(facts_reader_t *r, apr_int64_t id)
+{
+    building_t *b = apr_hash_get(r->by_id, &id, sizeof(id));
+
+    if (b == NULL) {
+        b = apr_pcalloc(r->p, sizeof(*b));
+        b->facts.id = id;
+        b->invs = apr_array_make(r->p, 4, sizeof(pl_ac_inv_t));
+        b->traits = apr_array_make(r->p, 4, sizeof(pl_ac_name_t));
+        apr_hash_set(r->by_id, &b->facts.id, sizeof(b->facts.id), b);
+    }
+    return b;
+}
+
+static apr_status_t fact_row(void *baton, int ncols, const char *const *cells)
+{
+    facts_reader_t *r = baton;
+    building_t *b = building(r, i64(cells[1]));
+
+    switch (i64(cells[0])) {
+    case FACT_INVENTORY: {
+        pl_ac_inv_t *inv = apr_array_push(b->invs);
+
+        memset(inv, 0, sizeof(*inv));
+        inv->rp_id = b->facts.id;
+        inv->rc_id = i64(cells[2]);
+        inv->total = i64(cells[3]);
+        inv->reserved = i64(cells[4]);
+        inv->min_unit = i64(cells[5]);
+        inv->max_unit = i64(cells[6]);
+        inv->step_size = i64(cells[7]);
+        inv->allocation_ratio = cells[8] ? strtod(cells[8], NULL) : 1.0;
+        break;
+    }
+    case FACT_PROVIDER:
+        b->seen = 1;
+        b->facts.generation = i64(cells[2]);
+        b->facts.uuid = apr_pstrdup(r->p, cells[9]);
+        break;
+    case FACT_TRAIT: {
+        pl_ac_name_t *t = apr_array_push(b->traits);
+
+        t->id = i64(cells[2]);
+        t->name = apr_pstrdup(r->p, cells[9]);
+        break;
+    }
+    }
+    return APR_SUCCESS;
+}
+
+static int cmp_i64(apr_int64_t a, apr_int64_t b)
+{
+    return a < b ? -1 : a > b;
+}
+
+static int by_inv_class(const void *a, const void *b)
+{
+    return cmp_i64(((const pl_ac_inv_t *)a)->rc_id,
+                   ((const pl_ac_inv_t *)b)->rc_id);
+}
+
+static int by_name_id(const void *a, const void *b)
+{
+    return cmp_i64(((const pl_ac_name_t *)a)->id,
+                   ((const pl_ac_name_t *)b)->id);
+}
+
+static void sort_array(apr_array_header_t *a,
+                       int (*cmp)(const void *, const void *))
+{
+    if (a->nelts > 1) {
+        qsort(a->elts, (size_t)a->nelts, (size_t)a->elt_size, cmp);
+    }
+}
+
+/* The facts of the n providers of ids (none for one that is gone), a
+ * batch at a time, each provider's inventories by class and traits by
+ * id; kept in cache. @return id -> pl_ac_facts_t */
+static apr_status_t read_facts(pl_db_t *db, apr_pool_t *p, pl_ac_cache_t *cache,
+                               int n, const apr_int64_t *ids, pl_ac_world_t *w,
+                               apr_hash_t **pread)
+{
+    facts_reader_t r = { p, apr_hash_make(p) };
+    apr_array_header_t *read;
+    apr_hash_index_t *hi;
+    apr_status_t rv;
+    int i;
+
+    for (i = 0; i < n; i += FACTS_BATCH) {
+        int m = n - i < FACTS_BATCH ? n - i : FACTS_BATCH;
+
+        rv = pl_db_select_each_text(
+            db, p, facts_sql(p, pl_db_id_list(p, ids + i, m)), fact_row, &r);
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    read = apr_array_make(p, n + 1, sizeof(pl_ac_facts_t *));
+    for (hi = apr_hash_first(p, r.by_id); hi; hi = apr_hash_next(hi)) {
+        building_t *b = apr_hash_this_val(hi);
+
+        if (!b->seen) {
+            /* deleted since the trees were read */
+            apr_hash_set(r.by_id, &b->facts.id, sizeof(b->facts.id), NULL);
+            continue;
+        }
+        sort_array(b->invs, by_inv_class);
+        sort_array(b->traits, by_name_id);
+        b->facts.ninvs = b->invs->nelts;
+        b->facts.invs = (pl_ac_inv_t *)b->invs->elts;
+        b->facts.ntraits = b->traits->nelts;
+        b->facts.traits = (pl_ac_name_t *)b->traits->elts;
+        APR_ARRAY_PUSH(read, pl_ac_facts_t *) = &b->facts;
+    }
+    w->cache_resets += pl_ac_cache_put(cache, read->nelts,
+                                       (pl_ac_facts_t *const *)read->elts);
+    *pread = r.by_id;
+    return APR_SUCCESS;
+}
+
+/* The facts of provs (in their order), from cache or the database:
+ * *pfacts[i] for provs[i], NULL for one gone. */
+static apr_status_t all_facts(pl_db_t *db, apr_pool_t *p, pl_ac_cache_t *cache,
+                              const apr_array_header_t *provs, pl_ac_world_t *w,
+                              pl_ac_facts_t ***pfacts)
+{
+    int i, n = provs->nelts, nmissed = 0;
+    pl_ac_cache_key_t *keys = apr_palloc(p, (n + 1) * sizeof(*keys));
+    apr_int64_t *missed = apr_palloc(p, (n + 1) * sizeof(*missed));
+    pl_ac_facts_t **facts = apr_palloc(p, (n + 1) * sizeof(*facts));
+    apr_hash_t *read;
+    apr_status_t rv;
+
+    for (i = 0; i < n; i++) {
+        keys[i] = APR_ARRAY_IDX(provs, i, tree_prov_t).key;
+    }
+    w->facts_cached += pl_ac_cache_get(cache, p, n, keys, facts);
+    for (i = 0; i < n; i++) {
+        if (facts[i] == NULL) {
+            missed[nmissed++] = keys[i].id;
+        }
+    }
+    *pfacts = facts;
+    w->facts_read += nmissed;
+    if (nmissed == 0) {
+        return APR_SUCCESS;
+    }
+    if ((rv = read_facts(db, p, cache, nmissed, missed, w, &read)) !=
+        APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < n; i++) {
+        if (facts[i] == NULL) {
+            facts[i] = apr_hash_get(read, &keys[i].id, sizeof(keys[i].id));
+        }
+    }
+    return APR_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* The world                                                           */
+/* ------------------------------------------------------------------ */
+
+static int by_tree_prov(const void *a, const void *b)
+{
+    return cmp_i64(((const tree_prov_t *)a)->key.id,
+                   ((const tree_prov_t *)b)->key.id);
+}
+
+static int by_usage(const void *a, const void *b)
+{
+    const usage_t *x = a, *y = b;
+
+    return x->rp_id != y->rp_id ? cmp_i64(x->rp_id, y->rp_id)
+                                : cmp_i64(x->rc_id, y->rc_id);
+}
+
+static int by_prov(const void *a, const void *b)
+{
+    return cmp_i64(((const pl_ac_prov_t *)a)->id,
+                   ((const pl_ac_prov_t *)b)->id);
+}
+
+static int by_inv(const void *a, const void *b)
+{
+    const pl_ac_inv_t *x = a, *y = b;
+
+    return x->rp_id != y->rp_id ? cmp_i64(x->rp_id, y->rp_id)
+                                : cmp_i64(x->rc_id, y->rc_id);
+}
+
+static int by_link(const void *a, const void *b)
+{
+    const pl_ac_link_t *x = a, *y = b;
+
+    return x->rp_id != y->rp_id ? cmp_i64(x->rp_id, y->rp_id)
+                                : cmp_i64(x->other_id, y->other_id);
+}
+
+/* The providers indexed, and the roots of the aggregate links. Trees
+ * added after others may hold providers of lower ids: then everything
+ * is sorted again (else it came in order). */
+static void index_world(pl_ac_world_t *w, int resort)
+{
+    int i;
+
+    if (resort) {
+        sort_array(w->provs, by_prov);
+        sort_array(w->invs, by_inv);
+        sort_array(w->all_traits, by_link);
+        sort_array(w->rp_traits, by_link);
+        sort_array(w->parents, by_link);
+    }
+    apr_hash_clear(w->prov_by_id);
+    for (i = 0; i < w->provs->nelts; i++) {
+        pl_ac_prov_t *pv = &APR_ARRAY_IDX(w->provs, i, pl_ac_prov_t);
+
+        apr_hash_set(w->prov_by_id, &pv->id, sizeof(pv->id), pv);
+    }
+    for (i = 0; i < w->rp_aggs->nelts; i++) {
+        pl_ac_link_t *l = &APR_ARRAY_IDX(w->rp_aggs, i, pl_ac_link_t);
+        const pl_ac_prov_t *pv = apr_hash_get(w->prov_by_id, &l->rp_id,
+                                              sizeof(l->rp_id));
+
+        l->root_id = pv ? pv->root_id : l->rp_id;
+    }
+    sort_array(w->rp_aggs, by_link);
+}
+
+static int has_name(const apr_array_header_t *names, apr_int64_t id)
+{
+    int i;
+
+    for (i = 0; i < names->nelts; i++) {
+        if (APR_ARRAY_IDX(names, i, pl_ac_name_t).id == id) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* id into the set, if new: 1 if it was */
+static int set_add(apr_pool_t *p, apr_hash_t *set, apr_int64_t id)
+{
+    apr_int64_t *key;
+
+    if (apr_hash_get(set, &id, sizeof(id))) {
+        return 0;
+    }
+    key = apr_pmemdup(p, &id, sizeof(id));
+    apr_hash_set(set, key, sizeof(*key), key);
+    return 1;
+}
+
+static void push_name(apr_array_header_t *out, apr_int64_t id, const char *name)
+{
+    pl_ac_name_t *n = apr_array_push(out);
+
+    n->id = id;
+    n->name = name;
+}
+
+/* The name of a class of the world: a standard one's is known by heart,
+ * another's is read (read_class_names). */
+static void name_class(trees_t *t, apr_int64_t rc_id)
+{
+    pl_ac_world_t *w = t->w;
+
+    if (has_name(w->rc_names, rc_id)) {
+        return;
+    }
+    if (rc_id >= 0 && rc_id < pl_std_resource_classes_n) {
+        push_name(w->rc_names, rc_id, pl_std_resource_classes[rc_id]);
+    }
+    else {
+        set_add(t->p, t->rc_unnamed, rc_id);
+    }
+}
+
+/* One provider of a tree, with its facts, into the world; *u: the usages
+ * not yet taken, by provider and class (as providers come by id and
+ * their inventories by class). */
+static void add_provider(trees_t *t, const tree_prov_t *tp,
+                         const pl_ac_facts_t *f, const usage_t **u,
+                         const usage_t *end)
+{
+    pl_ac_world_t *w = t->w;
+    pl_ac_prov_t *pv = apr_array_push(w->provs);
+    int i;
+
+    apr_int64_t id = tp->key.id;
+
+    pv->id = id;
+    pv->parent_id = tp->parent_id;
+    pv->root_id = tp->root_id;
+    pv->uuid = f->uuid;
+    if (tp->parent_id) {
+        push_link(w->parents, id, tp->root_id, tp->parent_id);
+    }
+    while (*u < end && (*u)->rp_id < id) {
+        ++*u;
+    }
+    for (i = 0; i < f->ninvs; i++) {
+        pl_ac_inv_t *inv = apr_array_push(w->invs);
+
+        *inv = f->invs[i];
+        inv->root_id = tp->root_id;
+        while (*u < end && (*u)->rp_id == id && (*u)->rc_id < inv->rc_id) {
+            ++*u;
+        }
+        inv->used = *u < end && (*u)->rp_id == id && (*u)->rc_id == inv->rc_id
+                        ? (*u)->used
+                        : 0;
+        name_class(t, inv->rc_id);
+    }
+    for (i = 0; i < f->ntraits; i++) {
+        const pl_ac_name_t *tr = &f->traits[i];
+
+        push_link(w->all_traits, id, tp->root_id, tr->id);
+        if (has_name(w->traits, tr->id)) {
+            push_link(w->rp_traits, id, tp->root_id, tr->id);
+        }
+        if (set_add(t->p, t->trait_named, tr->id)) {
+            push_name(w->trait_names, tr->id, tr->name);
+        }
+    }
+}
+
+/* The names of custom classes (and of standard ones newer than ours)
+ * are read with every request: a custom class can be renamed (PUT
+ * /resource_classes before microversion 1.7) without any provider's
+ * generation moving. */
+static apr_status_t read_class_names(pl_db_t *db, apr_pool_t *p,
+                                     apr_hash_t *unnamed, pl_ac_world_t *w)
+{
+    apr_int64_t *ids = apr_palloc(p,
+                                  (apr_hash_count(unnamed) + 1) * sizeof(*ids));
+    apr_hash_index_t *hi;
+    pl_rows_t *rows;
+    apr_status_t rv;
+    int i, n = 0;
+
+    for (hi = apr_hash_first(p, unnamed); hi; hi = apr_hash_next(hi)) {
+        ids[n++] = *(const apr_int64_t *)apr_hash_this_val(hi);
+    }
+    if (n == 0) {
+        return APR_SUCCESS;
+    }
+    rv = pl_db_select_text(
+        db, p, &rows,
+        apr_pstrcat(p, "SELECT id, name FROM resource_classes WHERE id IN (",
+                    pl_db_id_list(p, ids, n), ")", NULL));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < rows->nrows; i++) {
+        push_name(w->rc_names, i64(PL_CELL(rows, i, 0)),
+                  apr_pstrdup(p, PL_CELL(rows, i, 1)));
+    }
+    return APR_SUCCESS;
+}
+
+/* MariaDB (and MySQL) evaluate a CTE once for each reference, so the
+ * walk of the roots would run once per kind of row: there the roots are
+ * read first and the trees statement gets their ids. *proots: NULL when
+ * there are none. */
+static apr_status_t roots_first(pl_db_t *db, apr_pool_t *p, int once,
+                                const char **proots)
+{
+    pl_rows_t *rows;
+    apr_int64_t *ids;
+    apr_status_t rv;
+    int i;
+
+    rv = once ? pl_db_select_text(db, p, &rows, *proots)
+              : pl_db_select_cached(db, p, &rows, *proots);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    ids = apr_palloc(p, (rows->nrows + 1) * sizeof(*ids));
+    for (i = 0; i < rows->nrows; i++) {
+        ids[i] = i64(PL_CELL(rows, i, 0));
+    }
+    *proots = rows->nrows
+                  ? apr_pstrcat(p,
+                                "SELECT id FROM resource_providers "
+                                "WHERE id IN (",
+                                pl_db_id_list(p, ids, rows->nrows), ")", NULL)
+                  : NULL;
+    return APR_SUCCESS;
+}
+
+apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
+                                    pl_ac_cache_t *cache, const char *roots,
+                                    int once, pl_ac_world_t *w, int *pnroots,
+                                    apr_int64_t *plast)
+{
+    trees_t t = { p,
+                  w,
+                  apr_array_make(p, 64, sizeof(tree_prov_t)),
+                  apr_array_make(p, 64, sizeof(usage_t)),
+                  apr_hash_make(p),
+                  apr_hash_make(p) };
+    int i, listed = pl_db_dialect(db) == PL_DB_MYSQL;
+    int had = w->provs->nelts;
+    const usage_t *u, *end;
+    pl_ac_facts_t **facts;
+    apr_status_t rv;
+    const char *sql;
+
+    *pnroots = 0;
+    if (listed && (rv = roots_first(db, p, once, &roots)) != APR_SUCCESS) {
+        return rv;
+    }
+    if (roots == NULL) {
+        return APR_SUCCESS;
+    }
+    /* with root ids in it, a text of the moment: not kept prepared */
+    sql = trees_sql(p, w, roots);
+    rv = listed || once ? pl_db_select_each_text(db, p, sql, tree_row, &t)
+                        : pl_db_select_each(db, p, sql, tree_row, &t);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    /* by provider id, so that the world comes out in order */
+    sort_array(t.provs, by_tree_prov);
+    sort_array(t.usages, by_usage);
+    if ((rv = all_facts(db, p, cache, t.provs, w, &facts)) != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < w->trait_names->nelts; i++) {
+        set_add(p, t.trait_named,
+                APR_ARRAY_IDX(w->trait_names, i, pl_ac_name_t).id);
+    }
+    u = (const usage_t *)t.usages->elts;
+    end = u + t.usages->nelts;
+    for (i = 0; i < t.provs->nelts; i++) {
+        const tree_prov_t *tp = &APR_ARRAY_IDX(t.provs, i, tree_prov_t);
+
+        if (facts[i] == NULL) {
+            continue; /* deleted meanwhile */
+        }
+        add_provider(&t, tp, facts[i], &u, end);
+        if (tp->parent_id == 0) {
+            ++*pnroots;
+            if (tp->key.id > *plast) {
+                *plast = tp->key.id;
+            }
+        }
+    }
+    if ((rv = read_class_names(db, p, t.rc_unnamed, w)) != APR_SUCCESS) {
+        return rv;
+    }
+    index_world(w, had > 0);
+    return APR_SUCCESS;
+}

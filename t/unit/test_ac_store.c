@@ -1,0 +1,376 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * test_ac_store.c: the candidates' database side (store_ac*.c) on a real
+ * SQLite database in memory with the project's schema: the world read
+ * through the provider cache is the world read without it; a cached
+ * provider's facts are used only at the generation they were read at;
+ * what changes without a generation (usages, aggregates, class names,
+ * deletions) is read fresh every time; a bound walks the first trees by
+ * root id and the rest come after the last one read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <apr_general.h>
+#include <apr_strings.h>
+#include <apr_dbd.h>
+
+#include "pl_mv.h"
+#include "pl_store_ac.h"
+#include "ac_world.h"
+#include "tap.h"
+
+static apr_pool_t *pool;
+
+static void exec(pl_db_t *db, const char *sql)
+{
+    if (pl_db_exec_text(db, NULL, sql) != APR_SUCCESS) {
+        fprintf(stderr, "# failed: %s: %s\n", sql, pl_db_errstr(db));
+        abort();
+    }
+}
+
+/* the schema, statement by statement (apr_dbd_sqlite3 runs one a call),
+ * its comments dropped first (they hold semicolons too) */
+static void load_schema(pl_db_t *db, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024], *stmt, *last;
+    const char *text = "";
+
+    if (f == NULL) {
+        fprintf(stderr, "# cannot read %s\n", path);
+        abort();
+    }
+    while (fgets(line, sizeof(line), f)) {
+        char *dash = strstr(line, "--");
+
+        if (dash) {
+            *dash = '\0';
+        }
+        text = apr_pstrcat(pool, text, line, " ", NULL);
+    }
+    fclose(f);
+    for (stmt = apr_strtok(apr_pstrdup(pool, text), ";", &last); stmt;
+         stmt = apr_strtok(NULL, ";", &last)) {
+        if (strspn(stmt, " \t\n") < strlen(stmt)) {
+            exec(db, stmt);
+        }
+    }
+}
+
+/*
+ * Four trees: 1 and 2 flat, 3 with a child 4, 5 flat.
+ *   1: VCPU 8 (2 used), MEMORY_MB 1024, trait T1, in aggregate A
+ *   2: VCPU 8, in A
+ *   3: VCPU 4, in A; 4 (child of 3): CUSTOM_X 2, trait T1
+ *   5: VCPU 8, trait T1
+ */
+static pl_db_t *open_db(void)
+{
+    const apr_dbd_driver_t *driver;
+    apr_dbd_t *handle;
+    pl_db_t *db;
+
+    if (apr_dbd_get_driver(pool, "sqlite3", &driver) != APR_SUCCESS ||
+        apr_dbd_open(driver, pool, ":memory:", &handle) != APR_SUCCESS) {
+        return NULL;
+    }
+    db = pl_db_wrap(pool, pool, driver, handle, 0);
+    load_schema(db, "sql/sqlite/schema.sql");
+    exec(db, "INSERT INTO resource_classes (id, name) VALUES (0, 'VCPU'), "
+             "(1, 'MEMORY_MB'), (10000, 'CUSTOM_X')");
+    exec(db, "INSERT INTO traits (id, name) VALUES (1, 'T1'), (2, 'T2'), "
+             "(3, 'MISC_SHARES_VIA_AGGREGATE')");
+    exec(db, "INSERT INTO placement_aggregates (id, uuid) VALUES "
+             "(1, 'aaaaaaaa-0000-0000-0000-000000000001')");
+    exec(db, "INSERT INTO resource_providers (id, uuid, name, generation, "
+             "root_provider_id, parent_provider_id) VALUES "
+             "(1, '00000000-0000-0000-0000-000000000001', 'r1', 1, 1, NULL), "
+             "(2, '00000000-0000-0000-0000-000000000002', 'r2', 1, 2, NULL), "
+             "(3, '00000000-0000-0000-0000-000000000003', 'r3', 1, 3, NULL), "
+             "(4, '00000000-0000-0000-0000-000000000004', 'c4', 1, 3, 3), "
+             "(5, '00000000-0000-0000-0000-000000000005', 'r5', 1, 5, NULL)");
+    exec(db, "INSERT INTO inventories (resource_provider_id, "
+             "resource_class_id, total, reserved, min_unit, max_unit, "
+             "step_size, allocation_ratio) VALUES "
+             "(1, 0, 8, 0, 1, 8, 1, 1.0), (1, 1, 1024, 0, 1, 1024, 1, 1.5), "
+             "(2, 0, 8, 0, 1, 8, 1, 1.0), (3, 0, 4, 0, 1, 4, 1, 1.0), "
+             "(4, 10000, 2, 0, 1, 2, 1, 1.0), (5, 0, 8, 0, 1, 8, 1, 1.0)");
+    exec(db, "INSERT INTO resource_provider_traits (resource_provider_id, "
+             "trait_id) VALUES (1, 1), (4, 1), (5, 1)");
+    exec(db, "INSERT INTO resource_provider_aggregates (resource_provider_id, "
+             "aggregate_id) VALUES (1, 1), (2, 1), (3, 1)");
+    exec(db, "INSERT INTO allocations (resource_provider_id, consumer_id, "
+             "resource_class_id, used) VALUES (1, 'c', 0, 2)");
+    return db;
+}
+
+static const char *name_of(const apr_array_header_t *names, apr_int64_t id)
+{
+    int i;
+
+    for (i = 0; i < names->nelts; i++) {
+        if (APR_ARRAY_IDX(names, i, pl_ac_name_t).id == id) {
+            return APR_ARRAY_IDX(names, i, pl_ac_name_t).name;
+        }
+    }
+    return "?";
+}
+
+static const char *links_text(const apr_array_header_t *links)
+{
+    const char *s = "";
+    int i;
+
+    for (i = 0; i < links->nelts; i++) {
+        const pl_ac_link_t *l = &APR_ARRAY_IDX(links, i, pl_ac_link_t);
+
+        s = apr_psprintf(pool, "%s %d/%d:%d", s, (int)l->rp_id, (int)l->root_id,
+                         (int)l->other_id);
+    }
+    return s;
+}
+
+/* Everything the engine and the summaries read of a world, as text. */
+static const char *world_text(const pl_ac_world_t *w)
+{
+    const char *s = "provs";
+    int i;
+
+    for (i = 0; i < w->provs->nelts; i++) {
+        const pl_ac_prov_t *pv = &APR_ARRAY_IDX(w->provs, i, pl_ac_prov_t);
+
+        s = apr_psprintf(pool, "%s %d(%d,%d,%.1s..%s)", s, (int)pv->id,
+                         (int)pv->parent_id, (int)pv->root_id, pv->uuid,
+                         pv->uuid + 35);
+    }
+    s = apr_pstrcat(pool, s, "; invs", NULL);
+    for (i = 0; i < w->invs->nelts; i++) {
+        const pl_ac_inv_t *v = &APR_ARRAY_IDX(w->invs, i, pl_ac_inv_t);
+
+        s = apr_psprintf(pool, "%s %d/%d:%s=%d-%d,%d..%d/%d*%g,used %d", s,
+                         (int)v->rp_id, (int)v->root_id,
+                         name_of(w->rc_names, v->rc_id), (int)v->total,
+                         (int)v->reserved, (int)v->min_unit, (int)v->max_unit,
+                         (int)v->step_size, v->allocation_ratio, (int)v->used);
+    }
+    s = apr_pstrcat(pool, s, "; traits", links_text(w->all_traits),
+                    "; requested traits", links_text(w->rp_traits), "; aggs",
+                    links_text(w->rp_aggs), "; parents", links_text(w->parents),
+                    NULL);
+    for (i = 0; i < w->all_traits->nelts; i++) {
+        apr_int64_t id = APR_ARRAY_IDX(w->all_traits, i, pl_ac_link_t).other_id;
+
+        s = apr_psprintf(pool, "%s %s", s, name_of(w->trait_names, id));
+    }
+    return s;
+}
+
+static pl_ac_world_t *world(pl_db_t *db, pl_ac_cache_t *cache,
+                            const char *query, int max_trees)
+{
+    pl_ac_world_t *w = NULL;
+
+    if (pl_store_ac_world(db, pool, request(pool, PL_MV(1, 39), query), cache,
+                          max_trees, &w) != APR_SUCCESS) {
+        fprintf(stderr, "# pl_store_ac_world failed: %s\n", pl_db_errstr(db));
+        abort();
+    }
+    return w;
+}
+
+static int roots_of(const pl_ac_world_t *w, char *buf, size_t size)
+{
+    int i, n = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < w->provs->nelts; i++) {
+        const pl_ac_prov_t *pv = &APR_ARRAY_IDX(w->provs, i, pl_ac_prov_t);
+
+        if (pv->parent_id == 0) {
+            snprintf(buf + strlen(buf), size - strlen(buf), "%s%d",
+                     n++ ? "," : "", (int)pv->id);
+        }
+    }
+    return n;
+}
+
+#define Q_GATE                                                        \
+    "resources=VCPU:1&required=T1&member_of=aaaaaaaa-0000-0000-0000-" \
+    "000000000001"
+
+static void test_cache_is_transparent(pl_db_t *db)
+{
+    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 100);
+    const char *plain = world_text(world(db, NULL, Q_GATE, 0));
+    int kept, resets;
+    char roots[64];
+
+    TAP_IS_STR(plain,
+               "provs 1(0,1,0..1) 3(0,3,0..3) 4(3,3,0..4); invs "
+               "1/1:VCPU=8-0,1..8/1*1,used 2 "
+               "1/1:MEMORY_MB=1024-0,1..1024/1*1.5,used 0 "
+               "3/3:VCPU=4-0,1..4/1*1,used 0 "
+               "4/3:CUSTOM_X=2-0,1..2/1*1,used 0; traits 1/1:1 4/3:1; "
+               "requested traits 1/1:1 4/3:1; aggs 1/1:1 3/3:1; parents "
+               "4/3:3 T1 T1",
+               "the trees with T1 in aggregate A, whole");
+    TAP_IS_STR(world_text(world(db, cache, Q_GATE, 0)), plain,
+               "through an empty cache: the same world");
+    pl_ac_cache_stats(cache, &kept, &resets);
+    TAP_IS_INT(kept, 3, "the cache keeps the three providers read");
+    TAP_IS_STR(world_text(world(db, cache, Q_GATE, 0)), plain,
+               "from the cache: the same world");
+    roots_of(world(db, cache, "resources=VCPU:1", 0), roots, sizeof(roots));
+    TAP_IS_STR(roots, "1,2,3,5", "without filters: every tree with VCPU");
+}
+
+static void test_generation_rules(pl_db_t *db)
+{
+    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 100);
+    const char *cached;
+
+    world(db, cache, Q_GATE, 0);
+    /* a change that does not move the generation is not seen through
+     * the cache: placement never writes inventories that way, and this
+     * shows the cache is what answers */
+    exec(db, "UPDATE inventories SET total = 16 WHERE resource_provider_id "
+             "= 1 AND resource_class_id = 0");
+    cached = world_text(world(db, cache, Q_GATE, 0));
+    TAP_OK(strstr(cached, "1/1:VCPU=8-") != NULL,
+           "the same generation: the kept inventory");
+    TAP_OK(strstr(world_text(world(db, NULL, Q_GATE, 0)), "1/1:VCPU=16-") !=
+               NULL,
+           "without the cache: the database's");
+    exec(db, "UPDATE resource_providers SET generation = 2 WHERE id = 1");
+    TAP_OK(strstr(world_text(world(db, cache, Q_GATE, 0)), "1/1:VCPU=16-") !=
+               NULL,
+           "a new generation: read again");
+
+    /* traits likewise */
+    exec(db, "INSERT INTO resource_provider_traits (resource_provider_id, "
+             "trait_id) VALUES (1, 2)");
+    exec(db, "UPDATE resource_providers SET generation = 3 WHERE id = 1");
+    TAP_OK(strstr(world_text(world(db, cache, Q_GATE, 0)),
+                  "traits 1/1:1 "
+                  "1/1:2 4/3:1") != NULL,
+           "a trait added with a new generation is there");
+
+    /* usages, aggregates, class names and deletions move no generation:
+     * read fresh through the cache */
+    exec(db, "INSERT INTO allocations (resource_provider_id, consumer_id, "
+             "resource_class_id, used) VALUES (1, 'd', 0, 3)");
+    TAP_OK(strstr(world_text(world(db, cache, Q_GATE, 0)),
+                  "VCPU=16-0,1..8/"
+                  "1*1,used 5") != NULL,
+           "a new allocation is counted");
+    exec(db, "UPDATE resource_classes SET name = 'CUSTOM_Y' WHERE id = 10000");
+    TAP_OK(strstr(world_text(world(db, cache, Q_GATE, 0)), "4/3:CUSTOM_Y=") !=
+               NULL,
+           "a renamed custom class has its new name");
+    exec(db, "DELETE FROM resource_provider_aggregates WHERE "
+             "resource_provider_id = 3");
+    TAP_OK(strstr(world_text(world(db, cache, Q_GATE, 0)), "3(0,3,") == NULL,
+           "a tree that left the aggregate is not read");
+    exec(db, "INSERT INTO resource_provider_aggregates (resource_provider_id, "
+             "aggregate_id) VALUES (3, 1)");
+    exec(db, "DELETE FROM resource_provider_traits WHERE resource_provider_id "
+             "= 4");
+    exec(db, "DELETE FROM inventories WHERE resource_provider_id = 4");
+    exec(db, "DELETE FROM resource_providers WHERE id = 4");
+    TAP_OK(strstr(world_text(world(db, cache, "resources=VCPU:1", 0)),
+                  "4(3,3") == NULL,
+           "a deleted provider is gone");
+}
+
+/* with a bound: which trees come first and which after (in a cloud that
+ * looks small to the bound: one set-based query; large: a walk) */
+static void test_bound(pl_db_t *db)
+{
+    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 100);
+    const pl_ac_request_t *req = request(pool, PL_MV(1, 39),
+                                         "resources=VCPU:1");
+    pl_ac_world_t *w = world(db, cache, "resources=VCPU:1", 2);
+    char roots[64];
+
+    TAP_IS_INT(roots_of(w, roots, sizeof(roots)), 2, "two trees at most");
+    TAP_IS_STR(roots, "1,2", "the first two by root id");
+    TAP_OK(w->truncated, "more may be left");
+    TAP_IS_INT(pl_store_ac_more(db, pool, req, cache, 2, w), APR_SUCCESS,
+               "the next two");
+    roots_of(w, roots, sizeof(roots));
+    TAP_IS_STR(roots, "1,2,3,5", "after the last one read");
+    TAP_OK(w->truncated, "a full batch: more may be left");
+    TAP_IS_INT(pl_store_ac_more(db, pool, req, cache, 2, w), APR_SUCCESS,
+               "and again");
+    roots_of(w, roots, sizeof(roots));
+    TAP_IS_STR(roots, "1,2,3,5", "nothing more");
+    TAP_OK(!w->truncated, "the end");
+    TAP_IS_STR(world_text(w),
+               world_text(world(db, NULL, "resources=VCPU:1", 0)),
+               "read in parts: the world read at once");
+    roots_of(world(db, cache, Q_GATE, 1), roots, sizeof(roots));
+    TAP_IS_STR(roots, "1", "a bound with filters: the first tree that passes");
+    roots_of(world(db, cache,
+                   "resources=VCPU:1&member_of=aaaaaaaa-0000-0000-0000-"
+                   "00000000000f",
+                   5),
+             roots, sizeof(roots));
+    TAP_IS_STR(roots, "", "an aggregate that does not exist: no tree read");
+}
+
+/* A database emptied and filled again (a test harness, a restore) may
+ * give old ids and generations to other providers: the uuid tells. */
+static void test_refilled(pl_db_t *db)
+{
+    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 100);
+
+    world(db, cache, "resources=VCPU:1", 0);
+    exec(db, "UPDATE resource_providers SET uuid = "
+             "'10000000-0000-0000-0000-000000000002' WHERE id = 2");
+    exec(db, "UPDATE inventories SET total = 3 WHERE resource_provider_id = 2");
+    TAP_OK(strstr(world_text(world(db, cache, "resources=VCPU:1", 0)),
+                  "2/2:VCPU=3-") != NULL,
+           "another provider under an old id and generation: read again");
+}
+
+static void test_small_cache(pl_db_t *db)
+{
+    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 2);
+    const char *plain = world_text(world(db, NULL, "resources=VCPU:1", 0));
+    int kept, resets;
+
+    TAP_IS_STR(world_text(world(db, cache, "resources=VCPU:1", 0)), plain,
+               "more providers than the cache holds: the same world");
+    TAP_IS_STR(world_text(world(db, cache, "resources=VCPU:1", 0)), plain,
+               "and again");
+    pl_ac_cache_stats(cache, &kept, &resets);
+    TAP_OK(kept <= 2, "the cache holds at most its size (%d)", kept);
+    TAP_OK(resets >= 1, "it started again when full (%d)", resets);
+}
+
+int main(void)
+{
+    pl_db_t *db;
+
+    apr_initialize();
+    apr_pool_create(&pool, NULL);
+    if (apr_dbd_init(pool) != APR_SUCCESS || (db = open_db()) == NULL) {
+        printf("not ok 1 - an in-memory SQLite database\n");
+        return 1;
+    }
+    test_cache_is_transparent(db);
+    test_bound(db);
+    /* a provider of a high id (nothing in it) makes the cloud look large
+     * to small bounds: the roots are walked */
+    exec(db, "INSERT INTO resource_providers (id, uuid, name, generation, "
+             "root_provider_id) VALUES (1000000, "
+             "'00000000-0000-0000-0000-00000000000f', 'far', 0, 1000000)");
+    test_bound(db);
+    test_small_cache(db);
+    test_refilled(db);
+    test_generation_rules(db);
+    return tap_done();
+}
