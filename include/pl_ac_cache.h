@@ -55,7 +55,8 @@ typedef struct pl_ac_cache_key_t {
 /**
  * For each i < n, facts[i]: a copy (from p) of the facts kept of
  * provider keys[i] if they were kept at its uuid and generation, else
- * NULL. Names are copied once per call.
+ * NULL. Its uuid is the key's; its trait names are the cache's, kept as
+ * long as the cache.
  * @return how many were found.
  */
 int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,

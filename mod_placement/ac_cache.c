@@ -2,11 +2,14 @@
  *
  * ac_cache.c: the providers' facts an httpd child keeps between
  * allocation-candidate requests (see pl_ac_cache.h for why they cannot
- * go stale). The entries and the trait names live in a pool of the
- * cache's own, with an allocator of its own, so that threads allocating
- * elsewhere never meet it; it is only written under the write lock and
- * cleared, all at once, when the cache is full. Readers copy what they
- * need under the read lock, so nothing they hold is freed under them.
+ * go stale). The entries live in a pool of the cache's own, with an
+ * allocator of its own, so that threads allocating elsewhere never meet
+ * it; it is only written under the write lock and cleared, all at once,
+ * when the cache is full. Readers copy the entries they need under the
+ * read lock, so nothing they hold is freed under them. Trait names are
+ * kept once each, for the life of the child, in a pool never cleared: a
+ * trait id names one trait for good (traits are never renamed), there
+ * are a few hundred, and readers can then take the names as they are.
  */
 #include <string.h>
 #include <apr_hash.h>
@@ -17,11 +20,12 @@
 
 struct pl_ac_cache_t {
     apr_thread_rwlock_t *lock;
-    apr_pool_t *pool;  /* the entries and names below */
-    apr_hash_t *by_id; /* apr_int64_t provider id -> pl_ac_facts_t */
-    apr_hash_t *names; /* apr_int64_t trait id -> const char * */
-    int max;           /* entries kept at most */
-    int stored;        /* entries stored since the last reset */
+    apr_pool_t *pool;       /* the entries */
+    apr_hash_t *by_id;      /* apr_int64_t provider id -> pl_ac_facts_t */
+    apr_pool_t *names_pool; /* the names, never cleared */
+    apr_hash_t *names;      /* apr_int64_t trait id -> const char * */
+    int max;                /* entries kept at most */
+    int stored;             /* entries stored since the last reset */
     int resets;
 };
 
@@ -31,9 +35,29 @@ static apr_status_t destroy_pool(void *data)
     return APR_SUCCESS;
 }
 
-pl_ac_cache_t *pl_ac_cache_make(apr_pool_t *p, int max_providers)
+/* A pool of its own allocator, destroyed with p; what it frees goes
+ * back to the system beyond 1 MB, not to a free list. */
+static apr_pool_t *own_pool(apr_pool_t *p, const char *tag)
 {
     apr_allocator_t *allocator;
+    apr_pool_t *pool;
+
+    if (apr_allocator_create(&allocator) != APR_SUCCESS) {
+        return NULL;
+    }
+    if (apr_pool_create_ex(&pool, NULL, NULL, allocator) != APR_SUCCESS) {
+        apr_allocator_destroy(allocator);
+        return NULL;
+    }
+    apr_allocator_owner_set(allocator, pool);
+    apr_allocator_max_free_set(allocator, 1024 * 1024);
+    apr_pool_tag(pool, tag);
+    apr_pool_cleanup_register(p, pool, destroy_pool, apr_pool_cleanup_null);
+    return pool;
+}
+
+pl_ac_cache_t *pl_ac_cache_make(apr_pool_t *p, int max_providers)
+{
     pl_ac_cache_t *c;
 
     if (max_providers <= 0) {
@@ -41,20 +65,12 @@ pl_ac_cache_t *pl_ac_cache_make(apr_pool_t *p, int max_providers)
     }
     c = apr_pcalloc(p, sizeof(*c));
     if (apr_thread_rwlock_create(&c->lock, p) != APR_SUCCESS ||
-        apr_allocator_create(&allocator) != APR_SUCCESS) {
+        (c->pool = own_pool(p, "pl_ac_cache")) == NULL ||
+        (c->names_pool = own_pool(p, "pl_ac_cache_names")) == NULL) {
         return NULL;
     }
-    if (apr_pool_create_ex(&c->pool, NULL, NULL, allocator) != APR_SUCCESS) {
-        apr_allocator_destroy(allocator);
-        return NULL;
-    }
-    apr_allocator_owner_set(allocator, c->pool);
-    /* what a reset frees goes back to the system, not to a free list */
-    apr_allocator_max_free_set(allocator, 1024 * 1024);
-    apr_pool_tag(c->pool, "pl_ac_cache");
-    apr_pool_cleanup_register(p, c->pool, destroy_pool, apr_pool_cleanup_null);
     c->by_id = apr_hash_make(c->pool);
-    c->names = apr_hash_make(c->pool);
+    c->names = apr_hash_make(c->names_pool);
     c->max = max_providers;
     return c;
 }
@@ -69,12 +85,13 @@ static void *dup_array(apr_pool_t *p, const void *a, int n, apr_size_t size)
     return out;
 }
 
-/* a copy of f from p, its trait names still f's */
-static pl_ac_facts_t *copy_facts(apr_pool_t *p, const pl_ac_facts_t *f)
+/* a copy of f from p, with the uuid given; its trait names still f's */
+static pl_ac_facts_t *copy_facts(apr_pool_t *p, const pl_ac_facts_t *f,
+                                 const char *uuid)
 {
     pl_ac_facts_t *out = apr_pmemdup(p, f, sizeof(*f));
 
-    out->uuid = apr_pstrdup(p, f->uuid);
+    out->uuid = uuid;
     out->invs = dup_array(p, f->invs, f->ninvs, sizeof(*f->invs));
     out->traits = dup_array(p, f->traits, f->ntraits, sizeof(*f->traits));
     return out;
@@ -83,14 +100,12 @@ static pl_ac_facts_t *copy_facts(apr_pool_t *p, const pl_ac_facts_t *f)
 int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,
                     const pl_ac_cache_key_t *keys, pl_ac_facts_t **facts)
 {
-    apr_hash_t *memo; /* trait id -> the name copied from p */
-    int i, j, found = 0;
+    int i, found = 0;
 
     if (c == NULL) {
         memset(facts, 0, n * sizeof(*facts));
         return 0;
     }
-    memo = apr_hash_make(p);
     apr_thread_rwlock_rdlock(c->lock);
     for (i = 0; i < n; i++) {
         const pl_ac_cache_key_t *k = &keys[i];
@@ -98,17 +113,7 @@ int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,
 
         facts[i] = NULL;
         if (f && f->generation == k->generation && !strcmp(f->uuid, k->uuid)) {
-            facts[i] = copy_facts(p, f);
-            for (j = 0; j < f->ntraits; j++) {
-                pl_ac_name_t *t = &facts[i]->traits[j];
-                const char *name = apr_hash_get(memo, &t->id, sizeof(t->id));
-
-                if (name == NULL) {
-                    name = apr_pstrdup(p, t->name);
-                    apr_hash_set(memo, &t->id, sizeof(t->id), name);
-                }
-                t->name = name;
-            }
+            facts[i] = copy_facts(p, f, k->uuid);
             found++;
         }
     }
@@ -121,7 +126,6 @@ static void reset(pl_ac_cache_t *c)
 {
     apr_pool_clear(c->pool);
     c->by_id = apr_hash_make(c->pool);
-    c->names = apr_hash_make(c->pool);
     c->stored = 0;
     c->resets++;
 }
@@ -132,9 +136,9 @@ static const char *intern(pl_ac_cache_t *c, apr_int64_t id, const char *name)
     const char *kept = apr_hash_get(c->names, &id, sizeof(id));
 
     if (kept == NULL || strcmp(kept, name)) {
-        apr_int64_t *key = apr_pmemdup(c->pool, &id, sizeof(id));
+        apr_int64_t *key = apr_pmemdup(c->names_pool, &id, sizeof(id));
 
-        kept = apr_pstrdup(c->pool, name);
+        kept = apr_pstrdup(c->names_pool, name);
         apr_hash_set(c->names, key, sizeof(*key), kept);
     }
     return kept;
@@ -153,7 +157,8 @@ int pl_ac_cache_put(pl_ac_cache_t *c, int n, pl_ac_facts_t *const *facts)
         reset(c);
     }
     for (i = 0; i < n && c->stored < c->max; i++) {
-        pl_ac_facts_t *f = copy_facts(c->pool, facts[i]);
+        pl_ac_facts_t *f = copy_facts(c->pool, facts[i],
+                                      apr_pstrdup(c->pool, facts[i]->uuid));
 
         for (j = 0; j < f->ntraits; j++) {
             f->traits[j].name = intern(c, f->traits[j].id, f->traits[j].name);
