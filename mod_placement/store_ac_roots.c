@@ -115,38 +115,31 @@ static void trait_sets(apr_pool_t *p, const pl_ac_world_t *w,
     *pmulti = multi;
 }
 
-/* "rp.root_provider_id IN (...)": the trees with all n traits of ids
- * between their providers, one subquery whatever n */
-static const char *trees_with_all(apr_pool_t *p, const apr_int64_t *ids, int n)
+/* "rp.root_provider_id IN (...)": the trees with n of the traits ids
+ * between their providers (n 1: any of them), one subquery whatever n */
+static const char *trees_with(apr_pool_t *p, const char *ids, int n)
 {
-    if (n == 1) {
-        return apr_psprintf(p,
-                            "rp.root_provider_id IN (SELECT "
-                            "r.root_provider_id FROM "
-                            "resource_provider_traits t JOIN "
-                            "resource_providers r ON r.id = "
-                            "t.resource_provider_id WHERE t.trait_id "
-                            "IN (%s))",
-                            pl_db_id_list(p, ids, n));
-    }
     return apr_psprintf(p,
-                        "rp.root_provider_id IN (SELECT "
-                        "r.root_provider_id FROM "
-                        "resource_provider_traits t JOIN "
+                        "rp.root_provider_id IN (SELECT r.root_provider_id "
+                        "FROM resource_provider_traits t JOIN "
                         "resource_providers r ON r.id = "
-                        "t.resource_provider_id WHERE t.trait_id "
-                        "IN (%s) GROUP BY r.root_provider_id HAVING "
-                        "COUNT(DISTINCT t.trait_id) = %d)",
-                        pl_db_id_list(p, ids, n), n);
+                        "t.resource_provider_id WHERE t.trait_id IN (%s)%s)",
+                        ids,
+                        n > 1 ? apr_psprintf(p,
+                                             " GROUP BY r.root_provider_id "
+                                             "HAVING COUNT(DISTINCT "
+                                             "t.trait_id) = %d",
+                                             n)
+                              : "");
 }
 
 /*
- * A condition on "rp" that every provider group g could use holds: a
- * superset, so the engine still decides, but far fewer rows travel.
- * member_of: the provider or its root is in the aggregates; required
- * traits: some provider of its tree has them (not for a group that may
- * take from sharing providers: the trait may be theirs); in_tree: the
- * tree. NULL: no condition.
+ * With sharing providers: a condition on "rp" that every provider group
+ * g could use holds: a superset, so the engine still decides, but far
+ * fewer rows travel. member_of: the provider or its root is in the
+ * aggregates; required traits, for a group on one provider: some
+ * provider of its tree has them (the others may take the trait from a
+ * sharing provider); in_tree: the tree. NULL: no condition.
  */
 static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
                               const pl_ac_group_t *g)
@@ -174,7 +167,7 @@ static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
                                 ids);
         }
     }
-    if (g->same_provider || w->sharing->nelts == 0) {
+    if (g->same_provider) {
         apr_array_header_t *multi;
         apr_int64_t *single;
         int n;
@@ -183,18 +176,12 @@ static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
         if (n) {
             cond = apr_psprintf(p, "%s%s%s", cond ? cond : "",
                                 cond ? " AND " : "",
-                                trees_with_all(p, single, n));
+                                trees_with(p, pl_db_id_list(p, single, n), n));
         }
         for (i = 0; i < multi->nelts; i++) {
-            cond = apr_psprintf(p,
-                                "%s%srp.root_provider_id IN (SELECT "
-                                "r.root_provider_id FROM "
-                                "resource_provider_traits t JOIN "
-                                "resource_providers r ON r.id = "
-                                "t.resource_provider_id WHERE t.trait_id "
-                                "IN (%s))",
-                                cond ? cond : "", cond ? " AND " : "",
-                                APR_ARRAY_IDX(multi, i, const char *));
+            cond = apr_psprintf(
+                p, "%s%s%s", cond ? cond : "", cond ? " AND " : "",
+                trees_with(p, APR_ARRAY_IDX(multi, i, const char *), 1));
         }
     }
     if (g->in_tree) {
@@ -328,8 +315,9 @@ static const char *root_filter(apr_pool_t *p, const pl_ac_request_t *req,
 }
 
 /*
- * Every root of a tree to read whole, in one set: those with a provider
- * of some requested class that could pass its groups' conditions, the
+ * With sharing providers, which can give a tree what it lacks, every
+ * root of a tree to read whole, in one set: those with a provider of
+ * some requested class that could pass its groups' conditions, the
  * sharing providers' own, and the trees they serve when the traits of
  * those roots matter (root_required). NULL: none.
  */

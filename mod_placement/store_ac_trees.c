@@ -2,13 +2,13 @@
  *
  * store_ac_trees.c: the trees of a candidate request, whole. What may
  * change without a provider's generation moving is read with every
- * request, in one statement: each provider of the trees with its
+ * request, in one statement: each provider of the trees with its uuid,
  * generation, parent and root, the usages of its classes, its requested
- * aggregates. Its uuid, inventories and traits, which only change with
- * the generation, come from the child's cache (pl_ac_cache.h) when kept
- * at that generation; the others are read by id, a batch at a time, and
- * kept. Then the world as the engine and the provider summaries want it:
- * in the order of ids, the providers indexed.
+ * aggregates. Its inventories and traits, which only change with the
+ * generation, come from the child's cache (pl_ac_cache.h) when kept at
+ * that uuid and generation; the others are read by id, a batch at a
+ * time, and kept. Then the world as the engine and the provider
+ * summaries want it: in the order of ids, the providers indexed.
  *
  * Every value in the statements is an integer formatted here.
  */
@@ -62,7 +62,7 @@ typedef struct trees_t {
 
 /*
  * The providers of the trees of roots (kind 1, first, so that every
- * dialect types the columns from integers), the usage of each of their
+ * dialect types the columns from its own), the usage of each of their
  * classes (2) and their memberships of the requested aggregates (3).
  * Its text only depends on the ids the request names (and, with a
  * bound, where the walk starts), so the database keeps its plan.
