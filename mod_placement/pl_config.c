@@ -482,8 +482,8 @@ const command_rec pl_cmds[] = {
                   RSRC_CONF,
                   "N: providers whose inventories and traits each child "
                   "keeps for allocation candidates, checked against their "
-                  "generation on every use; 0 for none (default 100000); "
-                  "server config only"),
+                  "uuid and generation on every use; 0 for none (default "
+                  "100000); server config only"),
     AP_INIT_TAKE1("PlacementIncompleteConsumerProject", set_uuid, (void *)0,
                   RSRC_CONF | ACCESS_CONF,
                   "UUID: project of consumers written before 1.8 "
