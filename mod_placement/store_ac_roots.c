@@ -356,6 +356,9 @@ typedef struct tree_need_t {
     const char *col;
     const char *ids;
     int n;
+    /* inventories: the smallest amount asked of each class (pl_ac_name_t
+     * of the class id, amount in a string), or NULL */
+    const apr_array_header_t *asks;
 } tree_need_t;
 
 static void add_need(apr_array_header_t *needs, const char *table,
@@ -375,6 +378,81 @@ static void add_need(apr_array_header_t *needs, const char *table,
     t->col = col;
     t->ids = ids;
     t->n = n;
+    t->asks = NULL;
+}
+
+/* Amounts at most this big are checked against a provider's room in
+ * SQL, where doubles hold them exactly (larger ones only in the
+ * engine). */
+#define ROOM_CHECKED_MAX (APR_INT64_C(1) << 52)
+
+/* For each requested class, the smallest amount a group asks of it: one
+ * provider of the tree must be large enough for it (a group takes a
+ * class from one provider). */
+static apr_array_header_t *
+smallest_asks(apr_pool_t *p, const pl_ac_request_t *req, const pl_ac_world_t *w)
+{
+    apr_array_header_t *asks = apr_array_make(p, w->rcs->nelts + 1,
+                                              sizeof(pl_ac_name_t));
+    apr_int64_t *least = apr_palloc(p, (w->rcs->nelts + 1) * sizeof(*least));
+    int i, j, k;
+
+    for (k = 0; k < w->rcs->nelts; k++) {
+        least[k] = APR_INT64_MAX;
+    }
+    for (i = 0; i < req->groups->nelts; i++) {
+        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i, pl_ac_group_t *);
+
+        for (j = 0; j < g->resources->nelts; j++) {
+            const pl_qs_resource_t *r = &APR_ARRAY_IDX(g->resources, j,
+                                                       pl_qs_resource_t);
+
+            for (k = 0; k < w->rcs->nelts; k++) {
+                if (!strcmp(APR_ARRAY_IDX(w->rcs, k, pl_ac_name_t).name,
+                            r->name) &&
+                    r->amount < least[k]) {
+                    least[k] = r->amount;
+                }
+            }
+        }
+    }
+    for (k = 0; k < w->rcs->nelts; k++) {
+        pl_ac_name_t *a = apr_array_push(asks);
+
+        a->id = APR_ARRAY_IDX(w->rcs, k, pl_ac_name_t).id;
+        a->name = least[k] <= ROOM_CHECKED_MAX ? pl_db_i64(p, least[k]) : NULL;
+    }
+    return asks;
+}
+
+/* " AND (<the inventory row x could take the amount asked of its
+ * class>)": max_unit and (total - reserved) * allocation_ratio, as the
+ * engine checks a single amount, but without the usage: summing it for
+ * every row walked cost four times the walk (a subquery per row), and
+ * a host too small for the request is the common case to skip early
+ * (the engine still finds the full ones). */
+static const char *room_cond(apr_pool_t *p, const tree_need_t *t, const char *x)
+{
+    const char *any = "";
+    int k;
+
+    if (t->asks == NULL) {
+        return "";
+    }
+    for (k = 0; k < t->asks->nelts; k++) {
+        const pl_ac_name_t *a = &APR_ARRAY_IDX(t->asks, k, pl_ac_name_t);
+        const char *room = a->name ? apr_psprintf(p,
+                                                  " AND %s.max_unit >= %s AND "
+                                                  "(%s.total - %s.reserved) * "
+                                                  "%s.allocation_ratio >= %s",
+                                                  x, a->name, x, x, x, a->name)
+                                   : "";
+
+        any = apr_psprintf(
+            p, "%s%s(%s.resource_class_id = %" APR_INT64_T_FMT "%s)", any,
+            k ? " OR " : "", x, a->id, room);
+    }
+    return apr_pstrcat(p, " AND (", any, ")", NULL);
 }
 
 /* What every tree that can give a candidate has, when no sharing
@@ -422,9 +500,11 @@ static void group_needs(apr_pool_t *p, const pl_ac_world_t *w,
  * What every tree that can give a candidate has, when no sharing
  * provider can join it: each group's aggregates, traits and tree
  * between its providers; when no group names aggregates or traits,
- * every requested class (the classes are not looked at otherwise: a
- * tree that passes the filters nearly always has them, and the engine
- * checks anyway); root_required's traits on the root.
+ * every requested class, on a provider large enough for the smallest
+ * amount asked of it (hosts too small would otherwise be read tree
+ * after tree; the classes are not looked at when there are filters: a
+ * tree that passes them nearly always has them, and the engine checks
+ * anyway); root_required's traits on the root.
  */
 static void tree_filter(apr_pool_t *p, const pl_ac_request_t *req,
                         const pl_ac_world_t *w, tree_filter_t *f)
@@ -441,6 +521,7 @@ static void tree_filter(apr_pool_t *p, const pl_ac_request_t *req,
     if (f->needs->nelts == 0) {
         add_need(f->needs, "inventories", "resource_class_id",
                  pl_store_ac_ids_of_names(p, w->rcs), w->rcs->nelts);
+        APR_ARRAY_IDX(f->needs, 0, tree_need_t).asks = smallest_asks(p, req, w);
     }
     if (rr) {
         f->root_all = unique_known(p, w->traits, rr->required, &f->root_n);
@@ -500,8 +581,9 @@ static const char *walk_sql(apr_pool_t *p, const tree_filter_t *f,
 
         joins = apr_psprintf(p,
                              "%s LEFT JOIN %s x%d ON x%d.resource_provider_id "
-                             "= t.id AND x%d.%s IN (%s)",
-                             joins, t->table, i, i, i, t->col, t->ids);
+                             "= t.id AND x%d.%s IN (%s)%s",
+                             joins, t->table, i, i, i, t->col, t->ids,
+                             room_cond(p, t, apr_psprintf(p, "x%d", i)));
         tests = apr_psprintf(p, "%s%sCOUNT(DISTINCT x%d.%s) >= %d", tests,
                              i ? " AND " : "", i, t->col, t->n);
     }
@@ -526,8 +608,10 @@ static const char *need_set(apr_pool_t *p, const tree_filter_t *f, int i,
     return apr_psprintf(
         p,
         "SELECT t%d.root_provider_id AS id FROM resource_providers t%d JOIN "
-        "%s x%d ON x%d.resource_provider_id = t%d.id WHERE x%d.%s IN (%s)%s%s",
-        i, i, t->table, i, i, i, i, t->col, t->ids, where,
+        "%s x%d ON x%d.resource_provider_id = t%d.id WHERE x%d.%s IN "
+        "(%s)%s%s%s",
+        i, i, t->table, i, i, i, i, t->col, t->ids,
+        room_cond(p, t, apr_psprintf(p, "x%d", i)), where,
         t->n > 1 ? apr_psprintf(p,
                                 " GROUP BY t%d.root_provider_id HAVING "
                                 "COUNT(DISTINCT x%d.%s) >= %d",

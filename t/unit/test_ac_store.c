@@ -319,6 +319,27 @@ static void test_bound(pl_db_t *db)
                    5),
              roots, sizeof(roots));
     TAP_IS_STR(roots, "", "an aggregate that does not exist: no tree read");
+    /* no filter: the trees large enough for the smallest amount asked of
+     * each class (3 has 4 VCPU; 1 has 8, 2 used: its usage is left to
+     * the engine) */
+    roots_of(world(db, cache, "resources=VCPU:7", 5), roots, sizeof(roots));
+    TAP_IS_STR(roots, "1,2,5", "large enough for 7 VCPU: trees 1, 2 and 5");
+    roots_of(world(db, cache, "resources=VCPU:6&resources1=VCPU:9", 5), roots,
+             sizeof(roots));
+    TAP_IS_STR(roots, "1,2,5", "the smallest amount of a class counts");
+    roots_of(world(db, cache, "resources=VCPU:1,MEMORY_MB:1024", 5), roots,
+             sizeof(roots));
+    TAP_IS_STR(roots, "1", "every class, with room for its amount");
+    roots_of(world(db, cache, "resources=VCPU:1,MEMORY_MB:1025", 5), roots,
+             sizeof(roots));
+    TAP_IS_STR(roots, "", "more than max_unit: no room");
+    roots_of(world(db, cache, "resources=VCPU:9", 5), roots, sizeof(roots));
+    TAP_IS_STR(roots, "", "room for 9 VCPU nowhere");
+    roots_of(world(db, cache, "resources=VCPU:9007199254740993", 5), roots,
+             sizeof(roots));
+    TAP_IS_STR(roots, "1,2,3,5",
+               "an amount beyond 2^52: left to the engine, every tree with "
+               "VCPU read");
 }
 
 /* A database emptied and filled again (a test harness, a restore) may
