@@ -103,6 +103,8 @@ dbpat() {  # pgsql|mysql DB: the database server's processes
 }
 gate() {  # label port rundir dbpattern connections [extra query]
   local out
+  # warm: every child's connections, prepared statements and caches
+  wrk -t2 -c4 -d2s "${H[@]}" "http://127.0.0.1:$2/allocation_candidates?$GATE${6:-}" >/dev/null
   out=$("$REPO/bench/gate-cpu.sh" "http://127.0.0.1:$2" "$3/httpd[.]conf|wsgi:placement" \
         "$4" "$seconds" "$5" "${6:-}")
   printf '%-34s c=%-3s p50 %8s  %9s req/s  %s\n' "$1" "$5" \
@@ -146,6 +148,16 @@ if want scale; then
   echo "## gate query with limit=1000 at 100,000 providers (170,000 with the trees)"
   gate "mod_placement, PostgreSQL" 28993 "$WORK/h-p100k" "$(dbpat pgsql p100k)" 1 "&limit=1000"
   gate "mod_placement, MariaDB" 28994 "$WORK/h-m100k" "$(dbpat mysql m100k)" 1 "&limit=1000"
+  echo "## other queries with limit=1000 at 100,000 providers, c=1 p50"
+  for q in 'resources=VCPU:1,MEMORY_MB:512,DISK_GB:10&required=!COMPUTE_STATUS_DISABLED' \
+           'resources=VCPU:40' 'resources=VCPU:40,DISK_GB:3000'; do
+    for port in 28993 28994; do
+      printf '%-5s %-70s %s\n' "$([ $port = 28993 ] && echo pgsql || echo mysql)" "$q" \
+        "$(wrk -t1 -c1 -d"$seconds"s --latency "${H[@]}" \
+             "http://127.0.0.1:$port/allocation_candidates?$q&limit=1000" |
+           awk '$1 == "50%" {print $2}')"
+    done
+  done
 fi
 
 if want writes; then
