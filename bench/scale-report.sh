@@ -51,6 +51,12 @@ want() { [[ ",$phases," == *",$1,"* ]]; }
 . "$REPO/scripts/lib-db.sh"
 log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
 
+# what a --keep run left behind
+for d in "$WORK"/h-*; do [ -d "$d" ] && "$REPO/bench/mod-httpd.sh" stop "$d"; done
+[ -f "$WORK/ref/httpd.pid" ] && "$SHARED/conformance/serve_reference.sh" stop "$WORK/ref"
+pg_stop "$WORK/pg" >/dev/null 2>&1 || true
+mysql_stop "$WORK/my" >/dev/null 2>&1 || true
+rm -rf "$WORK"
 mkdir -p "$WORK"
 chmod 755 "$WORK"
 servers=()
@@ -60,6 +66,7 @@ cleanup() {
   [ -f "$WORK/ref/httpd.pid" ] && "$SHARED/conformance/serve_reference.sh" stop "$WORK/ref"
   pg_stop "$WORK/pg" || true
   mysql_stop "$WORK/my" || true
+  rm -rf "$WORK"
 }
 trap cleanup EXIT
 pg_start "$WORK/pg" >&2
