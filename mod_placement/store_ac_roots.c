@@ -644,8 +644,14 @@ static const char *set_sql(apr_pool_t *p, const tree_filter_t *f)
  * each on PostgreSQL), the set-based query a little for every provider
  * that matches a filter, all of them, before it can stop (about 1 us
  * each): at 1,000 providers and limit=1000 the set takes 2 ms where the
- * walk takes 10; at 100,000 the walk 15 ms, the set 120. */
+ * walk takes 10; at 100,000 the walk 15 ms, the set 120. And only in a
+ * cloud of more providers than WALK_MIN_PROVIDERS: below, the set costs
+ * a few ms whatever the bound, and its plan stays sound before the
+ * database has statistics of its tables (just filled, not yet analyzed),
+ * where PostgreSQL plans the walk to probe every root before it sorts
+ * (17 ms at 1,700 providers for limit=50, instead of 3). */
 #define WALK_FACTOR 10
+#define WALK_MIN_PROVIDERS 5000
 
 /* 0 when no tree can serve: a member_of of aggregates that do not exist
  * (none can have members, sharing or not). */
@@ -687,7 +693,8 @@ const char *pl_store_ac_roots(apr_pool_t *p, const pl_ac_request_t *req,
     if (max_trees <= 0) {
         return set_sql(p, &f);
     }
-    if (w->max_provider_id / WALK_FACTOR <= max_trees) {
+    if (w->max_provider_id <= WALK_MIN_PROVIDERS ||
+        w->max_provider_id / WALK_FACTOR <= max_trees) {
         return apr_psprintf(p,
                             "SELECT DISTINCT id FROM (%s) s WHERE id > "
                             "%" APR_INT64_T_FMT " ORDER BY id LIMIT %d",

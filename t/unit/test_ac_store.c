@@ -385,7 +385,8 @@ int main(void)
     test_cache_is_transparent(db);
     test_bound(db);
     /* a provider of a high id (nothing in it) makes the cloud look large
-     * to small bounds: the roots are walked */
+     * (more than 5,000 providers, and ten times the bound): the roots
+     * are walked */
     exec(db, "INSERT INTO resource_providers (id, uuid, name, generation, "
              "root_provider_id) VALUES (1000000, "
              "'00000000-0000-0000-0000-00000000000f', 'far', 0, 1000000)");
