@@ -19,6 +19,7 @@
 #include "pl_mv.h"
 #include "pl_store_ac.h"
 #include "ac_world.h"
+#include "memory_db.h"
 #include "tap.h"
 
 static apr_pool_t *pool;
@@ -69,15 +70,11 @@ static void load_schema(pl_db_t *db, const char *path)
  */
 static pl_db_t *open_db(void)
 {
-    const apr_dbd_driver_t *driver;
-    apr_dbd_t *handle;
-    pl_db_t *db;
+    pl_db_t *db = memory_db(pool);
 
-    if (apr_dbd_get_driver(pool, "sqlite3", &driver) != APR_SUCCESS ||
-        apr_dbd_open(driver, pool, ":memory:", &handle) != APR_SUCCESS) {
+    if (db == NULL) {
         return NULL;
     }
-    db = pl_db_wrap(pool, pool, driver, handle, 0);
     load_schema(db, "sql/sqlite/schema.sql");
     exec(db, "INSERT INTO resource_classes (id, name) VALUES (0, 'VCPU'), "
              "(1, 'MEMORY_MB'), (10000, 'CUSTOM_X')");
