@@ -51,7 +51,7 @@ OBJS  := $(patsubst mod_placement/%.c,$(O)/%.o,$(SRCS)) $(O)/pl_std_data.o
 HDRS  := $(wildcard include/*.h)
 
 # The httpd-free parts that unit tests link against.
-PURE  := pl_mv pl_qs pl_py pl_uuid pl_db pl_jsonschema_compile pl_jsonschema_validate \
+PURE  := pl_mv pl_qs pl_py pl_uuid pl_db pl_idmap pl_jsonschema_compile pl_jsonschema_validate \
          pl_jsonschema_messages pl_jsonschema_regex pl_schemas pl_str pl_policy_check \
          pl_policy_rules pl_policy_enforce pl_policy_file \
          $(patsubst mod_placement/%.c,%,$(wildcard mod_placement/ac_*.c)) \

@@ -150,7 +150,7 @@ typedef struct pl_ac_world_t {
     apr_array_header_t *parents;
     /* For the provider summaries: the trees read whole. */
     apr_array_header_t *provs;     /**< pl_ac_prov_t, by id */
-    struct apr_hash_t *prov_by_id; /**< apr_int64_t id -> pl_ac_prov_t */
+    struct pl_idmap_t *prov_by_id; /**< id -> pl_ac_prov_t */
     /** pl_ac_link_t: every trait of those providers (by provider id,
      *  then trait id) */
     apr_array_header_t *all_traits;
@@ -284,11 +284,11 @@ typedef struct pl_ac_summary_t {
 /**
  * The summaries of every provider in the trees of res (or only of
  * res->only_rps), by provider id; traits only when want_traits. *pby_id
- * (keyed by the apr_int64_t id) also holds the other providers the world
- * read, whose uuids the answer may name.
+ * (id -> pl_ac_summary_t) also holds the other providers the world read,
+ * whose uuids the answer may name.
  */
 void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
                      const pl_ac_result_t *res, int want_traits,
-                     apr_array_header_t **psums, struct apr_hash_t **pby_id);
+                     apr_array_header_t **psums, struct pl_idmap_t **pby_id);
 
 #endif /* PL_AC_H */

@@ -10,6 +10,7 @@
 
 #include <apr_hash.h>
 #include "pl_ac.h"
+#include "pl_idmap.h"
 
 /* ---- ac_world.c: providers by id, capacity, checks, randomness ---- */
 
@@ -42,19 +43,13 @@ typedef struct prov_t {
     int nslots_in;
 } prov_t;
 
-/* open addressing, id -> prov_t * */
-typedef struct ptab_t {
-    apr_size_t n, size;
-    prov_t **slots;
-} ptab_t;
-
 typedef struct ctx_t {
     apr_pool_t *p;
     const pl_ac_request_t *req;
     const pl_ac_world_t *world;
     const pl_ac_opts_t *opts;
-    ptab_t provs;
-    int nrc; /* distinct requested class ids */
+    pl_idmap_t *provs; /* id -> prov_t */
+    int nrc;           /* distinct requested class ids */
     apr_int64_t *rc_ids;
     apr_array_header_t **rc_invs; /* per class index: pl_ac_inv_t * */
     apr_hash_t *rc_by_name, *trait_by_name, *agg_by_uuid, *tree_by_uuid;
@@ -68,7 +63,6 @@ void pl_ac_ids_add_unique(apr_pool_t *p, ids_t *s, apr_int64_t v);
 int pl_ac_has_any(const ids_t *have, const ids_t *want);
 int pl_ac_rc_index(const ctx_t *c, apr_int64_t rc_id);
 int pl_ac_fits(const pl_ac_inv_t *inv, apr_int64_t amount);
-prov_t *pl_ac_ptab_get(const ptab_t *t, apr_int64_t id);
 int pl_ac_anchor_ok(const ctx_t *c, apr_int64_t root_id);
 void pl_ac_index_world(ctx_t *c);
 void pl_ac_shuffle(ctx_t *c, void *elts, int n, apr_size_t size);
@@ -113,7 +107,7 @@ typedef struct build_t {
     int ngroups;
     gctx_t *groups;
     int nslots;          /* at most: lists per anchor */
-    apr_hash_t *anchors; /* id -> anchor_t */
+    pl_idmap_t *anchors; /* id -> anchor_t */
     apr_array_header_t *anchor_list;
 } build_t;
 
@@ -172,9 +166,9 @@ typedef struct walk_t {
     int bound;               /* 0: none */
     apr_array_header_t *out; /* pl_ac_cand_t * */
     apr_hash_t *seen;        /* dedup of all-sharing candidates */
-    apr_hash_t *roots_seen;
+    pl_idmap_t *roots_seen;
     apr_array_header_t *roots;
-    apr_hash_t *rps_seen;
+    pl_idmap_t *rps_seen;
     apr_array_header_t *rps;
     int stop;
     int truncated;
@@ -189,7 +183,6 @@ void pl_ac_start_anchor(walk_t *w, wstate_t *st, anchor_t *a, int nres);
 void pl_ac_state_apply(walk_t *w, wstate_t *st);
 void pl_ac_state_unapply(walk_t *w);
 int pl_ac_step(walk_t *w);
-void pl_ac_note_id(apr_pool_t *p, apr_hash_t *seen, apr_array_header_t *a,
-                   apr_int64_t id);
+void pl_ac_note_id(pl_idmap_t *seen, apr_array_header_t *a, apr_int64_t id);
 
 #endif /* PL_AC_PRIVATE_H */

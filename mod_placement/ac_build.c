@@ -82,7 +82,7 @@ pl_ac_world_t *pl_ac_world_make(apr_pool_t *p)
     w->anchors = apr_array_make(p, 4, sizeof(pl_ac_link_t));
     w->parents = apr_array_make(p, 4, sizeof(pl_ac_link_t));
     w->provs = apr_array_make(p, 64, sizeof(pl_ac_prov_t));
-    w->prov_by_id = apr_hash_make(p);
+    w->prov_by_id = pl_idmap_make(p, 64);
     w->all_traits = apr_array_make(p, 64, sizeof(pl_ac_link_t));
     w->rc_names = apr_array_make(p, 8, sizeof(pl_ac_name_t));
     w->trait_names = apr_array_make(p, 16, sizeof(pl_ac_name_t));
@@ -102,9 +102,10 @@ static pl_ac_result_t *result_make(apr_pool_t *p)
 static gstat_e prepare_anchors(ctx_t *c, const char **punknown)
 {
     const pl_qs_traits_t *rr = c->req->root_required;
+    const prov_t *pv;
     gstat_e st;
     int any = 0;
-    apr_size_t i;
+    apr_size_t pos = 0;
 
     if (rr == NULL || (rr->required->nelts == 0 && rr->forbidden->nelts == 0)) {
         return G_OK;
@@ -119,10 +120,8 @@ static gstat_e prepare_anchors(ctx_t *c, const char **punknown)
     if (c->anchor_req.n == 0) {
         return G_OK; /* some root surely lacks them */
     }
-    for (i = 0; i < c->provs.size && !any; i++) {
-        const prov_t *pv = c->provs.slots[i];
-
-        any = pv && pv->id == pv->root_id && pl_ac_anchor_ok(c, pv->id);
+    while (!any && (pv = pl_idmap_next(c->provs, &pos, NULL)) != NULL) {
+        any = pv->id == pv->root_id && pl_ac_anchor_ok(c, pv->id);
     }
     return any ? G_OK : G_EMPTY;
 }
@@ -135,7 +134,8 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     ctx_t c;
     build_t b;
     walk_t w;
-    apr_hash_index_t *hi;
+    anchor_t *a;
+    apr_size_t pos = 0;
     const char *unknown = NULL;
     gstat_e st;
     int i, s, nslots = 0, multi_ok, isolate, nres = 0, nanchors;
@@ -159,7 +159,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         nslots += g->resources->nelts > 1 ? g->resources->nelts : 1;
     }
     b.nslots = nslots;
-    b.anchors = apr_hash_make(p);
+    b.anchors = pl_idmap_make(p, 64);
 
     st = prepare_anchors(&c, &unknown);
     multi_ok = world->sharing->nelts > 0 || world->has_trees;
@@ -189,11 +189,9 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     nslots = s; /* b.nslots was an upper bound */
 
     /* the anchors every slot can be filled at */
-    b.anchor_list = apr_array_make(p, apr_hash_count(b.anchors) + 1,
+    b.anchor_list = apr_array_make(p, (int)pl_idmap_count(b.anchors) + 1,
                                    sizeof(anchor_t *));
-    for (hi = apr_hash_first(p, b.anchors); hi; hi = apr_hash_next(hi)) {
-        anchor_t *a = apr_hash_this_val(hi);
-
+    while ((a = pl_idmap_next(b.anchors, &pos, NULL)) != NULL) {
         for (s = 0; s < nslots && a->lists[s] && a->lists[s]->nelts; s++) {
         }
         if (s == nslots) {
@@ -257,11 +255,11 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     }
     w.out = res->cands;
     w.seen = world->sharing->nelts ? apr_hash_make(p) : NULL;
-    w.roots_seen = apr_hash_make(p);
+    w.roots_seen = pl_idmap_make(p, 64);
     w.roots = res->roots;
     if (opts->mv < PL_MV(1, 29) && world->has_trees) {
         w.nested_blind = 1;
-        w.rps_seen = apr_hash_make(p);
+        w.rps_seen = pl_idmap_make(p, 64);
         w.rps = res->only_rps = apr_array_make(p, 16, sizeof(apr_int64_t));
     }
     w.need_subtree = req->same_subtrees->nelts > 0;
@@ -329,11 +327,10 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         for (j = 0; j < cand->nmaps; j++) {
             for (k = 0; k < cand->maps[j].nrps; k++) {
                 apr_int64_t id = cand->maps[j].rp_ids[k];
-                const prov_t *pv = pl_ac_ptab_get(&c.provs, id);
+                const prov_t *pv = pl_idmap_get(c.provs, id);
 
-                if (pv && !apr_hash_get(w.roots_seen, &pv->root_id,
-                                        sizeof(apr_int64_t))) {
-                    pl_ac_note_id(p, w.roots_seen, res->extra_rps, id);
+                if (pv && !pl_idmap_has(w.roots_seen, pv->root_id)) {
+                    pl_ac_note_id(w.roots_seen, res->extra_rps, id);
                 }
             }
         }

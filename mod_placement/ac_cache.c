@@ -12,18 +12,18 @@
  * are a few hundred, and readers can then take the names as they are.
  */
 #include <string.h>
-#include <apr_hash.h>
 #include <apr_strings.h>
 #include <apr_thread_rwlock.h>
 
 #include "pl_ac_cache.h"
+#include "pl_idmap.h"
 
 struct pl_ac_cache_t {
     apr_thread_rwlock_t *lock;
     apr_pool_t *pool;       /* the entries */
-    apr_hash_t *by_id;      /* apr_int64_t provider id -> pl_ac_facts_t */
+    pl_idmap_t *by_id;      /* provider id -> pl_ac_facts_t */
     apr_pool_t *names_pool; /* the names, never cleared */
-    apr_hash_t *names;      /* apr_int64_t trait id -> const char * */
+    pl_idmap_t *names;      /* trait id -> const char * */
     int max;                /* entries kept at most */
     int stored;             /* entries stored since the last reset */
     int resets;
@@ -69,8 +69,8 @@ pl_ac_cache_t *pl_ac_cache_make(apr_pool_t *p, int max_providers)
         (c->names_pool = own_pool(p, "pl_ac_cache_names")) == NULL) {
         return NULL;
     }
-    c->by_id = apr_hash_make(c->pool);
-    c->names = apr_hash_make(c->names_pool);
+    c->by_id = pl_idmap_make(c->pool, 1024);
+    c->names = pl_idmap_make(c->names_pool, 256);
     c->max = max_providers;
     return c;
 }
@@ -109,7 +109,7 @@ int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,
     apr_thread_rwlock_rdlock(c->lock);
     for (i = 0; i < n; i++) {
         const pl_ac_cache_key_t *k = &keys[i];
-        const pl_ac_facts_t *f = apr_hash_get(c->by_id, &k->id, sizeof(k->id));
+        const pl_ac_facts_t *f = pl_idmap_get(c->by_id, k->id);
 
         facts[i] = NULL;
         if (f && f->generation == k->generation && !strcmp(f->uuid, k->uuid)) {
@@ -125,7 +125,7 @@ int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,
 static void reset(pl_ac_cache_t *c)
 {
     apr_pool_clear(c->pool);
-    c->by_id = apr_hash_make(c->pool);
+    c->by_id = pl_idmap_make(c->pool, 1024);
     c->stored = 0;
     c->resets++;
 }
@@ -133,13 +133,11 @@ static void reset(pl_ac_cache_t *c)
 /* Under the write lock: one trait name, kept once per id. */
 static const char *intern(pl_ac_cache_t *c, apr_int64_t id, const char *name)
 {
-    const char *kept = apr_hash_get(c->names, &id, sizeof(id));
+    const char *kept = pl_idmap_get(c->names, id);
 
     if (kept == NULL || strcmp(kept, name)) {
-        apr_int64_t *key = apr_pmemdup(c->names_pool, &id, sizeof(id));
-
         kept = apr_pstrdup(c->names_pool, name);
-        apr_hash_set(c->names, key, sizeof(*key), kept);
+        pl_idmap_set(c->names, id, (void *)kept);
     }
     return kept;
 }
@@ -163,7 +161,7 @@ int pl_ac_cache_put(pl_ac_cache_t *c, int n, pl_ac_facts_t *const *facts)
         for (j = 0; j < f->ntraits; j++) {
             f->traits[j].name = intern(c, f->traits[j].id, f->traits[j].name);
         }
-        apr_hash_set(c->by_id, &f->id, sizeof(f->id), f);
+        pl_idmap_set(c->by_id, f->id, f);
         c->stored++;
     }
     apr_thread_rwlock_unlock(c->lock);
@@ -178,7 +176,7 @@ void pl_ac_cache_stats(pl_ac_cache_t *c, int *pkept, int *presets)
         return;
     }
     apr_thread_rwlock_rdlock(c->lock);
-    *pkept = (int)apr_hash_count(c->by_id);
+    *pkept = (int)pl_idmap_count(c->by_id);
     *presets = c->resets;
     apr_thread_rwlock_unlock(c->lock);
 }

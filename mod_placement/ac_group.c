@@ -71,6 +71,8 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
 {
     ctx_t *c = b->c;
     const pl_ac_group_t *g = gc->g;
+    const prov_t *pv;
+    apr_size_t pos;
     int i, j, n;
 
     gc->nres = g->resources->nelts;
@@ -115,10 +117,10 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
             }
         }
         /* some provider must be in all of them */
-        for (n = 0, i = 0; i < (int)c->provs.size && !n; i++) {
-            prov_t *pv = c->provs.slots[i];
-
-            n = pv && pv->aggs.n && in_all_aggs(gc, pv);
+        n = 0;
+        pos = 0;
+        while (!n && (pv = pl_idmap_next(c->provs, &pos, NULL)) != NULL) {
+            n = pv->aggs.n && in_all_aggs(gc, pv);
         }
         if (!n) {
             return G_EMPTY;
@@ -183,13 +185,13 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
 
 static anchor_t *anchor_of(build_t *b, apr_int64_t id)
 {
-    anchor_t *a = apr_hash_get(b->anchors, &id, sizeof(id));
+    anchor_t *a = pl_idmap_get(b->anchors, id);
 
     if (a == NULL) {
         a = apr_pcalloc(b->c->p, sizeof(*a));
         a->id = id;
         a->lists = apr_pcalloc(b->c->p, b->nslots * sizeof(*a->lists));
-        apr_hash_set(b->anchors, &a->id, sizeof(a->id), a);
+        pl_idmap_set(b->anchors, id, a);
     }
     return a;
 }
@@ -253,7 +255,7 @@ gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc)
         for (i = 0; i < invs->nelts; i++) {
             const pl_ac_inv_t *inv = APR_ARRAY_IDX(invs, i,
                                                    const pl_ac_inv_t *);
-            prov_t *pv = pl_ac_ptab_get(&c->provs, inv->rp_id);
+            prov_t *pv = pl_idmap_get(c->provs, inv->rp_id);
 
             if (serves_all(gc, pv) && has_required(gc, pv) &&
                 (!gc->has_mo || in_all_aggs(gc, pv)) &&
@@ -265,10 +267,11 @@ gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc)
     else {
         /* resourceless (1.36): providers with the traits / aggregates;
          * upstream ignores in_tree here */
-        for (i = 0; i < (int)c->provs.size; i++) {
-            prov_t *pv = c->provs.slots[i];
+        apr_size_t pos = 0;
+        prov_t *pv;
 
-            if (pv && (pv->traits.n || pv->aggs.n) && has_required(gc, pv) &&
+        while ((pv = pl_idmap_next(c->provs, &pos, NULL)) != NULL) {
+            if ((pv->traits.n || pv->aggs.n) && has_required(gc, pv) &&
                 (!gc->has_mo || in_all_aggs(gc, pv)) &&
                 !forbidden_here(gc, pv)) {
                 APR_ARRAY_PUSH(hits, prov_t *) = pv;
@@ -300,12 +303,12 @@ gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc)
 
 static int root_in_aggs(const ctx_t *c, const gctx_t *gc, apr_int64_t root)
 {
-    return in_all_aggs(gc, pl_ac_ptab_get(&c->provs, root));
+    return in_all_aggs(gc, pl_idmap_get(c->provs, root));
 }
 
 static int root_in_bad(const ctx_t *c, const gctx_t *gc, apr_int64_t root)
 {
-    const prov_t *r = pl_ac_ptab_get(&c->provs, root);
+    const prov_t *r = pl_idmap_get(c->provs, root);
 
     return r && pl_ac_has_any(&r->aggs, &gc->forb_aggs);
 }
@@ -334,8 +337,9 @@ static int entry_ok(const ctx_t *c, const gctx_t *gc, const prov_t *pv,
 gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc)
 {
     ctx_t *c = b->c;
-    apr_hash_t *trees = NULL; /* anchors in every class so far */
-    apr_hash_index_t *hi;
+    pl_idmap_t *trees = NULL; /* anchors in every class so far */
+    anchor_t *anchor;
+    apr_size_t pos = 0;
     int i, j, k, r;
 
     /* the walk takes the classes by class id, as upstream's product */
@@ -356,7 +360,7 @@ gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc)
     for (r = 0; r < gc->nres; r++) {
         int ri = gc->order[r];
         const apr_array_header_t *invs = c->rc_invs[gc->rc_idx[ri]];
-        apr_hash_t *here = apr_hash_make(c->p);
+        pl_idmap_t *here = pl_idmap_make(c->p, invs->nelts);
         int slot = gc->slot0 + r;
 
         for (i = 0; i < invs->nelts; i++) {
@@ -368,14 +372,13 @@ gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc)
                 !pl_ac_fits(inv, gc->amount[ri])) {
                 continue;
             }
-            pv = pl_ac_ptab_get(&c->provs, inv->rp_id);
+            pv = pl_idmap_get(c->provs, inv->rp_id);
             /* the tree of the provider itself */
             if (entry_ok(c, gc, pv, pv->root_id) &&
-                (!trees ||
-                 apr_hash_get(trees, &pv->root_id, sizeof(apr_int64_t)))) {
+                (!trees || pl_idmap_has(trees, pv->root_id))) {
                 /* a provider with a forbidden trait spoils every
                  * combination it is in: leave it out */
-                apr_hash_set(here, &pv->root_id, sizeof(apr_int64_t), pv);
+                pl_idmap_set(here, pv->root_id, pv);
                 if (!pl_ac_has_any(&pv->traits, &gc->forb)) {
                     anchor_add(b, pv->root_id, slot, pv);
                 }
@@ -389,27 +392,25 @@ gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc)
                 apr_int64_t a = pv->anchors.v[k];
 
                 if (!entry_ok(c, gc, pv, a) ||
-                    (trees && !apr_hash_get(trees, &a, sizeof(a)))) {
+                    (trees && !pl_idmap_has(trees, a))) {
                     continue;
                 }
-                apr_hash_set(here, &pv->anchors.v[k], sizeof(a), pv);
+                pl_idmap_set(here, a, pv);
                 if (!pl_ac_has_any(&pv->traits, &gc->forb)) {
                     anchor_add(b, a, slot, pv);
                 }
             }
         }
-        if (apr_hash_count(here) == 0) {
+        if (pl_idmap_count(here) == 0) {
             return G_EMPTY;
         }
         trees = here;
     }
     /* anchors missing a class lose the classes they had */
-    for (hi = apr_hash_first(c->p, b->anchors); hi; hi = apr_hash_next(hi)) {
-        anchor_t *a = apr_hash_this_val(hi);
-
-        if (!apr_hash_get(trees, &a->id, sizeof(a->id))) {
+    while ((anchor = pl_idmap_next(b->anchors, &pos, NULL)) != NULL) {
+        if (!pl_idmap_has(trees, anchor->id)) {
             for (r = 0; r < gc->nres; r++) {
-                a->lists[gc->slot0 + r] = NULL;
+                anchor->lists[gc->slot0 + r] = NULL;
             }
         }
     }

@@ -7,65 +7,70 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <apr_hash.h>
 #include <apr_strings.h>
 
 #include "pl_ac.h"
+#include "pl_idmap.h"
 
 /* Whether provider pv is summarized: in one of the trees of res, or one
  * of res->only_rps. */
-static int summarized(const pl_ac_result_t *res, apr_hash_t *wanted,
+static int summarized(const pl_ac_result_t *res, const pl_idmap_t *wanted,
                       const pl_ac_prov_t *pv)
 {
-    apr_int64_t key = res->only_rps ? pv->id : pv->root_id;
-
-    return apr_hash_get(wanted, &key, sizeof(key)) != NULL;
+    return pl_idmap_has(wanted, res->only_rps ? pv->id : pv->root_id);
 }
 
-static apr_hash_t *id_set(apr_pool_t *p, const apr_array_header_t *ids)
+static pl_idmap_t *id_set(apr_pool_t *p, const apr_array_header_t *ids)
 {
-    apr_hash_t *h = apr_hash_make(p);
+    pl_idmap_t *m = pl_idmap_make(p, ids->nelts);
     int i;
 
     for (i = 0; i < ids->nelts; i++) {
-        const apr_int64_t *v = &APR_ARRAY_IDX(ids, i, apr_int64_t);
-
-        apr_hash_set(h, v, sizeof(*v), v);
+        pl_idmap_add(m, APR_ARRAY_IDX(ids, i, apr_int64_t));
     }
-    return h;
+    return m;
 }
 
-static apr_hash_t *wanted_set(apr_pool_t *p, const pl_ac_result_t *res)
+/* id -> name of names, each name's first entry */
+static pl_idmap_t *name_map(apr_pool_t *p, const apr_array_header_t *names)
 {
-    return id_set(p, res->only_rps ? res->only_rps : res->roots);
-}
-
-static const char *name_of(const apr_array_header_t *names, apr_int64_t id)
-{
+    pl_idmap_t *m = pl_idmap_make(p, names->nelts);
     int i;
 
     for (i = 0; i < names->nelts; i++) {
-        if (APR_ARRAY_IDX(names, i, pl_ac_name_t).id == id) {
-            return APR_ARRAY_IDX(names, i, pl_ac_name_t).name;
+        const pl_ac_name_t *n = &APR_ARRAY_IDX(names, i, pl_ac_name_t);
+
+        if (!pl_idmap_has(m, n->id)) {
+            pl_idmap_set(m, n->id, (void *)n->name);
         }
     }
-    return "";
+    return m;
+}
+
+static const char *name_of(const pl_idmap_t *names, apr_int64_t id)
+{
+    const char *name = pl_idmap_get(names, id);
+
+    return name ? name : "";
 }
 
 static const char *uuid_of(const pl_ac_world_t *w, apr_int64_t id)
 {
-    const pl_ac_prov_t *pv = apr_hash_get(w->prov_by_id, &id, sizeof(id));
+    const pl_ac_prov_t *pv = pl_idmap_get(w->prov_by_id, id);
 
     return pv ? pv->uuid : NULL;
 }
 
 void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
                      const pl_ac_result_t *res, int want_traits,
-                     apr_array_header_t **psums, apr_hash_t **pby_id)
+                     apr_array_header_t **psums, pl_idmap_t **pby_id)
 {
     apr_array_header_t *sums = apr_array_make(p, w->provs->nelts + 1,
                                               sizeof(pl_ac_summary_t *));
-    apr_hash_t *by_id = apr_hash_make(p), *wanted = wanted_set(p, res);
+    pl_idmap_t *by_id = pl_idmap_make(p, w->provs->nelts);
+    pl_idmap_t *wanted = id_set(p, res->only_rps ? res->only_rps : res->roots);
+    pl_idmap_t *rc_names = name_map(p, w->rc_names);
+    pl_idmap_t *trait_names = name_map(p, w->trait_names);
     int i;
 
     /* every provider read, in id order; the summarized ones listed */
@@ -82,7 +87,7 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
         }
         s->res = apr_array_make(p, 3, sizeof(pl_ac_summary_res_t));
         s->traits = apr_array_make(p, 4, sizeof(const char *));
-        apr_hash_set(by_id, &s->id, sizeof(s->id), s);
+        pl_idmap_set(by_id, s->id, s);
         if (res->roots->nelts && summarized(res, wanted, pv)) {
             APR_ARRAY_PUSH(sums, pl_ac_summary_t *) = s;
         }
@@ -90,8 +95,7 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
     /* inventories and traits come by provider id, then class or trait */
     for (i = 0; i < w->invs->nelts; i++) {
         const pl_ac_inv_t *inv = &APR_ARRAY_IDX(w->invs, i, pl_ac_inv_t);
-        pl_ac_summary_t *s = apr_hash_get(by_id, &inv->rp_id,
-                                          sizeof(inv->rp_id));
+        pl_ac_summary_t *s = pl_idmap_get(by_id, inv->rp_id);
         pl_ac_summary_res_t *r;
 
         if (s == NULL) {
@@ -99,16 +103,16 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
         }
         r = apr_array_push(s->res);
         r->rc_id = inv->rc_id;
-        r->rc_name = name_of(w->rc_names, inv->rc_id);
+        r->rc_name = name_of(rc_names, inv->rc_id);
         r->capacity = pl_ac_capacity(inv);
         r->used = inv->used;
     }
     for (i = 0; want_traits && i < w->all_traits->nelts; i++) {
         const pl_ac_link_t *l = &APR_ARRAY_IDX(w->all_traits, i, pl_ac_link_t);
-        pl_ac_summary_t *s = apr_hash_get(by_id, &l->rp_id, sizeof(l->rp_id));
+        pl_ac_summary_t *s = pl_idmap_get(by_id, l->rp_id);
 
         if (s) {
-            APR_ARRAY_PUSH(s->traits, const char *) = name_of(w->trait_names,
+            APR_ARRAY_PUSH(s->traits, const char *) = name_of(trait_names,
                                                               l->other_id);
         }
     }

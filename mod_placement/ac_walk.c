@@ -113,7 +113,7 @@ static int is_ancestor_or_self(const ctx_t *c, const prov_t *x, const prov_t *y)
         if (y == x) {
             return 1;
         }
-        y = y->parent_id ? pl_ac_ptab_get(&c->provs, y->parent_id) : NULL;
+        y = y->parent_id ? pl_idmap_get(c->provs, y->parent_id) : NULL;
     }
     return 0;
 }
@@ -190,14 +190,9 @@ static int cmp_id(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-void pl_ac_note_id(apr_pool_t *p, apr_hash_t *seen, apr_array_header_t *a,
-                   apr_int64_t id)
+void pl_ac_note_id(pl_idmap_t *seen, apr_array_header_t *a, apr_int64_t id)
 {
-    if (!apr_hash_get(seen, &id, sizeof(id))) {
-        apr_int64_t *k = apr_palloc(p, sizeof(*k));
-
-        *k = id;
-        apr_hash_set(seen, k, sizeof(*k), k);
+    if (pl_idmap_add(seen, id)) {
         APR_ARRAY_PUSH(a, apr_int64_t) = id;
     }
 }
@@ -288,9 +283,9 @@ static void emit(walk_t *w)
             }
         }
         w->acc[i].pv->mark = 1;
-        pl_ac_note_id(p, w->roots_seen, w->roots, w->acc[i].pv->root_id);
+        pl_ac_note_id(w->roots_seen, w->roots, w->acc[i].pv->root_id);
         if (w->rps) {
-            pl_ac_note_id(p, w->rps_seen, w->rps, w->acc[i].pv->id);
+            pl_ac_note_id(w->rps_seen, w->rps, w->acc[i].pv->id);
         }
     }
     for (i = 0; i < w->nacc; i++) {

@@ -83,66 +83,15 @@ void pl_ac_ids_add_unique(apr_pool_t *p, ids_t *s, apr_int64_t v)
     }
 }
 
-static apr_size_t hash_id(apr_int64_t id)
-{
-    apr_uint64_t x = (apr_uint64_t)id;
-
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return (apr_size_t)x;
-}
-
-prov_t *pl_ac_ptab_get(const ptab_t *t, apr_int64_t id)
-{
-    apr_size_t i;
-
-    if (t->size == 0) {
-        return NULL;
-    }
-    for (i = hash_id(id) & (t->size - 1); t->slots[i];
-         i = (i + 1) & (t->size - 1)) {
-        if (t->slots[i]->id == id) {
-            return t->slots[i];
-        }
-    }
-    return NULL;
-}
-
-static void ptab_put(apr_pool_t *p, ptab_t *t, prov_t *pv)
-{
-    apr_size_t i;
-
-    if ((t->n + 1) * 2 > t->size) {
-        ptab_t nt;
-        apr_size_t j;
-
-        nt.size = t->size ? t->size * 2 : 256;
-        nt.n = 0;
-        nt.slots = apr_pcalloc(p, nt.size * sizeof(prov_t *));
-        for (j = 0; j < t->size; j++) {
-            if (t->slots[j]) {
-                ptab_put(p, &nt, t->slots[j]);
-            }
-        }
-        *t = nt;
-    }
-    for (i = hash_id(pv->id) & (t->size - 1); t->slots[i];
-         i = (i + 1) & (t->size - 1)) {
-    }
-    t->slots[i] = pv;
-    t->n++;
-}
-
 static prov_t *prov_of(ctx_t *c, apr_int64_t id, apr_int64_t root_id)
 {
-    prov_t *pv = pl_ac_ptab_get(&c->provs, id);
+    prov_t *pv = pl_idmap_get(c->provs, id);
 
     if (pv == NULL) {
         pv = apr_pcalloc(c->p, sizeof(*pv));
         pv->id = id;
         pv->root_id = root_id;
-        ptab_put(c->p, &c->provs, pv);
+        pl_idmap_set(c->provs, id, pv);
     }
     return pv;
 }
@@ -190,6 +139,7 @@ void pl_ac_index_world(ctx_t *c)
     const pl_ac_world_t *w = c->world;
     int i, k;
 
+    c->provs = pl_idmap_make(c->p, w->provs->nelts);
     c->rc_by_name = name_map(c->p, w->rcs);
     c->trait_by_name = name_map(c->p, w->traits);
     c->agg_by_uuid = name_map(c->p, w->aggs);
@@ -294,7 +244,7 @@ int pl_ac_anchor_ok(const ctx_t *c, apr_int64_t root_id)
     if (!c->anchor_filter) {
         return 1;
     }
-    r = pl_ac_ptab_get(&c->provs, root_id);
+    r = pl_idmap_get(c->provs, root_id);
     for (i = 0; i < c->anchor_req.n; i++) {
         if (!r || !ids_has(&r->traits, c->anchor_req.v[i])) {
             return 0;

@@ -8,7 +8,6 @@
  */
 #include <limits.h>
 #include <string.h>
-#include <apr_hash.h>
 #include <apr_strings.h>
 #include <http_protocol.h>
 
@@ -19,6 +18,7 @@
 #include "pl_provider_cache.h"
 #include "pl_schemas.h"
 #include "pl_jstream.h"
+#include "pl_idmap.h"
 
 static const char *query_schema(int mv)
 {
@@ -44,72 +44,51 @@ static const char *query_schema(int mv)
 
 #define STREAM_BUFFER (64 * 1024)
 
-/* Provider id -> its uuid as JSON text: a wide answer names providers
- * over a hundred thousand times, an apr_hash lookup and an escape each */
-typedef struct uuid_slot_t {
-    apr_int64_t id;
-    const char *json; /* NULL: empty slot */
+/* A provider's uuid as JSON text, made once: a wide answer names
+ * providers over a hundred thousand times, an escape each. */
+typedef struct uuid_json_t {
+    const char *json;
     apr_size_t len;
-} uuid_slot_t;
+} uuid_json_t;
 
-typedef struct uuids_t {
-    apr_size_t mask;
-    uuid_slot_t *slots;
-} uuids_t;
-
-static apr_size_t uuid_hash(apr_int64_t id)
+/* id -> uuid_json_t of the providers of by_id (id -> pl_ac_summary_t) */
+static pl_idmap_t *uuids_make(apr_pool_t *p, const pl_idmap_t *by_id)
 {
-    apr_uint64_t x = (apr_uint64_t)id * 0x9e3779b97f4a7c15ULL;
-
-    return (apr_size_t)(x >> 17);
-}
-
-static uuids_t *uuids_make(apr_pool_t *p, apr_hash_t *by_id)
-{
-    uuids_t *u = apr_pcalloc(p, sizeof(*u));
-    apr_size_t size = 16, i;
-    apr_hash_index_t *hi;
+    pl_idmap_t *u = pl_idmap_make(p, pl_idmap_count(by_id));
+    const pl_ac_summary_t *sm;
+    apr_size_t pos = 0;
     pl_jstream_t b;
 
-    while (size < apr_hash_count(by_id) * 2) {
-        size *= 2;
-    }
-    u->mask = size - 1;
-    u->slots = apr_pcalloc(p, size * sizeof(uuid_slot_t));
-    for (hi = apr_hash_first(p, by_id); hi; hi = apr_hash_next(hi)) {
-        const pl_ac_summary_t *sm = apr_hash_this_val(hi);
+    while ((sm = pl_idmap_next(by_id, &pos, NULL)) != NULL) {
+        uuid_json_t *j = apr_palloc(p, sizeof(*j));
 
         pl_jstream_text(&b, p, 0);
         pl_jstream_str(&b, sm->uuid ? sm->uuid : "");
-        for (i = uuid_hash(sm->id) & u->mask; u->slots[i].json;
-             i = (i + 1) & u->mask) {
-        }
-        u->slots[i].id = sm->id;
-        u->slots[i].json = b.s;
-        u->slots[i].len = b.len;
+        j->json = b.s;
+        j->len = b.len;
+        pl_idmap_set(u, sm->id, j);
     }
     return u;
 }
 
 /* the quoted uuid of provider id ("" when unknown) */
-static void js_uuid(pl_jstream_t *b, const uuids_t *u, apr_int64_t id)
+static void js_uuid(pl_jstream_t *b, const pl_idmap_t *uuids, apr_int64_t id)
 {
-    apr_size_t i;
+    const uuid_json_t *j = pl_idmap_get(uuids, id);
 
-    for (i = uuid_hash(id) & u->mask; u->slots[i].json; i = (i + 1) & u->mask) {
-        if (u->slots[i].id == id) {
-            pl_jstream_raw(b, u->slots[i].json, u->slots[i].len);
-            return;
-        }
+    if (j) {
+        pl_jstream_raw(b, j->json, j->len);
     }
-    PL_JS_LIT(b, "\"\"");
+    else {
+        PL_JS_LIT(b, "\"\"");
+    }
 }
 
 /* 1.12+: {"allocations": {uuid: {"resources": {...}}}, "mappings"};
  * 1.10 - 1.11: {"allocations": [{"resource_provider": {"uuid"},
  * "resources"}]} */
 static void request_json(pl_jstream_t *b, int mv, const pl_ac_cand_t *cand,
-                         const uuids_t *uuids)
+                         const pl_idmap_t *uuids)
 {
     int dict = mv >= PL_MV(1, 12);
     apr_int64_t cur = -1;
@@ -262,7 +241,7 @@ typedef struct answer_t {
     const pl_ac_request_t *acr;
     const pl_ac_result_t *res;
     const apr_array_header_t *sums;
-    const uuids_t *uuids;
+    const pl_idmap_t *uuids;
 } answer_t;
 
 /* The answer, streamed: the client gets it in STREAM_BUFFER pieces while
@@ -303,7 +282,7 @@ int pl_api_ac_list(pl_req_t *req)
 {
     const pl_jsonschema_t *schema;
     apr_array_header_t *args, *sums;
-    apr_hash_t *by_id;
+    pl_idmap_t *by_id;
     pl_ac_request_t *acr;
     pl_ac_world_t *world;
     pl_ac_cache_t *cache;

@@ -14,9 +14,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <apr_hash.h>
 #include <apr_strings.h>
 
+#include "pl_idmap.h"
 #include "pl_store_ac_private.h"
 #include "pl_std_data.h"
 
@@ -56,8 +56,8 @@ typedef struct trees_t {
     apr_array_header_t *usages; /* usage_t */
     /* ids of the traits the world has names of, and of the classes
      * whose names are to be read */
-    apr_hash_t *trait_named;
-    apr_hash_t *rc_unnamed;
+    pl_idmap_t *trait_named;
+    pl_idmap_t *rc_unnamed;
 } trees_t;
 
 /*
@@ -165,7 +165,7 @@ enum { FACT_INVENTORY = 1, FACT_PROVIDER, FACT_TRAIT };
 /* facts being read: the arrays grow, then become the facts' */
 typedef struct facts_reader_t {
     apr_pool_t *p;
-    apr_hash_t *by_id; /* provider id -> building_t */
+    pl_idmap_t *by_id; /* provider id -> building_t */
 } facts_reader_t;
 
 typedef struct building_t {
@@ -199,14 +199,14 @@ static const char *facts_sql(apr_pool_t *p, const char *ids)
 
 static building_t *building(facts_reader_t *r, apr_int64_t id)
 {
-    building_t *b = apr_hash_get(r->by_id, &id, sizeof(id));
+    building_t *b = pl_idmap_get(r->by_id, id);
 
     if (b == NULL) {
         b = apr_pcalloc(r->p, sizeof(*b));
         b->facts.id = id;
         b->invs = apr_array_make(r->p, 4, sizeof(pl_ac_inv_t));
         b->traits = apr_array_make(r->p, 4, sizeof(pl_ac_name_t));
-        apr_hash_set(r->by_id, &b->facts.id, sizeof(b->facts.id), b);
+        pl_idmap_set(r->by_id, id, b);
     }
     return b;
 }
@@ -272,16 +272,17 @@ static void sort_array(apr_array_header_t *a,
     }
 }
 
-/* The facts of the n providers of ids (none for one that is gone), a
- * batch at a time, each provider's inventories by class and traits by
- * id; kept in cache. @return id -> pl_ac_facts_t */
+/* The facts of the n providers of ids, a batch at a time, each
+ * provider's inventories by class and traits by id; kept in cache.
+ * *pread: id -> building_t (not seen: the provider is gone) */
 static apr_status_t read_facts(pl_db_t *db, apr_pool_t *p, pl_ac_cache_t *cache,
                                int n, const apr_int64_t *ids, pl_ac_world_t *w,
-                               apr_hash_t **pread)
+                               pl_idmap_t **pread)
 {
-    facts_reader_t r = { p, apr_hash_make(p) };
+    facts_reader_t r = { p, pl_idmap_make(p, n) };
     apr_array_header_t *read;
-    apr_hash_index_t *hi;
+    building_t *b;
+    apr_size_t pos = 0;
     apr_status_t rv;
     int i;
 
@@ -295,13 +296,9 @@ static apr_status_t read_facts(pl_db_t *db, apr_pool_t *p, pl_ac_cache_t *cache,
         }
     }
     read = apr_array_make(p, n + 1, sizeof(pl_ac_facts_t *));
-    for (hi = apr_hash_first(p, r.by_id); hi; hi = apr_hash_next(hi)) {
-        building_t *b = apr_hash_this_val(hi);
-
+    while ((b = pl_idmap_next(r.by_id, &pos, NULL)) != NULL) {
         if (!b->seen) {
-            /* deleted since the trees were read */
-            apr_hash_set(r.by_id, &b->facts.id, sizeof(b->facts.id), NULL);
-            continue;
+            continue; /* deleted since the trees were read */
         }
         sort_array(b->invs, by_inv_class);
         sort_array(b->traits, by_name_id);
@@ -327,7 +324,7 @@ static apr_status_t all_facts(pl_db_t *db, apr_pool_t *p, pl_ac_cache_t *cache,
     pl_ac_cache_key_t *keys = apr_palloc(p, (n + 1) * sizeof(*keys));
     apr_int64_t *missed = apr_palloc(p, (n + 1) * sizeof(*missed));
     pl_ac_facts_t **facts = apr_palloc(p, (n + 1) * sizeof(*facts));
-    apr_hash_t *read;
+    pl_idmap_t *read;
     apr_status_t rv;
 
     for (i = 0; i < n; i++) {
@@ -349,8 +346,11 @@ static apr_status_t all_facts(pl_db_t *db, apr_pool_t *p, pl_ac_cache_t *cache,
         return rv;
     }
     for (i = 0; i < n; i++) {
-        if (facts[i] == NULL) {
-            facts[i] = apr_hash_get(read, &keys[i].id, sizeof(keys[i].id));
+        building_t *b;
+
+        if (facts[i] == NULL && (b = pl_idmap_get(read, keys[i].id)) &&
+            b->seen) {
+            facts[i] = &b->facts;
         }
     }
     return APR_SUCCESS;
@@ -424,16 +424,15 @@ static void index_world(pl_ac_world_t *w, int resort)
         sort_array(w->rp_traits, by_link);
         sort_array(w->parents, by_link);
     }
-    apr_hash_clear(w->prov_by_id);
+    pl_idmap_clear(w->prov_by_id);
     for (i = 0; i < w->provs->nelts; i++) {
         pl_ac_prov_t *pv = &APR_ARRAY_IDX(w->provs, i, pl_ac_prov_t);
 
-        apr_hash_set(w->prov_by_id, &pv->id, sizeof(pv->id), pv);
+        pl_idmap_set(w->prov_by_id, pv->id, pv);
     }
     for (i = 0; i < w->rp_aggs->nelts; i++) {
         pl_ac_link_t *l = &APR_ARRAY_IDX(w->rp_aggs, i, pl_ac_link_t);
-        const pl_ac_prov_t *pv = apr_hash_get(w->prov_by_id, &l->rp_id,
-                                              sizeof(l->rp_id));
+        const pl_ac_prov_t *pv = pl_idmap_get(w->prov_by_id, l->rp_id);
 
         l->root_id = pv ? pv->root_id : l->rp_id;
     }
@@ -450,19 +449,6 @@ static int has_name(const apr_array_header_t *names, apr_int64_t id)
         }
     }
     return 0;
-}
-
-/* id into the set, if new: 1 if it was */
-static int set_add(apr_pool_t *p, apr_hash_t *set, apr_int64_t id)
-{
-    apr_int64_t *key;
-
-    if (apr_hash_get(set, &id, sizeof(id))) {
-        return 0;
-    }
-    key = apr_pmemdup(p, &id, sizeof(id));
-    apr_hash_set(set, key, sizeof(*key), key);
-    return 1;
 }
 
 static void push_name(apr_array_header_t *out, apr_int64_t id, const char *name)
@@ -486,7 +472,7 @@ static void name_class(trees_t *t, apr_int64_t rc_id)
         push_name(w->rc_names, rc_id, pl_std_resource_classes[rc_id]);
     }
     else {
-        set_add(t->p, t->rc_unnamed, rc_id);
+        pl_idmap_add(t->rc_unnamed, rc_id);
     }
 }
 
@@ -533,7 +519,7 @@ static void add_provider(trees_t *t, const tree_prov_t *tp,
         if (has_name(w->traits, tr->id)) {
             push_link(w->rp_traits, id, tp->root_id, tr->id);
         }
-        if (set_add(t->p, t->trait_named, tr->id)) {
+        if (pl_idmap_add(t->trait_named, tr->id)) {
             push_name(w->trait_names, tr->id, tr->name);
         }
     }
@@ -544,17 +530,17 @@ static void add_provider(trees_t *t, const tree_prov_t *tp,
  * /resource_classes before microversion 1.7) without any provider's
  * generation moving. */
 static apr_status_t read_class_names(pl_db_t *db, apr_pool_t *p,
-                                     apr_hash_t *unnamed, pl_ac_world_t *w)
+                                     pl_idmap_t *unnamed, pl_ac_world_t *w)
 {
     apr_int64_t *ids = apr_palloc(p,
-                                  (apr_hash_count(unnamed) + 1) * sizeof(*ids));
-    apr_hash_index_t *hi;
+                                  (pl_idmap_count(unnamed) + 1) * sizeof(*ids));
+    apr_size_t pos = 0;
     pl_rows_t *rows;
     apr_status_t rv;
     int i, n = 0;
 
-    for (hi = apr_hash_first(p, unnamed); hi; hi = apr_hash_next(hi)) {
-        ids[n++] = *(const apr_int64_t *)apr_hash_this_val(hi);
+    while (pl_idmap_next(unnamed, &pos, &ids[n])) {
+        n++;
     }
     if (n == 0) {
         return APR_SUCCESS;
@@ -607,8 +593,8 @@ apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
                   w,
                   apr_array_make(p, 64, sizeof(tree_prov_t)),
                   apr_array_make(p, 64, sizeof(usage_t)),
-                  apr_hash_make(p),
-                  apr_hash_make(p) };
+                  pl_idmap_make(p, 64),
+                  pl_idmap_make(p, 8) };
     int i, listed = pl_db_dialect(db) == PL_DB_MYSQL;
     int had = w->provs->nelts;
     const usage_t *u, *end;
@@ -638,8 +624,8 @@ apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     for (i = 0; i < w->trait_names->nelts; i++) {
-        set_add(p, t.trait_named,
-                APR_ARRAY_IDX(w->trait_names, i, pl_ac_name_t).id);
+        pl_idmap_add(t.trait_named,
+                     APR_ARRAY_IDX(w->trait_names, i, pl_ac_name_t).id);
     }
     u = (const usage_t *)t.usages->elts;
     end = u + t.usages->nelts;

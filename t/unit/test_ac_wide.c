@@ -358,7 +358,7 @@ static void test_overflow(apr_pool_t *p)
         pv->id = 1;
         pv->root_id = 1;
         pv->uuid = "11111111-1111-1111-1111-111111111111";
-        apr_hash_set(w->prov_by_id, &pv->id, sizeof(pv->id), pv);
+        pl_idmap_set(w->prov_by_id, pv->id, pv);
         res = build(p, w, "resources=VCPU:1000", PL_AC_DEPTH_FIRST);
         pl_ac_summaries(p, w, res, 0, &sums, &by_id);
         s = sums->nelts ? APR_ARRAY_IDX(sums, 0, pl_ac_summary_t *) : NULL;
