@@ -6,7 +6,8 @@
  *
  *   make && cc -O2 -Iinclude $(apr-1-config --includes --cppflags) \
  *       -o /tmp/ac-engine bench/ac-engine.c build/ac_*.o build/pl_qs.o \
- *       build/pl_mv.o build/pl_str.o build/pl_uuid.o -luuid \
+ *       build/pl_mv.o build/pl_str.o build/pl_uuid.o build/pl_py.o \
+ *       build/pl_idmap.o -luuid \
  *       $(apr-1-config --link-ld) \
  *       $(apu-1-config --link-ld)
  *   /tmp/ac-engine ROOTS CHILDREN UNITS GROUPS none|isolate LIMIT \
