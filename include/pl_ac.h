@@ -161,6 +161,8 @@ typedef struct pl_ac_world_t {
     /* providers whose facts came from the cache, from the database, and
      * how often the cache started again meanwhile */
     int facts_cached, facts_read, cache_resets;
+    /* 1: the lookups rode with the trees statement (one round trip) */
+    int one_trip;
 } pl_ac_world_t;
 
 /** An empty world from p. */

@@ -23,6 +23,7 @@
 
 #include <apr_pools.h>
 #include "pl_ac.h"
+#include "pl_db.h"
 
 typedef struct pl_ac_cache_t pl_ac_cache_t;
 
@@ -66,6 +67,22 @@ int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,
  *  same providers.
  *  @return 1 if the cache was full and started again empty, else 0. */
 int pl_ac_cache_put(pl_ac_cache_t *c, int n, pl_ac_facts_t *const *facts);
+
+/**
+ * The rows a statement of lookups (store_ac.c: names to ids, sharing
+ * providers, the size of the cloud) gave the last time its text sql ran
+ * in this child, as a copy from p; NULL if none are kept. They may be
+ * stale: they only guess which statement comes next, so that it can
+ * run with the lookups in one round trip, and count only when the
+ * lookups it carried agree with the guess.
+ */
+pl_rows_t *pl_ac_cache_lookups(pl_ac_cache_t *c, apr_pool_t *p,
+                               const char *sql);
+
+/** Keep a copy of rows as the last lookups of sql (bounded: after a
+ *  few hundred copies it starts again with none). */
+void pl_ac_cache_keep_lookups(pl_ac_cache_t *c, const char *sql,
+                              const pl_rows_t *rows);
 
 /** Providers kept now, and how often the cache started again empty. */
 void pl_ac_cache_stats(pl_ac_cache_t *c, int *pkept, int *presets);

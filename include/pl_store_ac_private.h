@@ -22,16 +22,38 @@ const char *pl_store_ac_roots(apr_pool_t *p, const pl_ac_request_t *req,
                               const pl_ac_world_t *w, int max_trees,
                               apr_int64_t after);
 
+/** The kinds of the trees statement's rows are below this; a statement
+ *  riding with it has its own kinds from here. */
+#define PL_STORE_AC_RIDER_KIND 10
+
+/**
+ * A statement run with the trees statement, in the same round trip and
+ * snapshot (UNION ALL): seven columns like it, the first its kind (at
+ * least PL_STORE_AC_RIDER_KIND), the next four integers, the sixth text,
+ * the last an integer. accept gets its rows (from the pool of the read)
+ * once read: when it says 0, the trees read are not to be used
+ * (rejected is set, w left as it is).
+ */
+typedef struct pl_store_ac_rider_t {
+    const char *sql;
+    int (*accept)(void *baton, const pl_rows_t *rows);
+    void *baton;
+    int rejected;
+} pl_store_ac_rider_t;
+
 /**
  * Add to w the trees whose roots the query roots gives, whole, with
  * their providers' facts from cache (may be NULL) or the database, and
  * leave w sorted and indexed. once: the query's text will not come
- * again (not worth preparing). *pnroots: how many roots they were;
- * *plast: the highest root id among them (unchanged when none).
+ * again (not worth preparing). rider: NULL, or what rides with the
+ * trees statement (not on MariaDB, where the roots are read first).
+ * *pnroots: how many roots they were; *plast: the highest root id among
+ * them (unchanged when none).
  */
 apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
                                     pl_ac_cache_t *cache, const char *roots,
-                                    int once, pl_ac_world_t *w, int *pnroots,
+                                    int once, pl_store_ac_rider_t *rider,
+                                    pl_ac_world_t *w, int *pnroots,
                                     apr_int64_t *plast);
 
 #endif /* PL_STORE_AC_PRIVATE_H */

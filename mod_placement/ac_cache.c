@@ -10,8 +10,11 @@
  * kept once each, for the life of the child, in a pool never cleared: a
  * trait id names one trait for good (traits are never renamed), there
  * are a few hundred, and readers can then take the names as they are.
+ * The last rows of each statement of lookups live in a third pool,
+ * cleared when it holds LOOKUPS_MAX texts.
  */
 #include <string.h>
+#include <apr_hash.h>
 #include <apr_strings.h>
 #include <apr_thread_rwlock.h>
 
@@ -24,8 +27,11 @@ struct pl_ac_cache_t {
     pl_idmap_t *by_id;      /* provider id -> pl_ac_facts_t */
     apr_pool_t *names_pool; /* the names, never cleared */
     pl_idmap_t *names;      /* trait id -> const char * */
-    int max;                /* entries kept at most */
-    int stored;             /* entries stored since the last reset */
+    apr_pool_t *lookups_pool;
+    apr_hash_t *lookups; /* sql text -> pl_rows_t */
+    int lookups_stored;  /* copies since the last clear */
+    int max;             /* entries kept at most */
+    int stored;          /* entries stored since the last reset */
     int resets;
 };
 
@@ -66,11 +72,13 @@ pl_ac_cache_t *pl_ac_cache_make(apr_pool_t *p, int max_providers)
     c = apr_pcalloc(p, sizeof(*c));
     if (apr_thread_rwlock_create(&c->lock, p) != APR_SUCCESS ||
         (c->pool = own_pool(p, "pl_ac_cache")) == NULL ||
-        (c->names_pool = own_pool(p, "pl_ac_cache_names")) == NULL) {
+        (c->names_pool = own_pool(p, "pl_ac_cache_names")) == NULL ||
+        (c->lookups_pool = own_pool(p, "pl_ac_cache_lookups")) == NULL) {
         return NULL;
     }
     c->by_id = pl_idmap_make(c->pool, 1024);
     c->names = pl_idmap_make(c->names_pool, 256);
+    c->lookups = apr_hash_make(c->lookups_pool);
     c->max = max_providers;
     return c;
 }
@@ -166,6 +174,57 @@ int pl_ac_cache_put(pl_ac_cache_t *c, int n, pl_ac_facts_t *const *facts)
     }
     apr_thread_rwlock_unlock(c->lock);
     return full;
+}
+
+/* Copies of lookups kept at most between two clears (a replaced one
+ * stays in the pool): statements differ by the names asked for, not by
+ * amounts, so a scheduler has a few kinds; their rows change when a
+ * provider is added or starts sharing. */
+#define LOOKUPS_MAX 256
+
+static pl_rows_t *copy_rows(apr_pool_t *p, const pl_rows_t *rows)
+{
+    pl_rows_t *out = apr_pmemdup(p, rows, sizeof(*rows));
+    int i, n = rows->nrows * rows->ncols;
+
+    out->cells = apr_palloc(p, (n + 1) * sizeof(*out->cells));
+    for (i = 0; i < n; i++) {
+        out->cells[i] = rows->cells[i] ? apr_pstrdup(p, rows->cells[i]) : NULL;
+    }
+    return out;
+}
+
+pl_rows_t *pl_ac_cache_lookups(pl_ac_cache_t *c, apr_pool_t *p, const char *sql)
+{
+    const pl_rows_t *kept;
+    pl_rows_t *out = NULL;
+
+    if (c == NULL) {
+        return NULL;
+    }
+    apr_thread_rwlock_rdlock(c->lock);
+    if ((kept = apr_hash_get(c->lookups, sql, APR_HASH_KEY_STRING)) != NULL) {
+        out = copy_rows(p, kept);
+    }
+    apr_thread_rwlock_unlock(c->lock);
+    return out;
+}
+
+void pl_ac_cache_keep_lookups(pl_ac_cache_t *c, const char *sql,
+                              const pl_rows_t *rows)
+{
+    if (c == NULL) {
+        return;
+    }
+    apr_thread_rwlock_wrlock(c->lock);
+    if (++c->lookups_stored > LOOKUPS_MAX) {
+        apr_pool_clear(c->lookups_pool);
+        c->lookups = apr_hash_make(c->lookups_pool);
+        c->lookups_stored = 1;
+    }
+    apr_hash_set(c->lookups, apr_pstrdup(c->lookups_pool, sql),
+                 APR_HASH_KEY_STRING, copy_rows(c->lookups_pool, rows));
+    apr_thread_rwlock_unlock(c->lock);
 }
 
 void pl_ac_cache_stats(pl_ac_cache_t *c, int *pkept, int *presets)

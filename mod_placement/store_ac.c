@@ -6,7 +6,9 @@
  * the sharing providers and the trees they serve (here), then which
  * trees can serve (store_ac_roots.c) and those trees whole
  * (store_ac_trees.c). Upstream runs a query per class, per group and
- * per filter. No httpd headers.
+ * per filter. Most requests take one round trip: the lookups ride with
+ * the trees statement that the same lookups made last time (one_trip).
+ * No httpd headers.
  *
  * The shape of these queries depends on the request (IN lists), so they
  * are built as text: every value in them is an integer formatted here or
@@ -45,9 +47,27 @@ static const char *quoted_list(pl_db_t *db, apr_pool_t *p,
                              ',');
 }
 
-/* One branch of the lookup below: (kind, id, NULL, name) of the rows of
- * table whose col is one of names. */
-static const char *lookup_branch(pl_db_t *db, apr_pool_t *p, const char *kind,
+/* The kinds of the rows of the lookups, after the trees statement's
+ * (they can ride with it: pl_store_ac_rider_t). */
+enum {
+    LOOKUP_SHARING = PL_STORE_AC_RIDER_KIND,
+    LOOKUP_NESTED,
+    LOOKUP_MAX_ID,
+    LOOKUP_CLASS,
+    LOOKUP_TRAIT,
+    LOOKUP_AGGREGATE,
+    LOOKUP_TREE
+};
+
+/* The names of a request and the statement of their lookups. */
+typedef struct lookups_t {
+    apr_array_header_t *rcs, *traits, *aggs, *trees;
+    const char *sql;
+} lookups_t;
+
+/* One branch of the lookups: (kind, id, NULL, NULL, NULL, name, NULL)
+ * of the rows of table whose col is one of names. */
+static const char *lookup_branch(pl_db_t *db, apr_pool_t *p, int kind,
                                  const char *id, const char *table,
                                  const char *col,
                                  const apr_array_header_t *names)
@@ -56,8 +76,8 @@ static const char *lookup_branch(pl_db_t *db, apr_pool_t *p, const char *kind,
         return "";
     }
     return apr_psprintf(p,
-                        " UNION ALL SELECT '%s', %s, NULL, %s FROM %s "
-                        "WHERE %s IN (%s)",
+                        " UNION ALL SELECT %d, %s, NULL, NULL, NULL, %s, "
+                        "NULL FROM %s WHERE %s IN (%s)",
                         kind, id, col, table, col, quoted_list(db, p, names));
 }
 
@@ -91,46 +111,51 @@ static void push_name(apr_array_header_t *out, apr_int64_t id, const char *name)
  * whether any provider has a parent, the highest provider id (how large
  * the cloud is, from one index lookup) and the sharing providers. The
  * sharing branch comes first so that the id columns are typed integer
- * for every dialect.
+ * for every dialect; the columns are the trees statement's, so that it
+ * can carry them.
  */
-static apr_status_t read_lookups(pl_db_t *db, apr_pool_t *p,
-                                 const pl_ac_request_t *req, pl_ac_world_t *w)
+static void lookups_make(pl_db_t *db, apr_pool_t *p, const pl_ac_request_t *req,
+                         lookups_t *lk)
 {
-    apr_array_header_t *rcs, *traits, *aggs, *trees;
-    pl_rows_t *rows;
-    apr_status_t rv;
+    pl_ac_request_names(p, req, &lk->rcs, &lk->traits, &lk->aggs, &lk->trees);
+    lk->sql = apr_pstrcat(
+        p,
+        apr_psprintf(p,
+                     "SELECT %d, t.resource_provider_id, rp.root_provider_id, "
+                     "NULL, NULL, NULL, NULL "
+                     "FROM resource_provider_traits t "
+                     "JOIN traits tr ON tr.id = t.trait_id "
+                     "JOIN resource_providers rp "
+                     "ON rp.id = t.resource_provider_id "
+                     "WHERE tr.name = '" SHARING_TRAIT "' "
+                     "UNION ALL SELECT %d, id, NULL, NULL, NULL, NULL, NULL "
+                     "FROM (SELECT id FROM resource_providers "
+                     "WHERE parent_provider_id IS NOT NULL LIMIT 1) nested "
+                     "UNION ALL SELECT %d, MAX(id), NULL, NULL, NULL, NULL, "
+                     "NULL FROM resource_providers",
+                     LOOKUP_SHARING, LOOKUP_NESTED, LOOKUP_MAX_ID),
+        lookup_branch(db, p, LOOKUP_CLASS, "id", "resource_classes", "name",
+                      lk->rcs),
+        lookup_branch(db, p, LOOKUP_TRAIT, "id", "traits", "name", lk->traits),
+        lookup_branch(db, p, LOOKUP_AGGREGATE, "id", "placement_aggregates",
+                      "uuid", lk->aggs),
+        lookup_branch(db, p, LOOKUP_TREE, "root_provider_id",
+                      "resource_providers", "uuid", lk->trees),
+        NULL);
+}
+
+/* The rows of the lookups into w. */
+static void take_lookups(const lookups_t *lk, const pl_rows_t *rows,
+                         pl_ac_world_t *w)
+{
     int i;
 
-    pl_ac_request_names(p, req, &rcs, &traits, &aggs, &trees);
-    rv = pl_db_select_cached(
-        db, p, &rows,
-        apr_pstrcat(
-            p,
-            "SELECT 's', t.resource_provider_id, rp.root_provider_id, NULL "
-            "FROM resource_provider_traits t "
-            "JOIN traits tr ON tr.id = t.trait_id "
-            "JOIN resource_providers rp ON rp.id = t.resource_provider_id "
-            "WHERE tr.name = '" SHARING_TRAIT "' "
-            "UNION ALL SELECT 'n', id, NULL, NULL FROM (SELECT id FROM "
-            "resource_providers WHERE parent_provider_id IS NOT NULL "
-            "LIMIT 1) nested "
-            "UNION ALL SELECT 'm', MAX(id), NULL, NULL FROM resource_providers",
-            lookup_branch(db, p, "c", "id", "resource_classes", "name", rcs),
-            lookup_branch(db, p, "t", "id", "traits", "name", traits),
-            lookup_branch(db, p, "a", "id", "placement_aggregates", "uuid",
-                          aggs),
-            lookup_branch(db, p, "p", "root_provider_id", "resource_providers",
-                          "uuid", trees),
-            NULL));
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
     for (i = 0; i < rows->nrows; i++) {
-        const char *kind = PL_CELL(rows, i, 0), *name = PL_CELL(rows, i, 3);
+        const char *name = PL_CELL(rows, i, 5);
         apr_int64_t id = i64(PL_CELL(rows, i, 1));
 
-        switch (*kind) {
-        case 's': {
+        switch (i64(PL_CELL(rows, i, 0))) {
+        case LOOKUP_SHARING: {
             pl_ac_link_t *l = apr_array_push(w->sharing);
 
             l->rp_id = id;
@@ -138,34 +163,34 @@ static apr_status_t read_lookups(pl_db_t *db, apr_pool_t *p,
             l->other_id = 0;
             break;
         }
-        case 'n':
+        case LOOKUP_NESTED:
             w->has_trees = 1;
             break;
-        case 'm':
+        case LOOKUP_MAX_ID:
             w->max_provider_id = id;
             break;
-        case 'c':
-            if ((name = exact_name(rcs, name)) != NULL) {
+        case LOOKUP_CLASS:
+            if ((name = exact_name(lk->rcs, name)) != NULL) {
                 push_name(w->rcs, id, name);
             }
             break;
-        case 't':
-            if ((name = exact_name(traits, name)) != NULL) {
+        case LOOKUP_TRAIT:
+            if ((name = exact_name(lk->traits, name)) != NULL) {
                 push_name(w->traits, id, name);
             }
             break;
-        case 'a':
-            if ((name = exact_name(aggs, name)) != NULL) {
+        case LOOKUP_AGGREGATE:
+            if ((name = exact_name(lk->aggs, name)) != NULL) {
                 push_name(w->aggs, id, name);
             }
             break;
-        case 'p': {
+        case LOOKUP_TREE: {
             /* compared as the client wrote it, as upstream's SQL does;
              * one row may stand for several spellings */
             int j;
 
-            for (j = 0; j < trees->nelts; j++) {
-                const char *u = APR_ARRAY_IDX(trees, j, const char *);
+            for (j = 0; j < lk->trees->nelts; j++) {
+                const char *u = APR_ARRAY_IDX(lk->trees, j, const char *);
 
                 if (!strcasecmp(u, name)) {
                     push_name(w->trees, id, u);
@@ -175,7 +200,24 @@ static apr_status_t read_lookups(pl_db_t *db, apr_pool_t *p,
         }
         }
     }
-    return APR_SUCCESS;
+}
+
+static int same_cell(const char *a, const char *b)
+{
+    return a == NULL ? b == NULL : b != NULL && !strcmp(a, b);
+}
+
+/* Whether a and b are the same rows in the same order. */
+static int same_rows(const pl_rows_t *a, const pl_rows_t *b)
+{
+    int i, n = a->nrows * a->ncols;
+
+    if (a->nrows != b->nrows || (a->nrows && a->ncols != b->ncols)) {
+        return 0;
+    }
+    for (i = 0; i < n && same_cell(a->cells[i], b->cells[i]); i++) {
+    }
+    return i == n;
 }
 
 static apr_status_t links(pl_db_t *db, apr_pool_t *p, const char *sql,
@@ -198,9 +240,11 @@ static apr_status_t links(pl_db_t *db, apr_pool_t *p, const char *sql,
     return APR_SUCCESS;
 }
 
-apr_status_t pl_store_ac_more(pl_db_t *db, apr_pool_t *p,
+/* More trees for w (pl_store_ac_more), the rider with them if any. */
+static apr_status_t read_more(pl_db_t *db, apr_pool_t *p,
                               const pl_ac_request_t *req, pl_ac_cache_t *cache,
-                              int max_trees, pl_ac_world_t *w)
+                              int max_trees, pl_store_ac_rider_t *rider,
+                              pl_ac_world_t *w)
 {
     const char *roots;
     apr_status_t rv;
@@ -211,26 +255,109 @@ apr_status_t pl_store_ac_more(pl_db_t *db, apr_pool_t *p,
     }
     roots = pl_store_ac_roots(p, req, w, max_trees, w->read_after);
     if (roots) {
-        rv = pl_store_ac_read_trees(db, p, cache, roots, w->read_after > 0, w,
-                                    &nroots, &w->read_after);
+        rv = pl_store_ac_read_trees(db, p, cache, roots, w->read_after > 0,
+                                    rider, w, &nroots, &w->read_after);
         if (rv != APR_SUCCESS) {
             return rv;
         }
     }
+    else if (rider) {
+        rider->rejected = 1; /* no trees statement to ride */
+    }
     w->truncated = max_trees > 0 && nroots >= max_trees;
     return APR_SUCCESS;
+}
+
+apr_status_t pl_store_ac_more(pl_db_t *db, apr_pool_t *p,
+                              const pl_ac_request_t *req, pl_ac_cache_t *cache,
+                              int max_trees, pl_ac_world_t *w)
+{
+    return read_more(db, p, req, cache, max_trees, NULL, w);
+}
+
+/* The lookups a guess was made from, and the fresh ones that rode. */
+typedef struct guess_t {
+    const pl_rows_t *guessed;
+    const pl_rows_t *fresh;
+} guess_t;
+
+static int same_lookups(void *baton, const pl_rows_t *rows)
+{
+    guess_t *g = baton;
+
+    g->fresh = rows;
+    return same_rows(g->guessed, rows);
+}
+
+/*
+ * The world in one round trip instead of two: the lookups this child
+ * last read for the same names (pl_ac_cache_lookups) say which trees
+ * statement the request needs; it runs with the lookups riding along,
+ * and its trees count only if the fresh lookups are the guessed ones
+ * (then the statement is the one they make, in the same snapshot). Not
+ * with sharing providers, whose links are read before the trees, nor on
+ * MariaDB, whose roots are. *pworld: the world, or NULL if the guess
+ * could not be used; then *pfresh: the fresh lookups if they came.
+ */
+static apr_status_t one_trip(pl_db_t *db, apr_pool_t *p,
+                             const pl_ac_request_t *req, pl_ac_cache_t *cache,
+                             int max_trees, const lookups_t *lk,
+                             const pl_rows_t *guessed, pl_ac_world_t **pworld,
+                             const pl_rows_t **pfresh)
+{
+    pl_ac_world_t *w = pl_ac_world_make(p);
+    guess_t g = { guessed, NULL };
+    pl_store_ac_rider_t rider = { lk->sql, same_lookups, &g, 0 };
+    apr_status_t rv;
+
+    *pworld = NULL;
+    *pfresh = NULL;
+    take_lookups(lk, guessed, w);
+    if (w->sharing->nelts) {
+        return APR_SUCCESS;
+    }
+    rv = read_more(db, p, req, cache, max_trees, &rider, w);
+    if (rv == APR_SUCCESS && !rider.rejected) {
+        w->one_trip = 1;
+        *pworld = w;
+    }
+    *pfresh = g.fresh;
+    return rv;
 }
 
 apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
                                const pl_ac_request_t *req, pl_ac_cache_t *cache,
                                int max_trees, pl_ac_world_t **pworld)
 {
-    pl_ac_world_t *w = pl_ac_world_make(p);
+    pl_ac_world_t *w;
+    const pl_rows_t *guessed = NULL, *rows = NULL;
+    lookups_t lk;
     apr_status_t rv;
 
-    if ((rv = read_lookups(db, p, req, w)) != APR_SUCCESS) {
-        return rv;
+    lookups_make(db, p, req, &lk);
+    if (pl_db_dialect(db) != PL_DB_MYSQL) {
+        guessed = pl_ac_cache_lookups(cache, p, lk.sql);
     }
+    if (guessed) {
+        rv = one_trip(db, p, req, cache, max_trees, &lk, guessed, pworld,
+                      &rows);
+        if (rv != APR_SUCCESS || *pworld) {
+            return rv;
+        }
+    }
+    if (rows == NULL) {
+        pl_rows_t *read;
+
+        if ((rv = pl_db_select_cached(db, p, &read, lk.sql)) != APR_SUCCESS) {
+            return rv;
+        }
+        rows = read;
+    }
+    if (guessed == NULL || !same_rows(guessed, rows)) {
+        pl_ac_cache_keep_lookups(cache, lk.sql, rows);
+    }
+    w = pl_ac_world_make(p);
+    take_lookups(&lk, rows, w);
     /* every root of a tree in an aggregate of a sharing provider */
     if (w->sharing->nelts) {
         apr_int64_t *ids = apr_palloc(p, w->sharing->nelts * sizeof(*ids));

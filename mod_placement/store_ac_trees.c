@@ -58,6 +58,9 @@ typedef struct trees_t {
      * whose names are to be read */
     pl_idmap_t *trait_named;
     pl_idmap_t *rc_unnamed;
+    /* the rows of a rider (pl_store_ac_rider_t), cell by cell */
+    pl_rows_t rider_rows;
+    apr_array_header_t *rider_cells;
 } trees_t;
 
 /*
@@ -126,9 +129,22 @@ static void push_link(apr_array_header_t *out, apr_int64_t rp_id,
 static apr_status_t tree_row(void *baton, int ncols, const char *const *cells)
 {
     trees_t *t = baton;
+    apr_int64_t kind = i64(cells[0]);
     apr_int64_t rp_id = i64(cells[1]), other = i64(cells[2]);
+    int j;
 
-    switch (i64(cells[0])) {
+    if (kind >= PL_STORE_AC_RIDER_KIND) {
+        for (j = 0; j < ncols; j++) {
+            APR_ARRAY_PUSH(t->rider_cells,
+                           const char *) = cells[j]
+                                               ? apr_pstrdup(t->p, cells[j])
+                                               : NULL;
+        }
+        t->rider_rows.ncols = ncols;
+        t->rider_rows.nrows++;
+        return APR_SUCCESS;
+    }
+    switch (kind) {
     case ROW_PROVIDER: {
         tree_prov_t *tp = apr_array_push(t->provs);
 
@@ -586,7 +602,8 @@ static apr_status_t roots_first(pl_db_t *db, apr_pool_t *p, int once,
 
 apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
                                     pl_ac_cache_t *cache, const char *roots,
-                                    int once, pl_ac_world_t *w, int *pnroots,
+                                    int once, pl_store_ac_rider_t *rider,
+                                    pl_ac_world_t *w, int *pnroots,
                                     apr_int64_t *plast)
 {
     trees_t t = { p,
@@ -594,7 +611,9 @@ apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
                   apr_array_make(p, 64, sizeof(tree_prov_t)),
                   apr_array_make(p, 64, sizeof(usage_t)),
                   pl_idmap_make(p, 64),
-                  pl_idmap_make(p, 8) };
+                  pl_idmap_make(p, 8),
+                  { 0, 0, NULL },
+                  apr_array_make(p, 64, sizeof(const char *)) };
     int i, listed = pl_db_dialect(db) == PL_DB_MYSQL;
     int had = w->provs->nelts;
     const usage_t *u, *end;
@@ -603,18 +622,34 @@ apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
     const char *sql;
 
     *pnroots = 0;
+    if (rider && listed) {
+        rider->rejected = 1; /* the roots come first: nothing to ride on */
+        return APR_SUCCESS;
+    }
     if (listed && (rv = roots_first(db, p, once, &roots)) != APR_SUCCESS) {
         return rv;
     }
     if (roots == NULL) {
         return APR_SUCCESS;
     }
-    /* with root ids in it, a text of the moment: not kept prepared */
     sql = trees_sql(p, w, roots, listed);
+    if (rider) {
+        sql = apr_pstrcat(p, sql, " UNION ALL ", rider->sql, NULL);
+    }
+    /* with root ids in it, a text of the moment: not kept prepared */
     rv = listed || once ? pl_db_select_each_text(db, p, sql, tree_row, &t)
                         : pl_db_select_each(db, p, sql, tree_row, &t);
     if (rv != APR_SUCCESS) {
         return rv;
+    }
+    if (rider) {
+        pl_rows_t *rows = apr_pmemdup(p, &t.rider_rows, sizeof(*rows));
+
+        rows->cells = (const char **)t.rider_cells->elts;
+        if (!rider->accept(rider->baton, rows)) {
+            rider->rejected = 1;
+            return APR_SUCCESS;
+        }
     }
     /* by provider id, so that the world comes out in order */
     sort_array(t.provs, by_tree_prov);

@@ -369,6 +369,56 @@ static void test_small_cache(pl_db_t *db)
     TAP_OK(resets >= 1, "it started again when full (%d)", resets);
 }
 
+/* The lookups last read for the same names ride with the trees
+ * statement (one round trip); the trees count only when the lookups
+ * that came are the ones guessed: a change to what they say (a trait
+ * now known, a provider now sharing, a larger cloud) gives the world
+ * read without any guess. */
+static void test_lookups_guessed(pl_db_t *db)
+{
+    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 100);
+    const char *q = "resources=VCPU:1&required=T9";
+    pl_ac_world_t *w;
+
+    w = world(db, cache, Q_GATE, 0);
+    TAP_OK(!w->one_trip, "first time: the lookups on their own");
+    w = world(db, cache, Q_GATE, 0);
+    TAP_OK(w->one_trip, "the same names again: one round trip");
+    TAP_IS_STR(world_text(w), world_text(world(db, NULL, Q_GATE, 0)),
+               "one round trip: the world read in two");
+
+    TAP_IS_INT(world(db, cache, q, 0)->traits->nelts, 0,
+               "a trait that does not exist: not known");
+    exec(db, "INSERT INTO traits (id, name) VALUES (9, 'T9')");
+    exec(db, "INSERT INTO resource_provider_traits (resource_provider_id, "
+             "trait_id) VALUES (2, 9)");
+    exec(db, "UPDATE resource_providers SET generation = generation + 1 "
+             "WHERE id = 2");
+    w = world(db, cache, q, 0);
+    TAP_OK(!w->one_trip && w->traits->nelts == 1,
+           "the trait now exists: known, the guess not used");
+    TAP_IS_STR(world_text(w), world_text(world(db, NULL, q, 0)),
+               "and the world is the database's (tree 2 alone)");
+    TAP_OK(world(db, cache, q, 0)->one_trip, "then guessed again");
+
+    world(db, cache, "resources=VCPU:1", 0);
+    exec(db, "INSERT INTO resource_provider_traits (resource_provider_id, "
+             "trait_id) VALUES (2, 3)");
+    exec(db, "UPDATE resource_providers SET generation = generation + 1 "
+             "WHERE id = 2");
+    w = world(db, cache, "resources=VCPU:1", 0);
+    TAP_OK(!w->one_trip && w->sharing->nelts == 1,
+           "a provider now sharing: read without the guess (%d sharing)",
+           w->sharing->nelts);
+    TAP_IS_STR(world_text(w),
+               world_text(world(db, NULL, "resources=VCPU:1", 0)),
+               "with the trees it serves");
+    TAP_OK(!world(db, cache, "resources=VCPU:1", 0)->one_trip,
+           "with sharing providers, never guessed");
+    exec(db, "DELETE FROM resource_provider_traits WHERE resource_provider_id "
+             "= 2 AND trait_id IN (3, 9)");
+}
+
 int main(void)
 {
     pl_db_t *db;
@@ -380,6 +430,7 @@ int main(void)
         return 1;
     }
     test_cache_is_transparent(db);
+    test_lookups_guessed(db);
     test_bound(db);
     /* a provider of a high id (nothing in it) makes the cloud look large
      * (more than 5,000 providers, and ten times the bound): the roots
