@@ -15,6 +15,7 @@
 #include <apr_strings.h>
 
 #include "pl_ac.h"
+#include "pl_idmap.h"
 #include "pl_mv.h"
 #include "tap.h"
 #include "ac_world.h"
@@ -349,7 +350,7 @@ static void test_overflow(apr_pool_t *p)
                "with max_unit 2^63-1: no candidate (their sum exceeds it)");
     {
         apr_array_header_t *sums;
-        struct apr_hash_t *by_id;
+        pl_idmap_t *by_id;
         const pl_ac_summary_t *s;
 
         pl_ac_prov_t *pv = apr_array_push(w->provs);
