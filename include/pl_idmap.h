@@ -4,8 +4,9 @@
  * candidate engine's hot paths. apr_hash hashes and compares its keys as
  * bytes, through a chain of entries each allocated on its own: in the
  * gate query at 1,000 providers its lookups took about a tenth of the
- * child's CPU. Here the ids and values sit in two arrays, probed
- * linearly from a multiplicative hash; the map doubles at half full.
+ * child's CPU. Here each id sits with its value in one array of slots
+ * (one cache line a probe), probed linearly from a multiplicative hash;
+ * the map doubles at half full.
  * Entries are never removed; values are never NULL (NULL is "absent").
  * Not locked: a map shared between threads is only read while shared.
  */
@@ -14,12 +15,16 @@
 
 #include <apr_pools.h>
 
+typedef struct pl_idmap_slot_t {
+    apr_int64_t id;
+    void *val; /* NULL: a free slot */
+} pl_idmap_slot_t;
+
 typedef struct pl_idmap_t {
     apr_pool_t *p; /* where it grows */
     apr_size_t n;  /* entries */
     apr_size_t mask;
-    apr_int64_t *ids;
-    void **vals; /* NULL: a free slot */
+    pl_idmap_slot_t *slots;
 } pl_idmap_t;
 
 /** A map sized for about hint entries before it first grows. */

@@ -159,7 +159,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         nslots += g->resources->nelts > 1 ? g->resources->nelts : 1;
     }
     b.nslots = nslots;
-    b.anchors = pl_idmap_make(p, 64);
+    b.anchors = pl_idmap_make(p, world->provs->nelts);
 
     st = prepare_anchors(&c, &unknown);
     multi_ok = world->sharing->nelts > 0 || world->has_trees;

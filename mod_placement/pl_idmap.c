@@ -22,8 +22,7 @@ static apr_size_t slot_of(const pl_idmap_t *m, apr_int64_t id)
 static void alloc_slots(pl_idmap_t *m, apr_size_t size)
 {
     m->mask = size - 1;
-    m->ids = apr_palloc(m->p, size * sizeof(*m->ids));
-    m->vals = apr_pcalloc(m->p, size * sizeof(*m->vals));
+    m->slots = apr_pcalloc(m->p, size * sizeof(*m->slots));
 }
 
 pl_idmap_t *pl_idmap_make(apr_pool_t *p, apr_size_t hint)
@@ -43,9 +42,9 @@ void *pl_idmap_get(const pl_idmap_t *m, apr_int64_t id)
 {
     apr_size_t i;
 
-    for (i = slot_of(m, id); m->vals[i]; i = (i + 1) & m->mask) {
-        if (m->ids[i] == id) {
-            return m->vals[i];
+    for (i = slot_of(m, id); m->slots[i].val; i = (i + 1) & m->mask) {
+        if (m->slots[i].id == id) {
+            return m->slots[i].val;
         }
     }
     return NULL;
@@ -56,7 +55,7 @@ static apr_size_t find(const pl_idmap_t *m, apr_int64_t id)
 {
     apr_size_t i;
 
-    for (i = slot_of(m, id); m->vals[i] && m->ids[i] != id;
+    for (i = slot_of(m, id); m->slots[i].val && m->slots[i].id != id;
          i = (i + 1) & m->mask) {
     }
     return i;
@@ -66,16 +65,12 @@ static apr_size_t find(const pl_idmap_t *m, apr_int64_t id)
 static void grow(pl_idmap_t *m)
 {
     apr_size_t size = m->mask + 1, i;
-    apr_int64_t *ids = m->ids;
-    void **vals = m->vals;
+    const pl_idmap_slot_t *old = m->slots;
 
     alloc_slots(m, size * 2);
     for (i = 0; i < size; i++) {
-        if (vals[i]) {
-            apr_size_t j = find(m, ids[i]);
-
-            m->ids[j] = ids[i];
-            m->vals[j] = vals[i];
+        if (old[i].val) {
+            m->slots[find(m, old[i].id)] = old[i];
         }
     }
 }
@@ -84,15 +79,15 @@ void pl_idmap_set(pl_idmap_t *m, apr_int64_t id, void *val)
 {
     apr_size_t i = find(m, id);
 
-    if (m->vals[i] == NULL) {
+    if (m->slots[i].val == NULL) {
         if ((m->n + 1) * 2 > m->mask + 1) {
             grow(m);
             i = find(m, id);
         }
-        m->ids[i] = id;
+        m->slots[i].id = id;
         m->n++;
     }
-    m->vals[i] = val;
+    m->slots[i].val = val;
 }
 
 int pl_idmap_add(pl_idmap_t *m, apr_int64_t id)
@@ -107,13 +102,13 @@ int pl_idmap_add(pl_idmap_t *m, apr_int64_t id)
 void *pl_idmap_next(const pl_idmap_t *m, apr_size_t *pos, apr_int64_t *pid)
 {
     while (*pos <= m->mask) {
-        apr_size_t i = (*pos)++;
+        const pl_idmap_slot_t *slot = &m->slots[(*pos)++];
 
-        if (m->vals[i]) {
+        if (slot->val) {
             if (pid) {
-                *pid = m->ids[i];
+                *pid = slot->id;
             }
-            return m->vals[i];
+            return slot->val;
         }
     }
     return NULL;
@@ -121,6 +116,6 @@ void *pl_idmap_next(const pl_idmap_t *m, apr_size_t *pos, apr_int64_t *pid)
 
 void pl_idmap_clear(pl_idmap_t *m)
 {
-    memset(m->vals, 0, (m->mask + 1) * sizeof(*m->vals));
+    memset(m->slots, 0, (m->mask + 1) * sizeof(*m->slots));
     m->n = 0;
 }
