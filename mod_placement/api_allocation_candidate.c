@@ -44,29 +44,49 @@ static const char *query_schema(int mv)
 
 #define STREAM_BUFFER (64 * 1024)
 
-/* A provider's uuid as JSON text, made once: a wide answer names
- * providers over a hundred thousand times, an escape each. */
-typedef struct uuid_json_t {
+/* A string as JSON text, made once: a wide answer names providers over
+ * a hundred thousand times, and the summaries repeat the names of a few
+ * traits and classes, an escape each. */
+typedef struct json_text_t {
     const char *json;
     apr_size_t len;
-} uuid_json_t;
+} json_text_t;
 
-/* id -> uuid_json_t of the providers of by_id (id -> pl_ac_summary_t) */
+static json_text_t *json_of(apr_pool_t *p, const char *s)
+{
+    json_text_t *j = apr_palloc(p, sizeof(*j));
+    pl_jstream_t b;
+
+    pl_jstream_text(&b, p, 0);
+    pl_jstream_str(&b, s);
+    j->json = b.s;
+    j->len = b.len;
+    return j;
+}
+
+/* The string s as JSON, from quoted (keyed by the string's address: the
+ * summaries share the world's strings) or made and kept there. */
+static void js_quoted(pl_jstream_t *b, pl_idmap_t *quoted, const char *s)
+{
+    apr_int64_t key = (apr_int64_t)(apr_uintptr_t)s;
+    const json_text_t *j = pl_idmap_get(quoted, key);
+
+    if (j == NULL) {
+        j = json_of(quoted->p, s);
+        pl_idmap_set(quoted, key, (void *)j);
+    }
+    pl_jstream_raw(b, j->json, j->len);
+}
+
+/* id -> json_text_t of the providers of by_id (id -> pl_ac_summary_t) */
 static pl_idmap_t *uuids_make(apr_pool_t *p, const pl_idmap_t *by_id)
 {
     pl_idmap_t *u = pl_idmap_make(p, pl_idmap_count(by_id));
     const pl_ac_summary_t *sm;
     apr_size_t pos = 0;
-    pl_jstream_t b;
 
     while ((sm = pl_idmap_next(by_id, &pos, NULL)) != NULL) {
-        uuid_json_t *j = apr_palloc(p, sizeof(*j));
-
-        pl_jstream_text(&b, p, 0);
-        pl_jstream_str(&b, sm->uuid ? sm->uuid : "");
-        j->json = b.s;
-        j->len = b.len;
-        pl_idmap_set(u, sm->id, j);
+        pl_idmap_set(u, sm->id, json_of(p, sm->uuid ? sm->uuid : ""));
     }
     return u;
 }
@@ -74,7 +94,7 @@ static pl_idmap_t *uuids_make(apr_pool_t *p, const pl_idmap_t *by_id)
 /* the quoted uuid of provider id ("" when unknown) */
 static void js_uuid(pl_jstream_t *b, const pl_idmap_t *uuids, apr_int64_t id)
 {
-    const uuid_json_t *j = pl_idmap_get(uuids, id);
+    const json_text_t *j = pl_idmap_get(uuids, id);
 
     if (j) {
         pl_jstream_raw(b, j->json, j->len);
@@ -88,7 +108,7 @@ static void js_uuid(pl_jstream_t *b, const pl_idmap_t *uuids, apr_int64_t id)
  * 1.10 - 1.11: {"allocations": [{"resource_provider": {"uuid"},
  * "resources"}]} */
 static void request_json(pl_jstream_t *b, int mv, const pl_ac_cand_t *cand,
-                         const pl_idmap_t *uuids)
+                         const pl_idmap_t *uuids, pl_idmap_t *quoted)
 {
     int dict = mv >= PL_MV(1, 12);
     apr_int64_t cur = -1;
@@ -117,7 +137,7 @@ static void request_json(pl_jstream_t *b, int mv, const pl_ac_cand_t *cand,
         else {
             PL_JS_LIT(b, ", ");
         }
-        pl_jstream_str(b, a->rc_name);
+        js_quoted(b, quoted, a->rc_name);
         PL_JS_LIT(b, ": ");
         pl_jstream_int(b, a->amount);
     }
@@ -132,7 +152,7 @@ static void request_json(pl_jstream_t *b, int mv, const pl_ac_cand_t *cand,
             if (i) {
                 PL_JS_LIT(b, ", ");
             }
-            pl_jstream_str(b, cand->maps[i].suffix);
+            js_quoted(b, quoted, cand->maps[i].suffix);
             PL_JS_LIT(b, ": [");
             for (j = 0; j < cand->maps[i].nrps; j++) {
                 if (j) {
@@ -165,11 +185,11 @@ static int requested(const pl_ac_request_t *acr, const char *rc)
 }
 
 static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
-                         const pl_ac_summary_t *s)
+                         const pl_ac_summary_t *s, pl_idmap_t *quoted)
 {
     int j, n = 0;
 
-    pl_jstream_str(b, s->uuid);
+    js_quoted(b, quoted, s->uuid);
     PL_JS_LIT(b, ": {\"resources\": {");
     for (j = 0; j < s->res->nelts; j++) {
         const pl_ac_summary_res_t *r = &APR_ARRAY_IDX(s->res, j,
@@ -182,7 +202,7 @@ static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
         if (n++) {
             PL_JS_LIT(b, ", ");
         }
-        pl_jstream_str(b, r->rc_name);
+        js_quoted(b, quoted, r->rc_name);
         PL_JS_LIT(b, ": {\"capacity\": ");
         pl_jstream_int(b, r->capacity);
         PL_JS_LIT(b, ", \"used\": ");
@@ -197,7 +217,7 @@ static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
             if (j) {
                 PL_JS_LIT(b, ", ");
             }
-            pl_jstream_str(b, APR_ARRAY_IDX(s->traits, j, const char *));
+            js_quoted(b, quoted, APR_ARRAY_IDX(s->traits, j, const char *));
         }
         PL_JS_LIT(b, "]");
     }
@@ -205,13 +225,13 @@ static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
     if (mv >= PL_MV(1, 29)) {
         PL_JS_LIT(b, ", \"parent_provider_uuid\": ");
         if (s->parent_uuid) {
-            pl_jstream_str(b, s->parent_uuid);
+            js_quoted(b, quoted, s->parent_uuid);
         }
         else {
             PL_JS_LIT(b, "null");
         }
         PL_JS_LIT(b, ", \"root_provider_uuid\": ");
-        pl_jstream_str(b, s->root_uuid);
+        js_quoted(b, quoted, s->root_uuid);
     }
     PL_JS_LIT(b, "}");
 }
@@ -249,6 +269,7 @@ typedef struct answer_t {
 static void write_answer(pl_req_t *req, void *baton)
 {
     const answer_t *a = baton;
+    pl_idmap_t *quoted = pl_idmap_make(req->pool, 64);
     pl_jstream_t js;
     int i;
 
@@ -259,7 +280,8 @@ static void write_answer(pl_req_t *req, void *baton)
             PL_JS_LIT(&js, ", ");
         }
         request_json(&js, a->mv,
-                     APR_ARRAY_IDX(a->res->cands, i, pl_ac_cand_t *), a->uuids);
+                     APR_ARRAY_IDX(a->res->cands, i, pl_ac_cand_t *), a->uuids,
+                     quoted);
     }
     PL_JS_LIT(&js, "], \"provider_summaries\": {");
     for (i = 0; i < a->sums->nelts && !js.failed; i++) {
@@ -267,7 +289,7 @@ static void write_answer(pl_req_t *req, void *baton)
             PL_JS_LIT(&js, ", ");
         }
         summary_json(&js, a->mv, a->acr,
-                     APR_ARRAY_IDX(a->sums, i, pl_ac_summary_t *));
+                     APR_ARRAY_IDX(a->sums, i, pl_ac_summary_t *), quoted);
     }
     PL_JS_LIT(&js, "}}");
     if (pl_jstream_finish(&js) != APR_SUCCESS) {
