@@ -46,7 +46,7 @@ typedef struct pl_store_ac_rider_t {
  * their providers' facts from cache (may be NULL) or the database, and
  * leave w sorted and indexed. once: the query's text will not come
  * again (not worth preparing). rider: NULL, or what rides with the
- * trees statement (not on MariaDB, where the roots are read first).
+ * trees statement (on MariaDB, with the roots, which are read first).
  * *pnroots: how many roots they were; *plast: the highest root id among
  * them (unchanged when none).
  */

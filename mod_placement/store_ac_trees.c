@@ -575,28 +575,65 @@ static apr_status_t read_class_names(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
+/* The rows of rows whose kind (first column) is a rider's, as rows of
+ * their own (from p). */
+static pl_rows_t *rider_rows(apr_pool_t *p, const pl_rows_t *rows)
+{
+    pl_rows_t *out = apr_pcalloc(p, sizeof(*out));
+    int i;
+
+    out->ncols = rows->ncols;
+    out->cells = apr_palloc(p, (rows->nrows * rows->ncols + 1) *
+                                   sizeof(*out->cells));
+    for (i = 0; i < rows->nrows; i++) {
+        if (i64(PL_CELL(rows, i, 0)) >= PL_STORE_AC_RIDER_KIND) {
+            memcpy(&out->cells[out->nrows++ * out->ncols], &PL_CELL(rows, i, 0),
+                   rows->ncols * sizeof(*out->cells));
+        }
+    }
+    return out;
+}
+
+/* The kind of the roots' rows when a rider comes with them. */
+#define ROW_ROOT 3
+
 /* MariaDB (and MySQL) evaluate a CTE once for each reference, so the
  * query of the roots would run once per kind of row: there the roots are
  * read first and the trees statement gets their ids (*proots: "1,2,3",
- * NULL when there are none). */
+ * NULL when there are none). A rider comes with the roots; when it is
+ * rejected, *proots is NULL. */
 static apr_status_t roots_first(pl_db_t *db, apr_pool_t *p, int once,
-                                const char **proots)
+                                pl_store_ac_rider_t *rider, const char **proots)
 {
+    const char *sql = *proots;
     pl_rows_t *rows;
     apr_int64_t *ids;
     apr_status_t rv;
-    int i;
+    int i, n = 0;
 
-    rv = once ? pl_db_select_text(db, p, &rows, *proots)
-              : pl_db_select_cached(db, p, &rows, *proots);
+    if (rider) {
+        sql = apr_psprintf(p,
+                           "SELECT %d, id, NULL, NULL, NULL, NULL, NULL "
+                           "FROM (%s) r UNION ALL %s",
+                           ROW_ROOT, sql, rider->sql);
+    }
+    rv = once ? pl_db_select_text(db, p, &rows, sql)
+              : pl_db_select_cached(db, p, &rows, sql);
     if (rv != APR_SUCCESS) {
         return rv;
     }
+    *proots = NULL;
+    if (rider && !rider->accept(rider->baton, rider_rows(p, rows))) {
+        rider->rejected = 1;
+        return APR_SUCCESS;
+    }
     ids = apr_palloc(p, (rows->nrows + 1) * sizeof(*ids));
     for (i = 0; i < rows->nrows; i++) {
-        ids[i] = i64(PL_CELL(rows, i, 0));
+        if (rider == NULL || i64(PL_CELL(rows, i, 0)) == ROW_ROOT) {
+            ids[n++] = i64(PL_CELL(rows, i, rider ? 1 : 0));
+        }
     }
-    *proots = rows->nrows ? pl_db_id_list(p, ids, rows->nrows) : NULL;
+    *proots = n ? pl_db_id_list(p, ids, n) : NULL;
     return APR_SUCCESS;
 }
 
@@ -622,12 +659,11 @@ apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
     const char *sql;
 
     *pnroots = 0;
-    if (rider && listed) {
-        rider->rejected = 1; /* the roots come first: nothing to ride on */
-        return APR_SUCCESS;
-    }
-    if (listed && (rv = roots_first(db, p, once, &roots)) != APR_SUCCESS) {
-        return rv;
+    if (listed) {
+        if ((rv = roots_first(db, p, once, rider, &roots)) != APR_SUCCESS) {
+            return rv;
+        }
+        rider = NULL; /* it came with the roots */
     }
     if (roots == NULL) {
         return APR_SUCCESS;
