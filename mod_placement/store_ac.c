@@ -108,8 +108,10 @@ static void push_name(apr_array_header_t *out, apr_int64_t id, const char *name)
 /*
  * Everything small the request needs first, in one statement: the ids of
  * its classes, traits and aggregates, the roots of its in_tree providers,
- * whether any provider has a parent, the highest provider id (how large
- * the cloud is, from one index lookup) and the sharing providers. The
+ * whether any provider has a parent (the lowest parent id, NULL for
+ * none: one end of an index, where a search for the first provider with
+ * a parent walked the flat ones first), the highest provider id (how
+ * large the cloud is, from one index lookup) and the sharing providers. The
  * sharing branch comes first so that the id columns are typed integer
  * for every dialect; the columns are the trees statement's, so that it
  * can carry them.
@@ -128,9 +130,8 @@ static void lookups_make(pl_db_t *db, apr_pool_t *p, const pl_ac_request_t *req,
                      "JOIN resource_providers rp "
                      "ON rp.id = t.resource_provider_id "
                      "WHERE tr.name = '" SHARING_TRAIT "' "
-                     "UNION ALL SELECT %d, id, NULL, NULL, NULL, NULL, NULL "
-                     "FROM (SELECT id FROM resource_providers "
-                     "WHERE parent_provider_id IS NOT NULL LIMIT 1) nested "
+                     "UNION ALL SELECT %d, MIN(parent_provider_id), NULL, "
+                     "NULL, NULL, NULL, NULL FROM resource_providers "
                      "UNION ALL SELECT %d, MAX(id), NULL, NULL, NULL, NULL, "
                      "NULL FROM resource_providers",
                      LOOKUP_SHARING, LOOKUP_NESTED, LOOKUP_MAX_ID),
@@ -164,7 +165,7 @@ static void take_lookups(const lookups_t *lk, const pl_rows_t *rows,
             break;
         }
         case LOOKUP_NESTED:
-            w->has_trees = 1;
+            w->has_trees = PL_CELL(rows, i, 1) != NULL;
             break;
         case LOOKUP_MAX_ID:
             w->max_provider_id = id;
