@@ -174,6 +174,11 @@ apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j,
 /** An integer as the text argument SQL statements take, from p. */
 const char *pl_db_i64(apr_pool_t *p, apr_int64_t v);
 
+/** A cell the database wrote as an integer, as apr_atoi64 reads it (NULL:
+ *  0), the common short forms parsed in place: the candidate statements
+ *  return a few thousand per request. */
+apr_int64_t pl_db_cell_i64(const char *cell);
+
 /** "1,2,3": n integers for an IN list in SQL text, from p ("" for none). */
 const char *pl_db_id_list(apr_pool_t *p, const apr_int64_t *ids, int n);
 

@@ -726,6 +726,26 @@ apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j, apr_int64_t *pval)
     return APR_SUCCESS;
 }
 
+apr_int64_t pl_db_cell_i64(const char *cell)
+{
+    const char *d;
+    apr_int64_t v = 0;
+    int n;
+
+    if (cell == NULL) {
+        return 0;
+    }
+    d = cell + (*cell == '-');
+    /* up to 18 digits cannot overflow; anything else goes to apr_atoi64 */
+    for (n = 0; n <= 18 && d[n] >= '0' && d[n] <= '9'; n++) {
+        v = v * 10 + (d[n] - '0');
+    }
+    if (n == 0 || n > 18 || (d[n] != '\0' && d[n] != '.')) {
+        return apr_atoi64(cell);
+    }
+    return *cell == '-' ? -v : v;
+}
+
 const char *pl_db_i64(apr_pool_t *p, apr_int64_t v)
 {
     return apr_psprintf(p, "%" APR_INT64_T_FMT, v);

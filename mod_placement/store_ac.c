@@ -23,11 +23,6 @@
 
 #define SHARING_TRAIT "MISC_SHARES_VIA_AGGREGATE"
 
-static apr_int64_t i64(const char *s)
-{
-    return s ? apr_atoi64(s) : 0;
-}
-
 /* 'a', 'b', ... (quoted for this connection) */
 static const char *quoted_list(pl_db_t *db, apr_pool_t *p,
                                const apr_array_header_t *names)
@@ -153,14 +148,14 @@ static void take_lookups(const lookups_t *lk, const pl_rows_t *rows,
 
     for (i = 0; i < rows->nrows; i++) {
         const char *name = PL_CELL(rows, i, 5);
-        apr_int64_t id = i64(PL_CELL(rows, i, 1));
+        apr_int64_t id = pl_db_cell_i64(PL_CELL(rows, i, 1));
 
-        switch (i64(PL_CELL(rows, i, 0))) {
+        switch (pl_db_cell_i64(PL_CELL(rows, i, 0))) {
         case LOOKUP_SHARING: {
             pl_ac_link_t *l = apr_array_push(w->sharing);
 
             l->rp_id = id;
-            l->root_id = i64(PL_CELL(rows, i, 2));
+            l->root_id = pl_db_cell_i64(PL_CELL(rows, i, 2));
             l->other_id = 0;
             break;
         }
@@ -234,9 +229,9 @@ static apr_status_t links(pl_db_t *db, apr_pool_t *p, const char *sql,
     for (i = 0; i < rows->nrows; i++) {
         pl_ac_link_t *l = apr_array_push(out);
 
-        l->rp_id = i64(PL_CELL(rows, i, 0));
-        l->root_id = i64(PL_CELL(rows, i, 1));
-        l->other_id = rows->ncols > 2 ? i64(PL_CELL(rows, i, 2)) : 0;
+        l->rp_id = pl_db_cell_i64(PL_CELL(rows, i, 0));
+        l->root_id = pl_db_cell_i64(PL_CELL(rows, i, 1));
+        l->other_id = rows->ncols > 2 ? pl_db_cell_i64(PL_CELL(rows, i, 2)) : 0;
     }
     return APR_SUCCESS;
 }

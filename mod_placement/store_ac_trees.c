@@ -24,11 +24,6 @@
  * short enough to plan fast. */
 #define FACTS_BATCH 1000
 
-static apr_int64_t i64(const char *s)
-{
-    return s ? apr_atoi64(s) : 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* What is read with every request                                    */
 /* ------------------------------------------------------------------ */
@@ -129,8 +124,9 @@ static void push_link(apr_array_header_t *out, apr_int64_t rp_id,
 static apr_status_t tree_row(void *baton, int ncols, const char *const *cells)
 {
     trees_t *t = baton;
-    apr_int64_t kind = i64(cells[0]);
-    apr_int64_t rp_id = i64(cells[1]), other = i64(cells[2]);
+    apr_int64_t kind = pl_db_cell_i64(cells[0]);
+    apr_int64_t rp_id = pl_db_cell_i64(cells[1]),
+                other = pl_db_cell_i64(cells[2]);
     int j;
 
     if (kind >= PL_STORE_AC_RIDER_KIND) {
@@ -151,11 +147,11 @@ static apr_status_t tree_row(void *baton, int ncols, const char *const *cells)
         tp->key.id = rp_id;
         tp->key.generation = other;
         tp->key.uuid = apr_pstrdup(t->p, cells[5]);
-        tp->parent_id = i64(cells[3]);
-        tp->root_id = i64(cells[4]);
+        tp->parent_id = pl_db_cell_i64(cells[3]);
+        tp->root_id = pl_db_cell_i64(cells[4]);
         if (cells[6]) {
             /* its root: once the world is indexed */
-            push_link(t->w->rp_aggs, rp_id, 0, i64(cells[6]));
+            push_link(t->w->rp_aggs, rp_id, 0, pl_db_cell_i64(cells[6]));
         }
         break;
     }
@@ -164,7 +160,7 @@ static apr_status_t tree_row(void *baton, int ncols, const char *const *cells)
 
         u->rp_id = rp_id;
         u->rc_id = other;
-        u->used = i64(cells[3]);
+        u->used = pl_db_cell_i64(cells[3]);
         break;
     }
     }
@@ -230,32 +226,32 @@ static building_t *building(facts_reader_t *r, apr_int64_t id)
 static apr_status_t fact_row(void *baton, int ncols, const char *const *cells)
 {
     facts_reader_t *r = baton;
-    building_t *b = building(r, i64(cells[1]));
+    building_t *b = building(r, pl_db_cell_i64(cells[1]));
 
-    switch (i64(cells[0])) {
+    switch (pl_db_cell_i64(cells[0])) {
     case FACT_INVENTORY: {
         pl_ac_inv_t *inv = apr_array_push(b->invs);
 
         memset(inv, 0, sizeof(*inv));
         inv->rp_id = b->facts.id;
-        inv->rc_id = i64(cells[2]);
-        inv->total = i64(cells[3]);
-        inv->reserved = i64(cells[4]);
-        inv->min_unit = i64(cells[5]);
-        inv->max_unit = i64(cells[6]);
-        inv->step_size = i64(cells[7]);
+        inv->rc_id = pl_db_cell_i64(cells[2]);
+        inv->total = pl_db_cell_i64(cells[3]);
+        inv->reserved = pl_db_cell_i64(cells[4]);
+        inv->min_unit = pl_db_cell_i64(cells[5]);
+        inv->max_unit = pl_db_cell_i64(cells[6]);
+        inv->step_size = pl_db_cell_i64(cells[7]);
         inv->allocation_ratio = cells[8] ? strtod(cells[8], NULL) : 1.0;
         break;
     }
     case FACT_PROVIDER:
         b->seen = 1;
-        b->facts.generation = i64(cells[2]);
+        b->facts.generation = pl_db_cell_i64(cells[2]);
         b->facts.uuid = apr_pstrdup(r->p, cells[9]);
         break;
     case FACT_TRAIT: {
         pl_ac_name_t *t = apr_array_push(b->traits);
 
-        t->id = i64(cells[2]);
+        t->id = pl_db_cell_i64(cells[2]);
         t->name = apr_pstrdup(r->p, cells[9]);
         break;
     }
@@ -569,7 +565,7 @@ static apr_status_t read_class_names(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     for (i = 0; i < rows->nrows; i++) {
-        push_name(w->rc_names, i64(PL_CELL(rows, i, 0)),
+        push_name(w->rc_names, pl_db_cell_i64(PL_CELL(rows, i, 0)),
                   apr_pstrdup(p, PL_CELL(rows, i, 1)));
     }
     return APR_SUCCESS;
@@ -586,7 +582,7 @@ static pl_rows_t *rider_rows(apr_pool_t *p, const pl_rows_t *rows)
     out->cells = apr_palloc(p, (rows->nrows * rows->ncols + 1) *
                                    sizeof(*out->cells));
     for (i = 0; i < rows->nrows; i++) {
-        if (i64(PL_CELL(rows, i, 0)) >= PL_STORE_AC_RIDER_KIND) {
+        if (pl_db_cell_i64(PL_CELL(rows, i, 0)) >= PL_STORE_AC_RIDER_KIND) {
             memcpy(&out->cells[out->nrows++ * out->ncols], &PL_CELL(rows, i, 0),
                    rows->ncols * sizeof(*out->cells));
         }
@@ -629,8 +625,8 @@ static apr_status_t roots_first(pl_db_t *db, apr_pool_t *p, int once,
     }
     ids = apr_palloc(p, (rows->nrows + 1) * sizeof(*ids));
     for (i = 0; i < rows->nrows; i++) {
-        if (rider == NULL || i64(PL_CELL(rows, i, 0)) == ROW_ROOT) {
-            ids[n++] = i64(PL_CELL(rows, i, rider ? 1 : 0));
+        if (rider == NULL || pl_db_cell_i64(PL_CELL(rows, i, 0)) == ROW_ROOT) {
+            ids[n++] = pl_db_cell_i64(PL_CELL(rows, i, rider ? 1 : 0));
         }
     }
     *proots = n ? pl_db_id_list(p, ids, n) : NULL;

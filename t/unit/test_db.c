@@ -4,7 +4,8 @@
  * (apr_dbd_sqlite3, in memory): begin/end nest and only the outermost
  * pair commits; an inner failure rolls the whole back; a savepoint lets
  * a duplicate INSERT fail alone; pl_db_run_txn retries PL_DB_ERETRY and
- * deadlocks, and runs a nested transaction once.
+ * deadlocks, and runs a nested transaction once. And pl_db_cell_i64
+ * reads every integer cell as apr_atoi64 does.
  */
 #include <string.h>
 
@@ -92,6 +93,37 @@ static apr_status_t run(pl_db_t *db, int fail_until, apr_status_t failure,
     return pl_db_run_txn(db, pool, insert_fn, runs, max_attempts, stats);
 }
 
+static void test_cell_i64(void)
+{
+    static const char *const cells[] = {
+        "0",
+        "7",
+        "-7",
+        "1700",
+        "123456789012345678",
+        "-123456789012345678",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "99999999999999999999",
+        "-99999999999999999999",
+        "12.0",
+        "-3.5",
+        " 42",
+        "+42",
+        "",
+        "-",
+        "7x",
+    };
+    apr_size_t i;
+
+    TAP_IS_INT(pl_db_cell_i64(NULL), 0, "cell_i64: NULL is 0");
+    for (i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
+        TAP_OK(pl_db_cell_i64(cells[i]) == apr_atoi64(cells[i]),
+               "cell_i64 \"%s\": as apr_atoi64 (%" APR_INT64_T_FMT ")",
+               cells[i], apr_atoi64(cells[i]));
+    }
+}
+
 int main(void)
 {
     pl_db_txn_stats_t stats;
@@ -102,6 +134,7 @@ int main(void)
     apr_initialize();
     apr_pool_create(&pool, NULL);
     apr_dbd_init(pool);
+    test_cell_i64();
     db = open_db();
     TAP_OK(db != NULL, "an in-memory SQLite database opens");
     if (db == NULL) {
