@@ -81,13 +81,6 @@ void pl_jstream_reserve(pl_jstream_t *js, apr_size_t n)
     js->cap = cap;
 }
 
-void pl_jstream_raw(pl_jstream_t *js, const char *s, apr_size_t n)
-{
-    pl_jstream_reserve(js, n);
-    memcpy(js->s + js->len, s, n);
-    js->len += n;
-}
-
 /* Names in candidate answers are ASCII identifiers and uuids: copied at
  * once; anything else is written by json.dumps' rules (pl_py_json_str),
  * the same as every other answer's strings. */
