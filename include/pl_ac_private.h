@@ -141,6 +141,9 @@ typedef struct wstate_t {
                                      * that could still take it */
     int iso_union;     /* providers isolate slots may take */
     int started;
+    /* prune as it goes (walk_t.deep), unless every slot of the anchor
+     * has one choice: then there is nothing to prune between them */
+    int deep;
 } wstate_t;
 
 typedef struct walk_t {

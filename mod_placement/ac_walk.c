@@ -522,14 +522,14 @@ static void unchoose(walk_t *w, int d)
 {
     prov_t *pv = w->chosen[d];
 
-    if (w->deep) {
+    if (w->st->deep) {
         fit_before(w, pv);
     }
     untake(w, d, pv);
     if (w->slot_iso[d]) {
         pv->iso_n--;
     }
-    if (w->deep) {
+    if (w->st->deep) {
         fit_after(w, pv, w->nslots);
     }
 }
@@ -653,14 +653,28 @@ static void index_anchor(walk_t *w, anchor_t *a)
 
 /* Set st up for anchor a and apply it; st->depth is -1 when no candidate
  * can come from a (decided without walking). */
+/* whether some slot of a has more than one provider to choose from */
+static int has_choices(const walk_t *w, const anchor_t *a)
+{
+    int s;
+
+    for (s = 0; s < w->nslots; s++) {
+        if (a->lists[s]->nelts > 1) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void pl_ac_start_anchor(walk_t *w, wstate_t *st, anchor_t *a, int nres)
 {
     int s;
 
-    if (w->deep && a->provs == NULL) {
+    state_init(w, st, a, nres);
+    st->deep = w->deep && has_choices(w, a);
+    if (st->deep && a->provs == NULL) {
         index_anchor(w, a);
     }
-    state_init(w, st, a, nres);
     pl_ac_state_apply(w, st);
     if (w->b->c->opts->randomize) {
         for (s = 0; s < w->nslots; s++) {
@@ -673,7 +687,7 @@ void pl_ac_start_anchor(walk_t *w, wstate_t *st, anchor_t *a, int nres)
         w->refused++;
         return;
     }
-    for (s = 0; s < w->nslots && w->deep; s++) {
+    for (s = 0; s < w->nslots && st->deep; s++) {
         int i;
 
         st->viable[s] = 0;
@@ -735,7 +749,7 @@ int pl_ac_step(walk_t *w)
         if (!fit_slot(w, d, pv)) {
             continue; /* take() would refuse it */
         }
-        if (w->deep) {
+        if (st->deep) {
             fit_before(w, pv);
         }
         if (!take(w, d, pv)) {
@@ -751,7 +765,7 @@ int pl_ac_step(walk_t *w)
         if (w->slot_iso[d]) {
             pv->iso_n++;
         }
-        if ((w->deep && !fit_after(w, pv, d)) || !completable(w, d + 1)) {
+        if ((st->deep && !fit_after(w, pv, d)) || !completable(w, d + 1)) {
             w->pruned++;
             unchoose(w, d);
             continue;
