@@ -651,8 +651,6 @@ static void index_anchor(walk_t *w, anchor_t *a)
     }
 }
 
-/* Set st up for anchor a and apply it; st->depth is -1 when no candidate
- * can come from a (decided without walking). */
 /* whether some slot of a has more than one provider to choose from */
 static int has_choices(const walk_t *w, const anchor_t *a)
 {
@@ -666,6 +664,8 @@ static int has_choices(const walk_t *w, const anchor_t *a)
     return 0;
 }
 
+/* Set st up for anchor a and apply it; st->depth is -1 when no candidate
+ * can come from a (decided without walking). */
 void pl_ac_start_anchor(walk_t *w, wstate_t *st, anchor_t *a, int nres)
 {
     int s;
