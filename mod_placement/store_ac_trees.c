@@ -44,6 +44,52 @@ typedef struct usage_t {
     apr_int64_t used;
 } usage_t;
 
+/* The rows of a rider (pl_store_ac_rider_t) as they come, cell by cell. */
+typedef struct rider_rows_t {
+    apr_pool_t *p;
+    pl_rows_t rows;
+    apr_array_header_t *cells;
+} rider_rows_t;
+
+static void rider_rows_init(rider_rows_t *r, apr_pool_t *p)
+{
+    memset(r, 0, sizeof(*r));
+    r->p = p;
+    r->cells = apr_array_make(p, 64, sizeof(const char *));
+}
+
+/* A row into r if its kind (first cell) is a rider's: 1 if it was. */
+static int rider_row(rider_rows_t *r, int ncols, const char *const *cells)
+{
+    int j;
+
+    if (pl_db_cell_i64(cells[0]) < PL_STORE_AC_RIDER_KIND) {
+        return 0;
+    }
+    for (j = 0; j < ncols; j++) {
+        APR_ARRAY_PUSH(r->cells,
+                       const char *) = cells[j] ? apr_pstrdup(r->p, cells[j])
+                                                : NULL;
+    }
+    r->rows.ncols = ncols;
+    r->rows.nrows++;
+    return 1;
+}
+
+/* Once the statement is read: whether rider takes its rows (else it is
+ * marked rejected). */
+static int rider_accepts(pl_store_ac_rider_t *rider, rider_rows_t *r)
+{
+    pl_rows_t *rows = apr_pmemdup(r->p, &r->rows, sizeof(*rows));
+
+    rows->cells = (const char **)r->cells->elts;
+    if (!rider->accept(rider->baton, rows)) {
+        rider->rejected = 1;
+        return 0;
+    }
+    return 1;
+}
+
 typedef struct trees_t {
     apr_pool_t *p;
     pl_ac_world_t *w;
@@ -53,9 +99,7 @@ typedef struct trees_t {
      * whose names are to be read */
     pl_idmap_t *trait_named;
     pl_idmap_t *rc_unnamed;
-    /* the rows of a rider (pl_store_ac_rider_t), cell by cell */
-    pl_rows_t rider_rows;
-    apr_array_header_t *rider_cells;
+    rider_rows_t rider;
 } trees_t;
 
 /*
@@ -124,23 +168,13 @@ static void push_link(apr_array_header_t *out, apr_int64_t rp_id,
 static apr_status_t tree_row(void *baton, int ncols, const char *const *cells)
 {
     trees_t *t = baton;
-    apr_int64_t kind = pl_db_cell_i64(cells[0]);
     apr_int64_t rp_id = pl_db_cell_i64(cells[1]),
                 other = pl_db_cell_i64(cells[2]);
-    int j;
 
-    if (kind >= PL_STORE_AC_RIDER_KIND) {
-        for (j = 0; j < ncols; j++) {
-            APR_ARRAY_PUSH(t->rider_cells,
-                           const char *) = cells[j]
-                                               ? apr_pstrdup(t->p, cells[j])
-                                               : NULL;
-        }
-        t->rider_rows.ncols = ncols;
-        t->rider_rows.nrows++;
+    if (rider_row(&t->rider, ncols, cells)) {
         return APR_SUCCESS;
     }
-    switch (kind) {
+    switch (pl_db_cell_i64(cells[0])) {
     case ROW_PROVIDER: {
         tree_prov_t *tp = apr_array_push(t->provs);
 
@@ -571,27 +605,26 @@ static apr_status_t read_class_names(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
-/* The rows of rows whose kind (first column) is a rider's, as rows of
- * their own (from p). */
-static pl_rows_t *rider_rows(apr_pool_t *p, const pl_rows_t *rows)
-{
-    pl_rows_t *out = apr_pcalloc(p, sizeof(*out));
-    int i;
-
-    out->ncols = rows->ncols;
-    out->cells = apr_palloc(p, (rows->nrows * rows->ncols + 1) *
-                                   sizeof(*out->cells));
-    for (i = 0; i < rows->nrows; i++) {
-        if (pl_db_cell_i64(PL_CELL(rows, i, 0)) >= PL_STORE_AC_RIDER_KIND) {
-            memcpy(&out->cells[out->nrows++ * out->ncols], &PL_CELL(rows, i, 0),
-                   rows->ncols * sizeof(*out->cells));
-        }
-    }
-    return out;
-}
-
 /* The kind of the roots' rows when a rider comes with them. */
 #define ROW_ROOT 3
+
+/* the roots read first, and the rows of a rider with them */
+typedef struct roots_reader_t {
+    apr_array_header_t *ids; /* apr_int64_t */
+    int kinded;              /* rows of the roots are (ROW_ROOT, id, ...) */
+    rider_rows_t rider;
+} roots_reader_t;
+
+static apr_status_t root_row(void *baton, int ncols, const char *const *cells)
+{
+    roots_reader_t *r = baton;
+
+    if (!r->kinded || !rider_row(&r->rider, ncols, cells)) {
+        APR_ARRAY_PUSH(r->ids,
+                       apr_int64_t) = pl_db_cell_i64(cells[r->kinded ? 1 : 0]);
+    }
+    return APR_SUCCESS;
+}
 
 /* MariaDB (and MySQL) evaluate a CTE once for each reference, so the
  * query of the roots would run once per kind of row: there the roots are
@@ -601,35 +634,28 @@ static pl_rows_t *rider_rows(apr_pool_t *p, const pl_rows_t *rows)
 static apr_status_t roots_first(pl_db_t *db, apr_pool_t *p, int once,
                                 pl_store_ac_rider_t *rider, const char **proots)
 {
+    roots_reader_t r = { apr_array_make(p, 64, sizeof(apr_int64_t)),
+                         rider != NULL };
     const char *sql = *proots;
-    pl_rows_t *rows;
-    apr_int64_t *ids;
     apr_status_t rv;
-    int i, n = 0;
 
+    rider_rows_init(&r.rider, p);
     if (rider) {
         sql = apr_psprintf(p,
                            "SELECT %d, id, NULL, NULL, NULL, NULL, NULL "
                            "FROM (%s) r UNION ALL %s",
                            ROW_ROOT, sql, rider->sql);
     }
-    rv = once ? pl_db_select_text(db, p, &rows, sql)
-              : pl_db_select_cached(db, p, &rows, sql);
+    rv = once ? pl_db_select_each_text(db, p, sql, root_row, &r)
+              : pl_db_select_each(db, p, sql, root_row, &r);
     if (rv != APR_SUCCESS) {
         return rv;
     }
     *proots = NULL;
-    if (rider && !rider->accept(rider->baton, rider_rows(p, rows))) {
-        rider->rejected = 1;
-        return APR_SUCCESS;
+    if ((rider == NULL || rider_accepts(rider, &r.rider)) && r.ids->nelts) {
+        *proots = pl_db_id_list(p, (const apr_int64_t *)r.ids->elts,
+                                r.ids->nelts);
     }
-    ids = apr_palloc(p, (rows->nrows + 1) * sizeof(*ids));
-    for (i = 0; i < rows->nrows; i++) {
-        if (rider == NULL || pl_db_cell_i64(PL_CELL(rows, i, 0)) == ROW_ROOT) {
-            ids[n++] = pl_db_cell_i64(PL_CELL(rows, i, rider ? 1 : 0));
-        }
-    }
-    *proots = n ? pl_db_id_list(p, ids, n) : NULL;
     return APR_SUCCESS;
 }
 
@@ -644,9 +670,7 @@ apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
                   apr_array_make(p, 64, sizeof(tree_prov_t)),
                   apr_array_make(p, 64, sizeof(usage_t)),
                   pl_idmap_make(p, 64),
-                  pl_idmap_make(p, 8),
-                  { 0, 0, NULL },
-                  apr_array_make(p, 64, sizeof(const char *)) };
+                  pl_idmap_make(p, 8) };
     int i, listed = pl_db_dialect(db) == PL_DB_MYSQL;
     int had = w->provs->nelts;
     const usage_t *u, *end;
@@ -655,6 +679,7 @@ apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
     const char *sql;
 
     *pnroots = 0;
+    rider_rows_init(&t.rider, p);
     if (listed) {
         if ((rv = roots_first(db, p, once, rider, &roots)) != APR_SUCCESS) {
             return rv;
@@ -674,14 +699,8 @@ apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    if (rider) {
-        pl_rows_t *rows = apr_pmemdup(p, &t.rider_rows, sizeof(*rows));
-
-        rows->cells = (const char **)t.rider_cells->elts;
-        if (!rider->accept(rider->baton, rows)) {
-            rider->rejected = 1;
-            return APR_SUCCESS;
-        }
+    if (rider && !rider_accepts(rider, &t.rider)) {
+        return APR_SUCCESS;
     }
     /* by provider id, so that the world comes out in order */
     sort_array(t.provs, by_tree_prov);
