@@ -11,7 +11,7 @@
  * trait id names one trait for good (traits are never renamed), there
  * are a few hundred, and readers can then take the names as they are.
  * The last rows of each statement of lookups live in a third pool,
- * cleared when it holds LOOKUPS_MAX texts.
+ * cleared once LOOKUPS_MAX copies were kept in it.
  */
 #include <string.h>
 #include <apr_hash.h>
