@@ -168,6 +168,11 @@ typedef struct pl_ac_world_t {
 /** An empty world from p. */
 pl_ac_world_t *pl_ac_world_make(apr_pool_t *p);
 
+/** Room in a for n more elements, made at once: apr_array_push doubles
+ *  an array by copying it and zeroing the new half, which for the
+ *  world's arrays of a thousand providers cost more than filling them. */
+void pl_ac_array_reserve(apr_array_header_t *a, int n);
+
 /** (total - reserved) * allocation_ratio in doubles, as upstream's SQL
  *  compares a single amount with it. */
 double pl_ac_capacity_real(const pl_ac_inv_t *inv);

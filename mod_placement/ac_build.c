@@ -63,6 +63,58 @@ static int cmp_anchor(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static int is_full(const anchor_t *a, int nslots)
+{
+    int s;
+
+    for (s = 0; s < nslots && a->lists[s] && a->lists[s]->nelts; s++) {
+    }
+    return s == nslots;
+}
+
+/* The anchors every slot can be filled at, by id: taken in the order of
+ * the world's providers (sorted by id) when each is one of them, which
+ * spares sorting the map's order; sorted otherwise (a sharing provider
+ * may anchor at a tree that was not read). */
+static apr_array_header_t *full_anchors(build_t *b, const pl_ac_world_t *w,
+                                        int nslots)
+{
+    apr_array_header_t *list = apr_array_make(
+        b->c->p, (int)pl_idmap_count(b->anchors) + 1, sizeof(anchor_t *));
+    apr_size_t pos = 0;
+    apr_int64_t last = APR_INT64_MIN;
+    anchor_t *a;
+    int i, nfull = 0;
+
+    while ((a = pl_idmap_next(b->anchors, &pos, NULL)) != NULL) {
+        nfull += is_full(a, nslots);
+    }
+    for (i = 0; i < w->provs->nelts && list->nelts < nfull; i++) {
+        apr_int64_t id = APR_ARRAY_IDX(w->provs, i, pl_ac_prov_t).id;
+
+        if (id < last) {
+            break; /* a world made by hand, out of order */
+        }
+        last = id;
+        a = pl_idmap_get(b->anchors, id);
+        if (a && is_full(a, nslots)) {
+            APR_ARRAY_PUSH(list, anchor_t *) = a;
+        }
+    }
+    if (list->nelts == nfull) {
+        return list;
+    }
+    list->nelts = 0;
+    pos = 0;
+    while ((a = pl_idmap_next(b->anchors, &pos, NULL)) != NULL) {
+        if (is_full(a, nslots)) {
+            APR_ARRAY_PUSH(list, anchor_t *) = a;
+        }
+    }
+    qsort(list->elts, list->nelts, sizeof(anchor_t *), cmp_anchor);
+    return list;
+}
+
 /* ------------------------------------------------------------------ */
 /* Entry point                                                         */
 /* ------------------------------------------------------------------ */
@@ -87,6 +139,19 @@ pl_ac_world_t *pl_ac_world_make(apr_pool_t *p)
     w->rc_names = apr_array_make(p, 8, sizeof(pl_ac_name_t));
     w->trait_names = apr_array_make(p, 16, sizeof(pl_ac_name_t));
     return w;
+}
+
+void pl_ac_array_reserve(apr_array_header_t *a, int n)
+{
+    char *elts;
+
+    if (n <= 0 || a->nelts + n <= a->nalloc) {
+        return;
+    }
+    elts = apr_palloc(a->pool, (apr_size_t)(a->nelts + n) * a->elt_size);
+    memcpy(elts, a->elts, (apr_size_t)a->nelts * a->elt_size);
+    a->elts = elts;
+    a->nalloc = a->nelts + n;
 }
 
 static pl_ac_result_t *result_make(apr_pool_t *p)
@@ -134,8 +199,6 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     ctx_t c;
     build_t b;
     walk_t w;
-    anchor_t *a;
-    apr_size_t pos = 0;
     const char *unknown = NULL;
     gstat_e st;
     int i, s, nslots = 0, multi_ok, isolate, nres = 0, nanchors;
@@ -188,23 +251,10 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     }
     nslots = s; /* b.nslots was an upper bound */
 
-    /* the anchors every slot can be filled at */
-    b.anchor_list = apr_array_make(p, (int)pl_idmap_count(b.anchors) + 1,
-                                   sizeof(anchor_t *));
-    while ((a = pl_idmap_next(b.anchors, &pos, NULL)) != NULL) {
-        for (s = 0; s < nslots && a->lists[s] && a->lists[s]->nelts; s++) {
-        }
-        if (s == nslots) {
-            APR_ARRAY_PUSH(b.anchor_list, anchor_t *) = a;
-        }
-    }
+    b.anchor_list = full_anchors(&b, world, nslots);
     if (opts->randomize) {
         pl_ac_shuffle(&c, b.anchor_list->elts, b.anchor_list->nelts,
                       sizeof(anchor_t *));
-    }
-    else {
-        qsort(b.anchor_list->elts, b.anchor_list->nelts, sizeof(anchor_t *),
-              cmp_anchor);
     }
 
     memset(&w, 0, sizeof(w));

@@ -137,7 +137,7 @@ static apr_hash_t *name_map(apr_pool_t *p, const apr_array_header_t *names)
 void pl_ac_index_world(ctx_t *c)
 {
     const pl_ac_world_t *w = c->world;
-    int i, k;
+    int i, k, *count;
 
     c->provs = pl_idmap_make(c->p, w->provs->nelts);
     c->rc_by_name = name_map(c->p, w->rcs);
@@ -155,8 +155,17 @@ void pl_ac_index_world(ctx_t *c)
         }
     }
     c->rc_invs = apr_palloc(c->p, (c->nrc + 1) * sizeof(*c->rc_invs));
+    /* each list sized once: a world holds thousands of inventories */
+    count = apr_pcalloc(c->p, (c->nrc + 1) * sizeof(*count));
+    for (i = 0; i < w->invs->nelts; i++) {
+        if ((k = pl_ac_rc_index(
+                 c, APR_ARRAY_IDX(w->invs, i, pl_ac_inv_t).rc_id)) >= 0) {
+            count[k]++;
+        }
+    }
     for (k = 0; k < c->nrc; k++) {
-        c->rc_invs[k] = apr_array_make(c->p, 64, sizeof(pl_ac_inv_t *));
+        c->rc_invs[k] = apr_array_make(c->p, count[k] + 1,
+                                       sizeof(pl_ac_inv_t *));
     }
     for (i = 0; i < w->invs->nelts; i++) {
         const pl_ac_inv_t *inv = &APR_ARRAY_IDX(w->invs, i, pl_ac_inv_t);

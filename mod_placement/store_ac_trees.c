@@ -310,10 +310,20 @@ static int by_name_id(const void *a, const void *b)
                    ((const pl_ac_name_t *)b)->id);
 }
 
+/* Sorted by cmp. The rows mostly come in order already (PostgreSQL
+ * emits the providers as it scans their table): checked first, as
+ * qsort would compare each element log n times even then. */
 static void sort_array(apr_array_header_t *a,
                        int (*cmp)(const void *, const void *))
 {
-    if (a->nelts > 1) {
+    const char *e = a->elts;
+    int i;
+
+    for (i = 1; i < a->nelts && cmp(e + (i - 1) * a->elt_size,
+                                     e + i * a->elt_size) <= 0;
+         i++) {
+    }
+    if (i < a->nelts) {
         qsort(a->elts, (size_t)a->nelts, (size_t)a->elt_size, cmp);
     }
 }
@@ -571,6 +581,23 @@ static void add_provider(trees_t *t, const tree_prov_t *tp,
     }
 }
 
+/* Room in the world for the n providers of facts (add_provider), made
+ * once instead of by doubling. */
+static void reserve_world(pl_ac_world_t *w, int n, pl_ac_facts_t *const *facts)
+{
+    int i, ninvs = 0, ntraits = 0;
+
+    for (i = 0; i < n; i++) {
+        if (facts[i]) {
+            ninvs += facts[i]->ninvs;
+            ntraits += facts[i]->ntraits;
+        }
+    }
+    pl_ac_array_reserve(w->provs, n);
+    pl_ac_array_reserve(w->invs, ninvs);
+    pl_ac_array_reserve(w->all_traits, ntraits);
+}
+
 /* The names of custom classes (and of standard ones newer than ours)
  * are read with every request: a custom class can be renamed (PUT
  * /resource_classes before microversion 1.7) without any provider's
@@ -709,6 +736,7 @@ apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
     if ((rv = all_facts(db, p, cache, t.provs, w, &facts)) != APR_SUCCESS) {
         return rv;
     }
+    reserve_world(w, t.provs->nelts, facts);
     for (i = 0; i < w->trait_names->nelts; i++) {
         pl_idmap_add(t.trait_named,
                      APR_ARRAY_IDX(w->trait_names, i, pl_ac_name_t).id);
