@@ -80,9 +80,12 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
 
         s->id = pv->id;
         s->uuid = pv->uuid;
+        s->parent_id = pv->parent_id;
         s->parent_uuid = pv->parent_id ? uuid_of(w, pv->parent_id) : NULL;
+        s->root_id = pv->root_id;
         s->root_uuid = uuid_of(w, pv->root_id);
         if (s->root_uuid == NULL) { /* its root was not read */
+            s->root_id = s->id;
             s->root_uuid = s->uuid;
         }
         s->res = apr_array_make(p, 3, sizeof(pl_ac_summary_res_t));

@@ -185,11 +185,12 @@ static int requested(const pl_ac_request_t *acr, const char *rc)
 }
 
 static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
-                         const pl_ac_summary_t *s, pl_idmap_t *quoted)
+                         const pl_ac_summary_t *s, const pl_idmap_t *uuids,
+                         pl_idmap_t *quoted)
 {
     int j, n = 0;
 
-    js_quoted(b, quoted, s->uuid);
+    js_uuid(b, uuids, s->id);
     PL_JS_LIT(b, ": {\"resources\": {");
     for (j = 0; j < s->res->nelts; j++) {
         const pl_ac_summary_res_t *r = &APR_ARRAY_IDX(s->res, j,
@@ -225,13 +226,13 @@ static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
     if (mv >= PL_MV(1, 29)) {
         PL_JS_LIT(b, ", \"parent_provider_uuid\": ");
         if (s->parent_uuid) {
-            js_quoted(b, quoted, s->parent_uuid);
+            js_uuid(b, uuids, s->parent_id);
         }
         else {
             PL_JS_LIT(b, "null");
         }
         PL_JS_LIT(b, ", \"root_provider_uuid\": ");
-        js_quoted(b, quoted, s->root_uuid);
+        js_uuid(b, uuids, s->root_id);
     }
     PL_JS_LIT(b, "}");
 }
@@ -289,7 +290,8 @@ static void write_answer(pl_req_t *req, void *baton)
             PL_JS_LIT(&js, ", ");
         }
         summary_json(&js, a->mv, a->acr,
-                     APR_ARRAY_IDX(a->sums, i, pl_ac_summary_t *), quoted);
+                     APR_ARRAY_IDX(a->sums, i, pl_ac_summary_t *), a->uuids,
+                     quoted);
     }
     PL_JS_LIT(&js, "}}");
     if (pl_jstream_finish(&js) != APR_SUCCESS) {
