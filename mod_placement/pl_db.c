@@ -20,7 +20,7 @@ struct pl_db_t {
     const apr_dbd_driver_t *driver;
     apr_dbd_t *handle;
     apr_hash_t *prepared; /* sql text -> apr_dbd_prepared_t */
-    int *ncached;         /* of them by pl_db_select_cached */
+    struct conn_state_t *cs;
     apr_dbd_transaction_t *txn;
     int depth;         /* of pl_db_begin/pl_db_end */
     int rollback_only; /* an inner part failed */
@@ -34,10 +34,20 @@ struct pl_db_t {
 /* pl_db_select_cached: how many texts one connection keeps prepared */
 #define CACHED_MAX 64
 
+/* A text pl_db_select_cached keeps prepared, as pl_cached_<its slot>. */
+typedef struct cached_t {
+    apr_pool_t *pool; /* its text and statement; NULL: a free slot */
+    const char *sql;
+    apr_dbd_prepared_t *stmt;
+    apr_uint64_t used; /* the connection's tick when it last ran */
+} cached_t;
+
 /* What lives with the connection. */
 typedef struct conn_state_t {
-    apr_hash_t *prepared;
-    int ncached;
+    apr_hash_t *prepared;  /* pl_db_select's and pl_db_exec's texts */
+    apr_hash_t *by_sql;    /* text -> cached_t */
+    cached_t cached[CACHED_MAX];
+    apr_uint64_t ticks;
     int timeout; /* statement timeout set on it, seconds */
     int lost;    /* the driver reconnected: set up again */
 } conn_state_t;
@@ -166,6 +176,7 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
     if (cs == NULL) {
         cs = apr_pcalloc(conn_pool, sizeof(*cs));
         cs->prepared = apr_hash_make(conn_pool);
+        cs->by_sql = apr_hash_make(conn_pool);
         apr_pool_userdata_set(cs, PREPARED_KEY, NULL, conn_pool);
         session_setup(db, cs);
     }
@@ -173,12 +184,13 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
         /* a new session under the old handle: nothing of ours is in it
          * (the old statements stay in conn_pool until it goes) */
         apr_hash_clear(cs->prepared);
-        cs->ncached = 0;
+        apr_hash_clear(cs->by_sql);
+        memset(cs->cached, 0, sizeof(cs->cached));
         session_setup(db, cs);
     }
     set_statement_timeout(db, cs, statement_timeout);
     db->prepared = cs->prepared;
-    db->ncached = &cs->ncached;
+    db->cs = cs;
     return db;
 }
 
@@ -272,12 +284,12 @@ static apr_status_t classify(pl_db_t *db, int ret)
     return PL_EDB;
 }
 
-/* label: NULL, or a name unique on the connection, which apr_dbd_pgsql
- * needs to prepare on the server (it runs unnamed statements as one-off
- * queries); it then types every argument varchar, so only statements
- * without arguments get one. */
-static apr_status_t prepare_as(pl_db_t *db, const char *sql, const char *label,
-                               apr_dbd_prepared_t **pstmt)
+/* The statement of sql (with arguments), prepared once per connection.
+ * Unnamed: apr_dbd_pgsql runs it as a one-off query each time (a named
+ * one would have every argument typed varchar); the texts without
+ * arguments that are worth keeping on the server are pl_db_select_cached's. */
+static apr_status_t prepare(pl_db_t *db, const char *sql,
+                            apr_dbd_prepared_t **pstmt)
 {
     apr_dbd_prepared_t *stmt = apr_hash_get(db->prepared, sql,
                                             APR_HASH_KEY_STRING);
@@ -286,7 +298,7 @@ static apr_status_t prepare_as(pl_db_t *db, const char *sql, const char *label,
     if (stmt == NULL) {
         const char *key = apr_pstrdup(db->conn_pool, sql);
 
-        ret = apr_dbd_prepare(db->driver, db->conn_pool, db->handle, key, label,
+        ret = apr_dbd_prepare(db->driver, db->conn_pool, db->handle, key, NULL,
                               &stmt);
         if (ret != 0) {
             return classify(db, ret);
@@ -295,12 +307,6 @@ static apr_status_t prepare_as(pl_db_t *db, const char *sql, const char *label,
     }
     *pstmt = stmt;
     return APR_SUCCESS;
-}
-
-static apr_status_t prepare(pl_db_t *db, const char *sql,
-                            apr_dbd_prepared_t **pstmt)
-{
-    return prepare_as(db, sql, NULL, pstmt);
 }
 
 /* PostgreSQL: random access (the whole result at once, PQexec), because
@@ -445,33 +451,99 @@ apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
     return read_rows(db, p, res, prows);
 }
 
+/* A slot for one more text: a free one, or the one run longest ago,
+ * its statement dropped. NULL when none can be had: SQLite's driver
+ * frees a statement only with its connection, and inside a transaction
+ * a failed DEALLOCATE would end it. */
+static cached_t *free_slot(pl_db_t *db)
+{
+    conn_state_t *cs = db->cs;
+    cached_t *c = &cs->cached[0];
+    int i, changed;
+
+    for (i = 0; i < CACHED_MAX; i++) {
+        if (cs->cached[i].pool == NULL) {
+            return &cs->cached[i];
+        }
+        if (cs->cached[i].used < c->used) {
+            c = &cs->cached[i];
+        }
+    }
+    if (db->dialect == PL_DB_SQLITE || db->txn != NULL) {
+        return NULL;
+    }
+    if (db->dialect == PL_DB_PGSQL) {
+        int ret = apr_dbd_query(db->driver, db->handle, &changed,
+                                apr_psprintf(c->pool, "DEALLOCATE pl_cached_%d",
+                                             (int)(c - cs->cached)));
+
+        if (ret != 0) {
+            classify(db, ret); /* a session gone is set up again */
+            return NULL;
+        }
+    }
+    apr_hash_set(cs->by_sql, c->sql, APR_HASH_KEY_STRING, NULL);
+    apr_pool_destroy(c->pool); /* MySQL: closes the statement */
+    memset(c, 0, sizeof(*c));
+    return c;
+}
+
+/* The statement kept prepared for sql on this connection (*pc), made
+ * when it is not; *pc NULL when sql is to run as it is. Past CACHED_MAX
+ * texts, the one run longest ago makes room: a server's few hot texts
+ * (the candidate requests of its flavors) stay prepared whatever else
+ * comes, where a planned text costs the database twice its run. */
+static apr_status_t cached_statement(pl_db_t *db, const char *sql,
+                                     cached_t **pc)
+{
+    conn_state_t *cs = db->cs;
+    cached_t *c = apr_hash_get(cs->by_sql, sql, APR_HASH_KEY_STRING);
+    int ret;
+
+    *pc = NULL;
+    if (c == NULL) {
+        if ((c = free_slot(db)) == NULL) {
+            return APR_SUCCESS;
+        }
+        apr_pool_create(&c->pool, db->conn_pool);
+        c->sql = apr_pstrdup(c->pool, sql);
+        ret = apr_dbd_prepare(db->driver, c->pool, db->handle, c->sql,
+                              apr_psprintf(c->pool, "pl_cached_%d",
+                                           (int)(c - cs->cached)),
+                              &c->stmt);
+        if (ret != 0) {
+            apr_pool_destroy(c->pool);
+            memset(c, 0, sizeof(*c));
+            return classify(db, ret);
+        }
+        apr_hash_set(cs->by_sql, c->sql, APR_HASH_KEY_STRING, c);
+    }
+    c->used = ++cs->ticks;
+    *pc = c;
+    return APR_SUCCESS;
+}
+
 /* Run sql, prepared once and kept when cache is set (as
  * pl_db_select_cached says), the result from p. */
 static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql, int cache,
                         apr_dbd_results_t **pres)
 {
-    apr_dbd_prepared_t *stmt = cache ? apr_hash_get(db->prepared, sql,
-                                                    APR_HASH_KEY_STRING)
-                                     : NULL;
+    cached_t *c = NULL;
     apr_status_t rv;
     int ret;
 
     *pres = NULL;
-    /* '%' would read as an argument; past the bound, texts are one-offs */
-    if (stmt == NULL) {
-        if (!cache || strchr(sql, '%') || *db->ncached >= CACHED_MAX) {
-            ret = apr_dbd_select(db->driver, p, db->handle, pres, sql,
-                                 random_access(db));
-            return ret ? classify(db, ret) : APR_SUCCESS;
-        }
-        rv = prepare_as(db, sql, apr_psprintf(p, "pl_cached_%d", *db->ncached),
-                        &stmt);
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-        ++*db->ncached;
+    /* '%' would read as an argument */
+    if (cache && !strchr(sql, '%') &&
+        (rv = cached_statement(db, sql, &c)) != APR_SUCCESS) {
+        return rv;
     }
-    ret = apr_dbd_pselect(db->driver, p, db->handle, pres, stmt,
+    if (c == NULL) {
+        ret = apr_dbd_select(db->driver, p, db->handle, pres, sql,
+                             random_access(db));
+        return ret ? classify(db, ret) : APR_SUCCESS;
+    }
+    ret = apr_dbd_pselect(db->driver, p, db->handle, pres, c->stmt,
                           random_access(db), 0, NULL);
     return ret ? classify(db, ret) : APR_SUCCESS;
 }
