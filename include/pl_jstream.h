@@ -5,9 +5,10 @@
  *   - text: the buffer grows (doubling) and holds the whole text at the
  *     end (small pieces kept for later, such as quoted uuids);
  *   - response: the buffer has a fixed size and goes to the client each
- *     time it is full, so an answer of megabytes costs one buffer of
- *     memory, reused, instead of the whole text (and the kernel does not
- *     have to map, fault in and unmap the pages of a fresh large buffer).
+ *     time it is full, so an answer of megabytes costs a buffer or two of
+ *     the connection's bucket allocator, recycled, instead of the whole
+ *     text (and the kernel does not have to map, fault in and unmap the
+ *     pages of a fresh large buffer). pl_jstream_finish frees the last.
  * The bytes written are the same in both modes.
  */
 #ifndef PL_JSTREAM_H

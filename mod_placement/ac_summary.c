@@ -61,6 +61,16 @@ static const char *uuid_of(const pl_ac_world_t *w, apr_int64_t id)
     return pv ? pv->uuid : NULL;
 }
 
+/* The summary of provider id, from *last when it is that one's. */
+static pl_ac_summary_t *summary_of(const pl_idmap_t *by_id, apr_int64_t id,
+                                   pl_ac_summary_t **last)
+{
+    if (*last == NULL || (*last)->id != id) {
+        *last = pl_idmap_get(by_id, id);
+    }
+    return *last;
+}
+
 void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
                      const pl_ac_result_t *res, int want_traits,
                      apr_array_header_t **psums, pl_idmap_t **pby_id)
@@ -71,6 +81,7 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
     pl_idmap_t *wanted = id_set(p, res->only_rps ? res->only_rps : res->roots);
     pl_idmap_t *rc_names = name_map(p, w->rc_names);
     pl_idmap_t *trait_names = name_map(p, w->trait_names);
+    pl_ac_summary_t *last = NULL;
     int i;
 
     /* every provider read, in id order; the summarized ones listed */
@@ -95,10 +106,11 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
             APR_ARRAY_PUSH(sums, pl_ac_summary_t *) = s;
         }
     }
-    /* inventories and traits come by provider id, then class or trait */
+    /* inventories and traits come by provider id, then class or trait:
+     * a provider's come one after the other (one lookup for them all) */
     for (i = 0; i < w->invs->nelts; i++) {
         const pl_ac_inv_t *inv = &APR_ARRAY_IDX(w->invs, i, pl_ac_inv_t);
-        pl_ac_summary_t *s = pl_idmap_get(by_id, inv->rp_id);
+        pl_ac_summary_t *s = summary_of(by_id, inv->rp_id, &last);
         pl_ac_summary_res_t *r;
 
         if (s == NULL) {
@@ -112,7 +124,7 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
     }
     for (i = 0; want_traits && i < w->all_traits->nelts; i++) {
         const pl_ac_link_t *l = &APR_ARRAY_IDX(w->all_traits, i, pl_ac_link_t);
-        pl_ac_summary_t *s = pl_idmap_get(by_id, l->rp_id);
+        pl_ac_summary_t *s = summary_of(by_id, l->rp_id, &last);
 
         if (s) {
             APR_ARRAY_PUSH(s->traits, const char *) = name_of(trait_names,

@@ -31,20 +31,24 @@ void pl_jstream_response(pl_jstream_t *js, request_rec *r, apr_pool_t *p,
     js->r = r;
     js->bb = apr_brigade_create(p, r->connection->bucket_alloc);
     js->cap = size;
-    js->s = apr_palloc(p, size);
+    js->s = apr_bucket_alloc(size, js->bb->bucket_alloc);
 }
 
-/* Response mode: the buffer to the output filters as one heap bucket (a
- * copy the network layer owns, so the buffer can be reused at once). */
+/* Response mode: the buffer to the output filters as a heap bucket that
+ * owns it (freed once written, back to the connection's bucket
+ * allocator, which hands it out again for the next one): no copy of the
+ * answer. */
 static void send_buffer(pl_jstream_t *js)
 {
+    apr_bucket_alloc_t *list = js->bb->bucket_alloc;
     apr_bucket *b;
 
     if (js->len == 0 || js->failed) {
         js->len = 0;
         return;
     }
-    b = apr_bucket_heap_create(js->s, js->len, NULL, js->bb->bucket_alloc);
+    b = apr_bucket_heap_create(js->s, js->len, apr_bucket_free, list);
+    js->s = apr_bucket_alloc(js->cap, list);
     APR_BRIGADE_INSERT_TAIL(js->bb, b);
     if (ap_pass_brigade(js->r->output_filters, js->bb) != APR_SUCCESS) {
         js->failed = 1;
@@ -72,6 +76,12 @@ void pl_jstream_reserve(pl_jstream_t *js, apr_size_t n)
     cap = js->cap ? js->cap * 2 : n + 1;
     while (cap < js->len + n + 1) {
         cap *= 2;
+    }
+    if (js->r) { /* empty now: a larger buffer of the same kind */
+        apr_bucket_free(js->s);
+        js->s = apr_bucket_alloc(cap, js->bb->bucket_alloc);
+        js->cap = cap;
+        return;
     }
     ns = apr_palloc(js->p, cap);
     if (js->len) {
@@ -137,5 +147,8 @@ apr_status_t pl_jstream_finish(pl_jstream_t *js)
         ap_set_content_length(js->r, js->len);
     }
     send_buffer(js);
+    apr_bucket_free(js->s);
+    js->s = NULL;
+    js->cap = 0;
     return js->failed ? APR_EGENERAL : APR_SUCCESS;
 }
