@@ -51,7 +51,9 @@ typedef struct ctx_t {
     pl_idmap_t *provs; /* id -> prov_t */
     int nrc;           /* distinct requested class ids */
     apr_int64_t *rc_ids;
-    apr_array_header_t **rc_invs; /* per class index: pl_ac_inv_t * */
+    /* per class index: prov_t * of the providers with an inventory of
+     * it (prov_t.inv[index]), in the world's order */
+    apr_array_header_t **rc_provs;
     apr_hash_t *rc_by_name, *trait_by_name, *agg_by_uuid, *tree_by_uuid;
     /* root_required, resolved */
     ids_t anchor_req, anchor_forb;

@@ -167,11 +167,11 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
     }
     /* every class needs some provider with room */
     for (i = 0; i < gc->nres; i++) {
-        const apr_array_header_t *invs = c->rc_invs[gc->rc_idx[i]];
+        const apr_array_header_t *provs = c->rc_provs[gc->rc_idx[i]];
 
-        for (n = 0, j = 0; j < invs->nelts && !n; j++) {
-            const pl_ac_inv_t *inv = APR_ARRAY_IDX(invs, j,
-                                                   const pl_ac_inv_t *);
+        for (n = 0, j = 0; j < provs->nelts && !n; j++) {
+            const pl_ac_inv_t *inv =
+                APR_ARRAY_IDX(provs, j, prov_t *)->inv[gc->rc_idx[i]];
 
             n = (!gc->has_tree || inv->root_id == gc->tree_root) &&
                 pl_ac_fits(inv, gc->amount[i]);
@@ -250,12 +250,10 @@ gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc)
         return G_EMPTY; /* upstream filters on nothing */
     }
     if (gc->nres) {
-        const apr_array_header_t *invs = c->rc_invs[gc->rc_idx[0]];
+        const apr_array_header_t *provs = c->rc_provs[gc->rc_idx[0]];
 
-        for (i = 0; i < invs->nelts; i++) {
-            const pl_ac_inv_t *inv = APR_ARRAY_IDX(invs, i,
-                                                   const pl_ac_inv_t *);
-            prov_t *pv = pl_idmap_get(c->provs, inv->rp_id);
+        for (i = 0; i < provs->nelts; i++) {
+            prov_t *pv = APR_ARRAY_IDX(provs, i, prov_t *);
 
             if (serves_all(gc, pv) && has_required(gc, pv) &&
                 (!gc->has_mo || in_all_aggs(gc, pv)) &&
@@ -359,20 +357,18 @@ gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc)
     }
     for (r = 0; r < gc->nres; r++) {
         int ri = gc->order[r];
-        const apr_array_header_t *invs = c->rc_invs[gc->rc_idx[ri]];
-        pl_idmap_t *here = pl_idmap_make(c->p, invs->nelts);
+        const apr_array_header_t *provs = c->rc_provs[gc->rc_idx[ri]];
+        pl_idmap_t *here = pl_idmap_make(c->p, provs->nelts);
         int slot = gc->slot0 + r;
 
-        for (i = 0; i < invs->nelts; i++) {
-            const pl_ac_inv_t *inv = APR_ARRAY_IDX(invs, i,
-                                                   const pl_ac_inv_t *);
-            prov_t *pv;
+        for (i = 0; i < provs->nelts; i++) {
+            prov_t *pv = APR_ARRAY_IDX(provs, i, prov_t *);
+            const pl_ac_inv_t *inv = pv->inv[gc->rc_idx[ri]];
 
             if ((gc->has_tree && inv->root_id != gc->tree_root) ||
                 !pl_ac_fits(inv, gc->amount[ri])) {
                 continue;
             }
-            pv = pl_idmap_get(c->provs, inv->rp_id);
             /* the tree of the provider itself */
             if (entry_ok(c, gc, pv, pv->root_id) &&
                 (!trees || pl_idmap_has(trees, pv->root_id))) {

@@ -154,7 +154,7 @@ void pl_ac_index_world(ctx_t *c)
             c->rc_ids[c->nrc++] = id;
         }
     }
-    c->rc_invs = apr_palloc(c->p, (c->nrc + 1) * sizeof(*c->rc_invs));
+    c->rc_provs = apr_palloc(c->p, (c->nrc + 1) * sizeof(*c->rc_provs));
     /* each list sized once: a world holds thousands of inventories */
     count = apr_pcalloc(c->p, (c->nrc + 1) * sizeof(*count));
     for (i = 0; i < w->invs->nelts; i++) {
@@ -164,8 +164,7 @@ void pl_ac_index_world(ctx_t *c)
         }
     }
     for (k = 0; k < c->nrc; k++) {
-        c->rc_invs[k] = apr_array_make(c->p, count[k] + 1,
-                                       sizeof(pl_ac_inv_t *));
+        c->rc_provs[k] = apr_array_make(c->p, count[k] + 1, sizeof(prov_t *));
     }
     for (i = 0; i < w->invs->nelts; i++) {
         const pl_ac_inv_t *inv = &APR_ARRAY_IDX(w->invs, i, pl_ac_inv_t);
@@ -188,7 +187,7 @@ void pl_ac_index_world(ctx_t *c)
         }
         pv->inv[k] = inv;
         pv->room[k] = room_of(inv);
-        APR_ARRAY_PUSH(c->rc_invs[k], const pl_ac_inv_t *) = inv;
+        APR_ARRAY_PUSH(c->rc_provs[k], prov_t *) = pv;
     }
     for (i = 0; w->rp_traits && i < w->rp_traits->nelts; i++) {
         const pl_ac_link_t *l = &APR_ARRAY_IDX(w->rp_traits, i, pl_ac_link_t);
