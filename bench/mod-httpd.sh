@@ -4,6 +4,7 @@
 #
 #   bench/mod-httpd.sh start RUNDIR PORT DB_URL    (DB_URL as scripts/db-init.sh)
 #   bench/mod-httpd.sh stop  RUNDIR
+#   bench/mod-httpd.sh conf  RUNDIR PORT DB_URL    (only write RUNDIR/httpd.conf)
 #
 # MOD_PLACEMENT is the module (default build/mod_placement.so of this checkout);
 # EXTRA_CONF, if set, is appended to the generated httpd.conf (experiments).
@@ -13,7 +14,7 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MODULES_DIR=$(apxs -q LIBEXECDIR 2>/dev/null || echo /usr/lib/apache2/modules)
-cmd=${1:?usage: $0 start RUNDIR PORT DB_URL | stop RUNDIR}
+cmd=${1:?usage: $0 start|conf RUNDIR PORT DB_URL | stop RUNDIR}
 run=${2:?RUNDIR missing}
 
 stop() {
@@ -27,7 +28,7 @@ stop() {
 
 case "$cmd" in
   stop) stop; exit 0 ;;
-  start) port=${3:?PORT missing}; db=${4:?DB_URL missing} ;;
+  start|conf) port=${3:?PORT missing}; db=${4:?DB_URL missing} ;;
   *) echo "unknown command $cmd" >&2; exit 2 ;;
 esac
 
@@ -89,6 +90,7 @@ DBDExptime 300
 </Location>
 ${EXTRA_CONF:-}
 CONF
+[ "$cmd" = conf ] && exit 0
 
 # as conf/placement.conf suggests: two malloc arenas per child
 MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} apache2 -f "$run/httpd.conf" -k start
