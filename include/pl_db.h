@@ -80,9 +80,9 @@ apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql);
 /**
  * Run SQL text without arguments whose text repeats (a query shaped by
  * the request, with its values written in): prepared once per
- * connection, so that the database keeps its plan. A connection keeps
- * the 64 texts it ran last: a new one takes the place of the one run
- * longest ago. Texts it cannot keep run as pl_db_select_text does: on
+ * connection at its second run, so that the database keeps its plan. A
+ * connection keeps the 64 texts it ran last: a new one takes the place
+ * of the one run longest ago. Texts it cannot keep run as pl_db_select_text does: on
  * SQLite past the 64 first (its driver frees a statement only with the
  * connection), and new ones inside a transaction.
  */

@@ -42,11 +42,19 @@ typedef struct cached_t {
     apr_uint64_t used; /* the connection's tick when it last ran */
 } cached_t;
 
+/* Fingerprints of texts run once, for a text to be kept only when it
+ * comes again: one-off texts (a random shape, a page of a walk) then
+ * never push a frequent one out, which would cost a DEALLOCATE and a
+ * PREPARE more than running them as text. Direct-mapped: a text whose
+ * slot another took meanwhile just waits for its next run. */
+#define SEEN_SLOTS 1024
+
 /* What lives with the connection. */
 typedef struct conn_state_t {
     apr_hash_t *prepared;  /* pl_db_select's and pl_db_exec's texts */
     apr_hash_t *by_sql;    /* text -> cached_t */
     cached_t cached[CACHED_MAX];
+    apr_uint32_t seen[SEEN_SLOTS];
     apr_uint64_t ticks;
     int timeout; /* statement timeout set on it, seconds */
     int lost;    /* the driver reconnected: set up again */
@@ -186,6 +194,7 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
         apr_hash_clear(cs->prepared);
         apr_hash_clear(cs->by_sql);
         memset(cs->cached, 0, sizeof(cs->cached));
+        memset(cs->seen, 0, sizeof(cs->seen));
         session_setup(db, cs);
     }
     set_statement_timeout(db, cs, statement_timeout);
@@ -488,11 +497,32 @@ static cached_t *free_slot(pl_db_t *db)
     return c;
 }
 
+/* Whether sql ran on this connection before (as far as seen says);
+ * noted for next time. */
+static int seen_before(conn_state_t *cs, const char *sql)
+{
+    apr_uint32_t h = 2166136261u; /* FNV-1a */
+    const unsigned char *u;
+    apr_uint32_t *slot;
+
+    for (u = (const unsigned char *)sql; *u; u++) {
+        h = (h ^ *u) * 16777619u;
+    }
+    h |= 1; /* 0 marks an empty slot */
+    slot = &cs->seen[h % SEEN_SLOTS];
+    if (*slot == h) {
+        return 1;
+    }
+    *slot = h;
+    return 0;
+}
+
 /* The statement kept prepared for sql on this connection (*pc), made
- * when it is not; *pc NULL when sql is to run as it is. Past CACHED_MAX
- * texts, the one run longest ago makes room: a server's few hot texts
- * (the candidate requests of its flavors) stay prepared whatever else
- * comes, where a planned text costs the database twice its run. */
+ * at its second run; *pc NULL when sql is to run as it is. Past
+ * CACHED_MAX texts, the one run longest ago makes room: a server's few
+ * hot texts (the candidate requests of its flavors) stay prepared
+ * whatever else comes, where a planned text costs the database twice
+ * its run. */
 static apr_status_t cached_statement(pl_db_t *db, const char *sql,
                                      cached_t **pc)
 {
@@ -502,7 +532,7 @@ static apr_status_t cached_statement(pl_db_t *db, const char *sql,
 
     *pc = NULL;
     if (c == NULL) {
-        if ((c = free_slot(db)) == NULL) {
+        if (!seen_before(cs, sql) || (c = free_slot(db)) == NULL) {
             return APR_SUCCESS;
         }
         apr_pool_create(&c->pool, db->conn_pool);
