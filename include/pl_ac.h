@@ -280,8 +280,8 @@ typedef struct pl_ac_summary_t {
     const char *uuid;
     const char *parent_uuid; /**< NULL for a root */
     const char *root_uuid;
-    apr_int64_t parent_id;   /**< whose uuid parent_uuid is */
-    apr_int64_t root_id;     /**< whose uuid root_uuid is */
+    apr_int64_t parent_id;      /**< whose uuid parent_uuid is */
+    apr_int64_t root_id;        /**< whose uuid root_uuid is */
     apr_array_header_t *res;    /**< pl_ac_summary_res_t */
     apr_array_header_t *traits; /**< const char * */
 } pl_ac_summary_t;

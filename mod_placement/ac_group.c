@@ -170,8 +170,8 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
         const apr_array_header_t *provs = c->rc_provs[gc->rc_idx[i]];
 
         for (n = 0, j = 0; j < provs->nelts && !n; j++) {
-            const pl_ac_inv_t *inv =
-                APR_ARRAY_IDX(provs, j, prov_t *)->inv[gc->rc_idx[i]];
+            const pl_ac_inv_t *inv = APR_ARRAY_IDX(provs, j, prov_t *)
+                                         ->inv[gc->rc_idx[i]];
 
             n = (!gc->has_tree || inv->root_id == gc->tree_root) &&
                 pl_ac_fits(inv, gc->amount[i]);

@@ -51,8 +51,8 @@ typedef struct cached_t {
 
 /* What lives with the connection. */
 typedef struct conn_state_t {
-    apr_hash_t *prepared;  /* pl_db_select's and pl_db_exec's texts */
-    apr_hash_t *by_sql;    /* text -> cached_t */
+    apr_hash_t *prepared; /* pl_db_select's and pl_db_exec's texts */
+    apr_hash_t *by_sql;   /* text -> cached_t */
     cached_t cached[CACHED_MAX];
     apr_uint32_t seen[SEEN_SLOTS];
     apr_uint64_t ticks;
@@ -537,10 +537,10 @@ static apr_status_t cached_statement(pl_db_t *db, const char *sql,
         }
         apr_pool_create(&c->pool, db->conn_pool);
         c->sql = apr_pstrdup(c->pool, sql);
-        ret = apr_dbd_prepare(db->driver, c->pool, db->handle, c->sql,
-                              apr_psprintf(c->pool, "pl_cached_%d",
-                                           (int)(c - cs->cached)),
-                              &c->stmt);
+        ret = apr_dbd_prepare(
+            db->driver, c->pool, db->handle, c->sql,
+            apr_psprintf(c->pool, "pl_cached_%d", (int)(c - cs->cached)),
+            &c->stmt);
         if (ret != 0) {
             apr_pool_destroy(c->pool);
             memset(c, 0, sizeof(*c));

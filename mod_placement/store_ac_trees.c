@@ -319,8 +319,8 @@ static void sort_array(apr_array_header_t *a,
     const char *e = a->elts;
     int i;
 
-    for (i = 1; i < a->nelts && cmp(e + (i - 1) * a->elt_size,
-                                     e + i * a->elt_size) <= 0;
+    for (i = 1; i < a->nelts &&
+                cmp(e + (i - 1) * a->elt_size, e + i * a->elt_size) <= 0;
          i++) {
     }
     if (i < a->nelts) {
