@@ -92,7 +92,7 @@ static apr_array_header_t *full_anchors(build_t *b, const pl_ac_world_t *w,
     for (i = 0; i < w->provs->nelts && list->nelts < nfull; i++) {
         apr_int64_t id = APR_ARRAY_IDX(w->provs, i, pl_ac_prov_t).id;
 
-        if (id < last) {
+        if (id <= last) {
             break; /* a world made by hand, out of order */
         }
         last = id;
