@@ -109,9 +109,15 @@ cluster_start() {
   dir=$(cd "$dir" && pwd)
   [ ! -e "$dir/cluster.env" ] || die "$dir already holds a cluster (stop it first)" || return 1
   [ -r "$PROVIDER" ] || die "no Galera provider at $PROVIDER (galera-4)" || return 1
-  # four ports per node: SQL, gcomm, IST, SST
+  # four ports per node: SQL, gcomm, IST, SST; twelve different ones
+  local all=" " p
+  while [ "$(wc -w <<<"$all")" -lt 12 ]; do
+    p=$(pl_free_port) || return 1
+    [[ "$all" == *" $p "* ]] || all="$all$p "
+  done
+  read -ra p <<<"$all"
   for n in 1 2 3; do
-    ports[n]="$(pl_free_port) $(pl_free_port) $(pl_free_port) $(pl_free_port)"
+    ports[n]="${p[4 * n - 4]} ${p[4 * n - 3]} ${p[4 * n - 2]} ${p[4 * n - 1]}"
   done
   for n in 1 2 3; do
     read -r _ g _ _ <<<"${ports[n]}"

@@ -22,8 +22,28 @@
 
 PG_BINDIR=${PG_BINDIR:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
 
+# A free port below the kernel's ephemeral range: one the kernel picks
+# for bind(0) is free now, but any outgoing connection may take it before
+# the server binds it (a Galera joiner once failed so, its SQL port taken
+# during another node's state transfer).
 pl_free_port() {
-  /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+  /usr/bin/python3 -c '
+import random, socket
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+for _ in range(200):
+    port = random.randrange(10000, max(low, 10001))
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    print(port)
+    break
+else:
+    raise SystemExit("no free port")
+'
 }
 
 # run a command as the PostgreSQL owner (postgres when we are root)
