@@ -278,10 +278,8 @@ typedef struct pl_ac_summary_res_t {
 typedef struct pl_ac_summary_t {
     apr_int64_t id;
     const char *uuid;
-    const char *parent_uuid; /**< NULL for a root */
-    const char *root_uuid;
-    apr_int64_t parent_id;      /**< whose uuid parent_uuid is */
-    apr_int64_t root_id;        /**< whose uuid root_uuid is */
+    apr_int64_t parent_id;      /**< 0 for a root (or a parent not read) */
+    apr_int64_t root_id;        /**< its own id when its root was not read */
     apr_array_header_t *res;    /**< pl_ac_summary_res_t */
     apr_array_header_t *traits; /**< const char * */
 } pl_ac_summary_t;

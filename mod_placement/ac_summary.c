@@ -54,11 +54,10 @@ static const char *name_of(const pl_idmap_t *names, apr_int64_t id)
     return name ? name : "";
 }
 
-static const char *uuid_of(const pl_ac_world_t *w, apr_int64_t id)
+/* id when the world read that provider, else 0 */
+static apr_int64_t read_id(const pl_ac_world_t *w, apr_int64_t id)
 {
-    const pl_ac_prov_t *pv = pl_idmap_get(w->prov_by_id, id);
-
-    return pv ? pv->uuid : NULL;
+    return id && pl_idmap_has(w->prov_by_id, id) ? id : 0;
 }
 
 /* The summary of provider id, from *last when it is that one's. */
@@ -91,13 +90,10 @@ void pl_ac_summaries(apr_pool_t *p, const pl_ac_world_t *w,
 
         s->id = pv->id;
         s->uuid = pv->uuid;
-        s->parent_id = pv->parent_id;
-        s->parent_uuid = pv->parent_id ? uuid_of(w, pv->parent_id) : NULL;
-        s->root_id = pv->root_id;
-        s->root_uuid = uuid_of(w, pv->root_id);
-        if (s->root_uuid == NULL) { /* its root was not read */
+        s->parent_id = read_id(w, pv->parent_id);
+        s->root_id = read_id(w, pv->root_id);
+        if (s->root_id == 0) { /* its root was not read */
             s->root_id = s->id;
-            s->root_uuid = s->uuid;
         }
         s->res = apr_array_make(p, 3, sizeof(pl_ac_summary_res_t));
         s->traits = apr_array_make(p, 4, sizeof(const char *));

@@ -225,7 +225,7 @@ static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
     /* 1.29+: where it sits in its tree */
     if (mv >= PL_MV(1, 29)) {
         PL_JS_LIT(b, ", \"parent_provider_uuid\": ");
-        if (s->parent_uuid) {
+        if (s->parent_id) {
             js_uuid(b, uuids, s->parent_id);
         }
         else {
