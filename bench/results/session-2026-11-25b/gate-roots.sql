@@ -1,0 +1,1 @@
+SELECT count(*) FROM (SELECT t0.root_provider_id AS id FROM resource_providers t0 JOIN resource_provider_aggregates x0 ON x0.resource_provider_id = t0.id WHERE x0.aggregate_id IN (6) AND t0.root_provider_id IN (SELECT t1.root_provider_id AS id FROM resource_providers t1 JOIN resource_provider_traits x1 ON x1.resource_provider_id = t1.id WHERE x1.trait_id IN (154))) r;
