@@ -4,7 +4,9 @@
 #   make run      install what is missing, build, serve on 127.0.0.1:8780
 #   make test     install what is missing, build, run every test on
 #                 SQLite, PostgreSQL and MariaDB
-#   make unit     C unit tests of the pure parts
+#   make unit     C unit tests of the library (no httpd)
+#   make lib      $(O)/libplacement.a: every layer below the glue
+#   make $(O)/ac-engine  the candidate engine alone (bench/ac-engine.c)
 #   make clang    the module and the unit tests built by clang -Werror
 #                 into build-clang/ (a second compiler's warnings)
 #   make test-asan the module built with ASan + UBSan (build-asan/) serving
@@ -41,48 +43,75 @@ YAML_LIBS       := $(shell pkg-config --libs yaml-0.1 2>/dev/null)
 # SAN_FLAGS: sanitizer options for compiling and linking (make test-asan)
 SAN_FLAGS ?=
 
-CFLAGS_ALL = $(SAN_FLAGS) -std=gnu99 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
-             -Wno-missing-field-initializers $(if $(WERROR),-Werror) \
-             -Iinclude -I$(O) -I$(APXS_INCLUDEDIR) $(APR_CFLAGS) $(JSON_CFLAGS) \
-             $(CURL_CFLAGS) $(YAML_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+# Two sets of flags, one per side of the line the layers draw
+# (docs/architecture.md). The library below the glue is compiled WITHOUT
+# httpd's include directory, so a store, engine, identity or compat file
+# that reaches for httpd fails to compile; only the glue (httpd/, api/
+# and the module's entry) sees httpd. A folder's private headers sit
+# beside its sources ("x.h" is looked up beside the including file first).
+CFLAGS_BASE = $(SAN_FLAGS) -std=gnu99 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
+              -Wno-missing-field-initializers $(if $(WERROR),-Werror) \
+              -Iinclude $(APR_CFLAGS) $(JSON_CFLAGS) $(CURL_CFLAGS) $(YAML_CFLAGS) \
+              $(CPPFLAGS) $(CFLAGS)
+CFLAGS_LIB  = $(CFLAGS_BASE)
+CFLAGS_MOD  = $(CFLAGS_BASE) -Imod_placement/httpd -Imod_placement/api -I$(APXS_INCLUDEDIR)
 
-SRCS  := $(wildcard mod_placement/*.c)
-OBJS  := $(patsubst mod_placement/%.c,$(O)/%.o,$(SRCS)) $(O)/pl_std_data.o
-HDRS  := $(wildcard include/*.h)
+# The layers, lowest first. Everything but the glue is libplacement.a,
+# linked by the module, the unit tests, the fuzzers and bench/ac-engine.
+LIB_DIRS  := common compat identity store candidates
+GLUE_DIRS := httpd api
+LIB_SRCS  := $(foreach d,$(LIB_DIRS),$(wildcard mod_placement/$(d)/*.c))
+MOD_SRCS  := mod_placement/mod_placement.c $(foreach d,$(GLUE_DIRS),$(wildcard mod_placement/$(d)/*.c))
+LIB_OBJS  := $(patsubst mod_placement/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/pl_std_data.o
+MOD_OBJS  := $(patsubst mod_placement/%.c,$(O)/mod/%.o,$(MOD_SRCS))
+LIB       := $(O)/libplacement.a
+LIB_HDRS  := $(wildcard include/*.h) $(foreach d,$(LIB_DIRS),$(wildcard mod_placement/$(d)/*.h))
+MOD_HDRS  := $(LIB_HDRS) $(foreach d,$(GLUE_DIRS),$(wildcard mod_placement/$(d)/*.h))
+LIB_LIBS  := $(APR_LIBS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
 
-# The httpd-free parts that unit tests link against.
-PURE  := pl_mv pl_qs pl_py pl_uuid pl_db pl_idmap pl_jsonschema_compile pl_jsonschema_validate \
-         pl_jsonschema_messages pl_jsonschema_regex pl_schemas pl_str pl_policy_check \
-         pl_policy_rules pl_policy_enforce pl_policy_file \
-         $(patsubst mod_placement/%.c,%,$(wildcard mod_placement/ac_*.c)) \
-         $(patsubst mod_placement/%.c,%,$(wildcard mod_placement/store_ac*.c))
-PURE_OBJS := $(foreach f,$(PURE),$(if $(wildcard mod_placement/$(f).c),$(O)/$(f).o)) \
-             $(O)/pl_std_data.o
+# Unit tests may look into the private headers of the layers they test.
+UNIT_CFLAGS := $(CFLAGS_LIB) $(foreach d,$(LIB_DIRS),-Imod_placement/$(d))
 UNIT_SRCS := $(wildcard t/unit/test_*.c)
 UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 
-.PHONY: all deps deps-run run test unit install clean clang test-asan format format-check \
+.PHONY: all lib deps deps-run run test unit install clean clang test-asan format format-check \
         fuzz fuzz-long fuzz-build fuzz-bins
 
 all: $(O)/mod_placement.so
 
-$(O)/mod_placement.so: $(OBJS)
-	$(CC) $(SAN_FLAGS) -shared $(LDFLAGS) -o $@ $(OBJS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
+lib: $(LIB)
 
-$(O)/%.o: mod_placement/%.c $(HDRS) | $(O)
-	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+$(O)/mod_placement.so: $(MOD_OBJS) $(LIB)
+	$(CC) $(SAN_FLAGS) -shared $(LDFLAGS) -o $@ $(MOD_OBJS) $(LIB) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
+
+$(LIB): $(LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/lib/%.o: mod_placement/%.c $(LIB_HDRS) | $(O)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_LIB) -c -o $@ $<
+
+$(O)/mod/%.o: mod_placement/%.c $(MOD_HDRS) | $(O)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_MOD) -c -o $@ $<
 
 $(O)/pl_std_data.c: sql/resource_classes.txt sql/traits.txt scripts/gen-std-data.sh | $(O)
 	scripts/gen-std-data.sh --c $@
 
-$(O)/pl_std_data.o: $(O)/pl_std_data.c
-	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+$(O)/lib/pl_std_data.o: $(O)/pl_std_data.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_LIB) -c -o $@ $<
 
 $(O):
 	mkdir -p $(O)/unit
 
-$(O)/unit/%: t/unit/%.c $(PURE_OBJS) $(HDRS) $(wildcard t/unit/*.h) | $(O)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< $(PURE_OBJS) $(APR_LIBS) $(JSON_LIBS) $(YAML_LIBS) -luuid
+$(O)/unit/%: t/unit/%.c $(LIB) $(LIB_HDRS) $(wildcard t/unit/*.h) | $(O)
+	$(CC) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIB_LIBS)
+
+# The candidate engine alone, no database (bench/ac-engine.c; docs/benchmarks.md).
+$(O)/ac-engine: bench/ac-engine.c $(LIB) $(LIB_HDRS) | $(O)
+	$(CC) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIB_LIBS)
 
 unit: $(UNIT_BINS)
 	@pass=0; fail=0; \
@@ -122,10 +151,9 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
                 -fno-omit-frame-pointer
 fuzz-bins: $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZ_NAMES))
 
-$(O)/fuzz/fuzz_%: t/fuzz/fuzz_%.c t/fuzz/fuzz.h $(PURE_OBJS) $(HDRS) | $(O)
+$(O)/fuzz/fuzz_%: t/fuzz/fuzz_%.c t/fuzz/fuzz.h $(LIB) $(LIB_HDRS) | $(O)
 	@mkdir -p $(O)/fuzz
-	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(PURE_OBJS) \
-	    $(APR_LIBS) $(JSON_LIBS) $(YAML_LIBS) -luuid
+	$(CC) $(UNIT_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(LIB_LIBS)
 
 fuzz-build:
 	$(MAKE) --no-print-directory O=$(FUZZ_O) CC=clang WERROR=1 \
@@ -183,8 +211,8 @@ clean:
 # the project: `make format` rewrites them, `make format-check` lists
 # those that differ (one summary line for t/run-all).
 CLANG_FORMAT ?= clang-format
-FORMAT_SRCS   = $(wildcard mod_placement/*.c include/*.h t/unit/*.c \
-                           t/unit/*.h t/fuzz/*.c bench/*.c)
+FORMAT_SRCS   = $(wildcard mod_placement/*.c mod_placement/*/*.[ch] include/*.h \
+                           t/unit/*.c t/unit/*.h t/fuzz/*.c bench/*.c)
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_SRCS)
 

@@ -4,13 +4,8 @@
  * database, no JSON) on wide trees: R roots x C children x U units of
  * one class, G one-unit groups, a policy, a limit and a strategy.
  *
- *   make && cc -O2 -Iinclude $(apr-1-config --includes --cppflags) \
- *       -o /tmp/ac-engine bench/ac-engine.c build/ac_*.o build/pl_qs.o \
- *       build/pl_mv.o build/pl_str.o build/pl_uuid.o build/pl_py.o \
- *       build/pl_idmap.o -luuid \
- *       $(apr-1-config --link-ld) \
- *       $(apu-1-config --link-ld)
- *   /tmp/ac-engine ROOTS CHILDREN UNITS GROUPS none|isolate LIMIT \
+ *   make build/ac-engine            (links build/libplacement.a)
+ *   build/ac-engine ROOTS CHILDREN UNITS GROUPS none|isolate LIMIT \
  *       [depth|breadth] [REPEAT]
  *
  * Prints candidates, nodes, pruned, refused and the median CPU ms of

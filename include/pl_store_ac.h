@@ -8,7 +8,7 @@
 #define PL_STORE_AC_H
 
 #include "pl_ac.h"
-#include "pl_ac_cache.h"
+#include "pl_store_ac_cache.h"
 #include "pl_store.h"
 
 /**
@@ -20,15 +20,17 @@
  * @return APR_SUCCESS and *pworld; database errors.
  */
 apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
-                               const pl_ac_request_t *req, pl_ac_cache_t *cache,
-                               int max_trees, pl_ac_world_t **pworld);
+                               const pl_ac_request_t *req,
+                               pl_store_ac_cache_t *cache, int max_trees,
+                               pl_ac_world_t **pworld);
 
 /**
  * Add the next max_trees candidate trees of a truncated world to it
  * (those after the last root read), setting w->truncated again.
  */
 apr_status_t pl_store_ac_more(pl_db_t *db, apr_pool_t *p,
-                              const pl_ac_request_t *req, pl_ac_cache_t *cache,
-                              int max_trees, pl_ac_world_t *w);
+                              const pl_ac_request_t *req,
+                              pl_store_ac_cache_t *cache, int max_trees,
+                              pl_ac_world_t *w);
 
 #endif /* PL_STORE_AC_H */

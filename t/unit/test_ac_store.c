@@ -165,7 +165,7 @@ static const char *world_text(const pl_ac_world_t *w)
     return s;
 }
 
-static pl_ac_world_t *world(pl_db_t *db, pl_ac_cache_t *cache,
+static pl_ac_world_t *world(pl_db_t *db, pl_store_ac_cache_t *cache,
                             const char *query, int max_trees)
 {
     pl_ac_world_t *w = NULL;
@@ -200,7 +200,7 @@ static int roots_of(const pl_ac_world_t *w, char *buf, size_t size)
 
 static void test_cache_is_transparent(pl_db_t *db)
 {
-    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 100);
+    pl_store_ac_cache_t *cache = pl_store_ac_cache_make(pool, 100);
     const char *plain = world_text(world(db, NULL, Q_GATE, 0));
     int kept, resets;
     char roots[64];
@@ -216,7 +216,7 @@ static void test_cache_is_transparent(pl_db_t *db)
                "the trees with T1 in aggregate A, whole");
     TAP_IS_STR(world_text(world(db, cache, Q_GATE, 0)), plain,
                "through an empty cache: the same world");
-    pl_ac_cache_stats(cache, &kept, &resets);
+    pl_store_ac_cache_stats(cache, &kept, &resets);
     TAP_IS_INT(kept, 3, "the cache keeps the three providers read");
     TAP_IS_STR(world_text(world(db, cache, Q_GATE, 0)), plain,
                "from the cache: the same world");
@@ -226,7 +226,7 @@ static void test_cache_is_transparent(pl_db_t *db)
 
 static void test_generation_rules(pl_db_t *db)
 {
-    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 100);
+    pl_store_ac_cache_t *cache = pl_store_ac_cache_make(pool, 100);
     const char *cached;
 
     world(db, cache, Q_GATE, 0);
@@ -286,7 +286,7 @@ static void test_generation_rules(pl_db_t *db)
  * looks small to the bound: one set-based query; large: a walk) */
 static void test_bound(pl_db_t *db)
 {
-    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 100);
+    pl_store_ac_cache_t *cache = pl_store_ac_cache_make(pool, 100);
     const pl_ac_request_t *req = request(pool, PL_MV(1, 39),
                                          "resources=VCPU:1");
     pl_ac_world_t *w = world(db, cache, "resources=VCPU:1", 2);
@@ -343,7 +343,7 @@ static void test_bound(pl_db_t *db)
  * give old ids and generations to other providers: the uuid tells. */
 static void test_refilled(pl_db_t *db)
 {
-    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 100);
+    pl_store_ac_cache_t *cache = pl_store_ac_cache_make(pool, 100);
 
     world(db, cache, "resources=VCPU:1", 0);
     exec(db, "UPDATE resource_providers SET uuid = "
@@ -356,7 +356,7 @@ static void test_refilled(pl_db_t *db)
 
 static void test_small_cache(pl_db_t *db)
 {
-    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 2);
+    pl_store_ac_cache_t *cache = pl_store_ac_cache_make(pool, 2);
     const char *plain = world_text(world(db, NULL, "resources=VCPU:1", 0));
     int kept, resets;
 
@@ -364,7 +364,7 @@ static void test_small_cache(pl_db_t *db)
                "more providers than the cache holds: the same world");
     TAP_IS_STR(world_text(world(db, cache, "resources=VCPU:1", 0)), plain,
                "and again");
-    pl_ac_cache_stats(cache, &kept, &resets);
+    pl_store_ac_cache_stats(cache, &kept, &resets);
     TAP_OK(kept <= 2, "the cache holds at most its size (%d)", kept);
     TAP_OK(resets >= 1, "it started again when full (%d)", resets);
 }
@@ -376,7 +376,7 @@ static void test_small_cache(pl_db_t *db)
  * read without any guess. */
 static void test_lookups_guessed(pl_db_t *db)
 {
-    pl_ac_cache_t *cache = pl_ac_cache_make(pool, 100);
+    pl_store_ac_cache_t *cache = pl_store_ac_cache_make(pool, 100);
     const char *q = "resources=VCPU:1&required=T9";
     pl_ac_world_t *w;
 

@@ -309,7 +309,7 @@ int pl_api_ac_list(pl_req_t *req)
     pl_idmap_t *by_id;
     pl_ac_request_t *acr;
     pl_ac_world_t *world;
-    pl_ac_cache_t *cache;
+    pl_store_ac_cache_t *cache;
     pl_ac_result_t *res;
     pl_ac_opts_t opts;
     const char *err, *code;

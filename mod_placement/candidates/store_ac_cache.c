@@ -1,7 +1,7 @@
 /* Licensed under the Apache License, Version 2.0.
  *
- * ac_cache.c: the providers' facts an httpd child keeps between
- * allocation-candidate requests (see pl_ac_cache.h for why they cannot
+ * store_ac_cache.c: the providers' facts an httpd child keeps between
+ * allocation-candidate requests (see pl_store_ac_cache.h for why they cannot
  * go stale). The entries live in a pool of the cache's own, with an
  * allocator of its own, so that threads allocating elsewhere never meet
  * it; it is only written under the write lock and cleared, all at once,
@@ -18,10 +18,10 @@
 #include <apr_strings.h>
 #include <apr_thread_rwlock.h>
 
-#include "pl_ac_cache.h"
+#include "pl_store_ac_cache.h"
 #include "pl_idmap.h"
 
-struct pl_ac_cache_t {
+struct pl_store_ac_cache_t {
     apr_thread_rwlock_t *lock;
     apr_pool_t *pool;       /* the entries */
     pl_idmap_t *by_id;      /* provider id -> pl_ac_facts_t */
@@ -62,18 +62,18 @@ static apr_pool_t *own_pool(apr_pool_t *p, const char *tag)
     return pool;
 }
 
-pl_ac_cache_t *pl_ac_cache_make(apr_pool_t *p, int max_providers)
+pl_store_ac_cache_t *pl_store_ac_cache_make(apr_pool_t *p, int max_providers)
 {
-    pl_ac_cache_t *c;
+    pl_store_ac_cache_t *c;
 
     if (max_providers <= 0) {
         return NULL;
     }
     c = apr_pcalloc(p, sizeof(*c));
     if (apr_thread_rwlock_create(&c->lock, p) != APR_SUCCESS ||
-        (c->pool = own_pool(p, "pl_ac_cache")) == NULL ||
-        (c->names_pool = own_pool(p, "pl_ac_cache_names")) == NULL ||
-        (c->lookups_pool = own_pool(p, "pl_ac_cache_lookups")) == NULL) {
+        (c->pool = own_pool(p, "pl_store_ac_cache")) == NULL ||
+        (c->names_pool = own_pool(p, "pl_store_ac_cache_names")) == NULL ||
+        (c->lookups_pool = own_pool(p, "pl_store_ac_cache_lookups")) == NULL) {
         return NULL;
     }
     c->by_id = pl_idmap_make(c->pool, 1024);
@@ -105,8 +105,9 @@ static pl_ac_facts_t *copy_facts(apr_pool_t *p, const pl_ac_facts_t *f,
     return out;
 }
 
-int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,
-                    const pl_ac_cache_key_t *keys, pl_ac_facts_t **facts)
+int pl_store_ac_cache_get(pl_store_ac_cache_t *c, apr_pool_t *p, int n,
+                          const pl_store_ac_cache_key_t *keys,
+                          pl_ac_facts_t **facts)
 {
     int i, found = 0;
 
@@ -116,7 +117,7 @@ int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,
     }
     apr_thread_rwlock_rdlock(c->lock);
     for (i = 0; i < n; i++) {
-        const pl_ac_cache_key_t *k = &keys[i];
+        const pl_store_ac_cache_key_t *k = &keys[i];
         const pl_ac_facts_t *f = pl_idmap_get(c->by_id, k->id);
 
         facts[i] = NULL;
@@ -130,7 +131,7 @@ int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,
 }
 
 /* Under the write lock: start again empty. */
-static void reset(pl_ac_cache_t *c)
+static void reset(pl_store_ac_cache_t *c)
 {
     apr_pool_clear(c->pool);
     c->by_id = pl_idmap_make(c->pool, 1024);
@@ -139,7 +140,8 @@ static void reset(pl_ac_cache_t *c)
 }
 
 /* Under the write lock: one trait name, kept once per id. */
-static const char *intern(pl_ac_cache_t *c, apr_int64_t id, const char *name)
+static const char *intern(pl_store_ac_cache_t *c, apr_int64_t id,
+                          const char *name)
 {
     const char *kept = pl_idmap_get(c->names, id);
 
@@ -150,7 +152,8 @@ static const char *intern(pl_ac_cache_t *c, apr_int64_t id, const char *name)
     return kept;
 }
 
-int pl_ac_cache_put(pl_ac_cache_t *c, int n, pl_ac_facts_t *const *facts)
+int pl_store_ac_cache_put(pl_store_ac_cache_t *c, int n,
+                          pl_ac_facts_t *const *facts)
 {
     int i, j, full;
 
@@ -194,7 +197,8 @@ static pl_rows_t *copy_rows(apr_pool_t *p, const pl_rows_t *rows)
     return out;
 }
 
-pl_rows_t *pl_ac_cache_lookups(pl_ac_cache_t *c, apr_pool_t *p, const char *sql)
+pl_rows_t *pl_store_ac_cache_lookups(pl_store_ac_cache_t *c, apr_pool_t *p,
+                                     const char *sql)
 {
     const pl_rows_t *kept;
     pl_rows_t *out = NULL;
@@ -210,8 +214,8 @@ pl_rows_t *pl_ac_cache_lookups(pl_ac_cache_t *c, apr_pool_t *p, const char *sql)
     return out;
 }
 
-void pl_ac_cache_keep_lookups(pl_ac_cache_t *c, const char *sql,
-                              const pl_rows_t *rows)
+void pl_store_ac_cache_keep_lookups(pl_store_ac_cache_t *c, const char *sql,
+                                    const pl_rows_t *rows)
 {
     if (c == NULL) {
         return;
@@ -227,7 +231,7 @@ void pl_ac_cache_keep_lookups(pl_ac_cache_t *c, const char *sql,
     apr_thread_rwlock_unlock(c->lock);
 }
 
-void pl_ac_cache_stats(pl_ac_cache_t *c, int *pkept, int *presets)
+void pl_store_ac_cache_stats(pl_store_ac_cache_t *c, int *pkept, int *presets)
 {
     *pkept = 0;
     *presets = 0;

@@ -5,7 +5,7 @@
  * request, in one statement: each provider of the trees with its uuid,
  * generation, parent and root, the usages of its classes, its requested
  * aggregates. Its inventories and traits, which only change with the
- * generation, come from the child's cache (pl_ac_cache.h) when kept at
+ * generation, come from the child's cache (pl_store_ac_cache.h) when kept at
  * that uuid and generation; the others are read by id, a batch at a
  * time, and kept. Then the world as the engine and the provider
  * summaries want it: in the order of ids, the providers indexed.
@@ -32,8 +32,8 @@
 enum { ROW_PROVIDER = 1, ROW_USAGE };
 
 typedef struct tree_prov_t {
-    pl_ac_cache_key_t key; /* id, generation, uuid */
-    apr_int64_t parent_id; /* 0: a root */
+    pl_store_ac_cache_key_t key; /* id, generation, uuid */
+    apr_int64_t parent_id;       /* 0: a root */
     apr_int64_t root_id;
 } tree_prov_t;
 
@@ -331,8 +331,9 @@ static void sort_array(apr_array_header_t *a,
 /* The facts of the n providers of ids, a batch at a time, each
  * provider's inventories by class and traits by id; kept in cache.
  * *pread: id -> building_t (not seen: the provider is gone) */
-static apr_status_t read_facts(pl_db_t *db, apr_pool_t *p, pl_ac_cache_t *cache,
-                               int n, const apr_int64_t *ids, pl_ac_world_t *w,
+static apr_status_t read_facts(pl_db_t *db, apr_pool_t *p,
+                               pl_store_ac_cache_t *cache, int n,
+                               const apr_int64_t *ids, pl_ac_world_t *w,
                                pl_idmap_t **pread)
 {
     facts_reader_t r = { p, pl_idmap_make(p, n) };
@@ -364,20 +365,21 @@ static apr_status_t read_facts(pl_db_t *db, apr_pool_t *p, pl_ac_cache_t *cache,
         b->facts.traits = (pl_ac_name_t *)b->traits->elts;
         APR_ARRAY_PUSH(read, pl_ac_facts_t *) = &b->facts;
     }
-    w->cache_resets += pl_ac_cache_put(cache, read->nelts,
-                                       (pl_ac_facts_t *const *)read->elts);
+    w->cache_resets += pl_store_ac_cache_put(
+        cache, read->nelts, (pl_ac_facts_t *const *)read->elts);
     *pread = r.by_id;
     return APR_SUCCESS;
 }
 
 /* The facts of provs (in their order), from cache or the database:
  * *pfacts[i] for provs[i], NULL for one gone. */
-static apr_status_t all_facts(pl_db_t *db, apr_pool_t *p, pl_ac_cache_t *cache,
+static apr_status_t all_facts(pl_db_t *db, apr_pool_t *p,
+                              pl_store_ac_cache_t *cache,
                               const apr_array_header_t *provs, pl_ac_world_t *w,
                               pl_ac_facts_t ***pfacts)
 {
     int i, n = provs->nelts, nmissed = 0;
-    pl_ac_cache_key_t *keys = apr_palloc(p, (n + 1) * sizeof(*keys));
+    pl_store_ac_cache_key_t *keys = apr_palloc(p, (n + 1) * sizeof(*keys));
     apr_int64_t *missed = apr_palloc(p, (n + 1) * sizeof(*missed));
     pl_ac_facts_t **facts = apr_palloc(p, (n + 1) * sizeof(*facts));
     pl_idmap_t *read;
@@ -386,7 +388,7 @@ static apr_status_t all_facts(pl_db_t *db, apr_pool_t *p, pl_ac_cache_t *cache,
     for (i = 0; i < n; i++) {
         keys[i] = APR_ARRAY_IDX(provs, i, tree_prov_t).key;
     }
-    w->facts_cached += pl_ac_cache_get(cache, p, n, keys, facts);
+    w->facts_cached += pl_store_ac_cache_get(cache, p, n, keys, facts);
     for (i = 0; i < n; i++) {
         if (facts[i] == NULL) {
             missed[nmissed++] = keys[i].id;
@@ -686,11 +688,10 @@ static apr_status_t roots_first(pl_db_t *db, apr_pool_t *p, int once,
     return APR_SUCCESS;
 }
 
-apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
-                                    pl_ac_cache_t *cache, const char *roots,
-                                    int once, pl_store_ac_rider_t *rider,
-                                    pl_ac_world_t *w, int *pnroots,
-                                    apr_int64_t *plast)
+apr_status_t
+pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p, pl_store_ac_cache_t *cache,
+                       const char *roots, int once, pl_store_ac_rider_t *rider,
+                       pl_ac_world_t *w, int *pnroots, apr_int64_t *plast)
 {
     trees_t t = { p,
                   w,

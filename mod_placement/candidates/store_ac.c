@@ -238,9 +238,9 @@ static apr_status_t links(pl_db_t *db, apr_pool_t *p, const char *sql,
 
 /* More trees for w (pl_store_ac_more), the rider with them if any. */
 static apr_status_t read_more(pl_db_t *db, apr_pool_t *p,
-                              const pl_ac_request_t *req, pl_ac_cache_t *cache,
-                              int max_trees, pl_store_ac_rider_t *rider,
-                              pl_ac_world_t *w)
+                              const pl_ac_request_t *req,
+                              pl_store_ac_cache_t *cache, int max_trees,
+                              pl_store_ac_rider_t *rider, pl_ac_world_t *w)
 {
     const char *roots;
     apr_status_t rv;
@@ -265,8 +265,9 @@ static apr_status_t read_more(pl_db_t *db, apr_pool_t *p,
 }
 
 apr_status_t pl_store_ac_more(pl_db_t *db, apr_pool_t *p,
-                              const pl_ac_request_t *req, pl_ac_cache_t *cache,
-                              int max_trees, pl_ac_world_t *w)
+                              const pl_ac_request_t *req,
+                              pl_store_ac_cache_t *cache, int max_trees,
+                              pl_ac_world_t *w)
 {
     return read_more(db, p, req, cache, max_trees, NULL, w);
 }
@@ -287,7 +288,7 @@ static int same_lookups(void *baton, const pl_rows_t *rows)
 
 /*
  * The world in one round trip instead of two: the lookups this child
- * last read for the same names (pl_ac_cache_lookups) say which trees
+ * last read for the same names (pl_store_ac_cache_lookups) say which trees
  * statement the request needs; it runs with the lookups riding along,
  * and its trees count only if the fresh lookups are the guessed ones
  * (then the statement is the one they make, in the same snapshot; on
@@ -298,10 +299,10 @@ static int same_lookups(void *baton, const pl_rows_t *rows)
  * came.
  */
 static apr_status_t one_trip(pl_db_t *db, apr_pool_t *p,
-                             const pl_ac_request_t *req, pl_ac_cache_t *cache,
-                             int max_trees, const lookups_t *lk,
-                             const pl_rows_t *guessed, pl_ac_world_t **pworld,
-                             const pl_rows_t **pfresh)
+                             const pl_ac_request_t *req,
+                             pl_store_ac_cache_t *cache, int max_trees,
+                             const lookups_t *lk, const pl_rows_t *guessed,
+                             pl_ac_world_t **pworld, const pl_rows_t **pfresh)
 {
     pl_ac_world_t *w = pl_ac_world_make(p);
     guess_t g = { guessed, NULL };
@@ -324,8 +325,9 @@ static apr_status_t one_trip(pl_db_t *db, apr_pool_t *p,
 }
 
 apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
-                               const pl_ac_request_t *req, pl_ac_cache_t *cache,
-                               int max_trees, pl_ac_world_t **pworld)
+                               const pl_ac_request_t *req,
+                               pl_store_ac_cache_t *cache, int max_trees,
+                               pl_ac_world_t **pworld)
 {
     pl_ac_world_t *w;
     const pl_rows_t *guessed = NULL, *rows = NULL;
@@ -333,7 +335,7 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
     apr_status_t rv;
 
     lookups_make(db, p, req, &lk);
-    if ((guessed = pl_ac_cache_lookups(cache, p, lk.sql)) != NULL) {
+    if ((guessed = pl_store_ac_cache_lookups(cache, p, lk.sql)) != NULL) {
         rv = one_trip(db, p, req, cache, max_trees, &lk, guessed, pworld,
                       &rows);
         if (rv != APR_SUCCESS || *pworld) {
@@ -349,7 +351,7 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
         rows = read;
     }
     if (guessed == NULL || !same_rows(guessed, rows)) {
-        pl_ac_cache_keep_lookups(cache, lk.sql, rows);
+        pl_store_ac_cache_keep_lookups(cache, lk.sql, rows);
     }
     w = pl_ac_world_make(p);
     take_lookups(&lk, rows, w);

@@ -1,7 +1,7 @@
 /* Licensed under the Apache License, Version 2.0.
  *
  * test_ac_cache.c: the providers' facts kept between candidate requests
- * (ac_cache.c): a copy comes back only at the uuid and generation it
+ * (store_ac_cache.c): a copy comes back only at the uuid and generation it
  * was kept at; copies are the reader's own; a newer put replaces; the cache
  * starts again empty when full; a size of 0 keeps nothing; and threads
  * reading and writing at once only ever see whole, consistent facts.
@@ -13,7 +13,7 @@
 #include <apr_strings.h>
 #include <apr_thread_proc.h>
 
-#include "pl_ac_cache.h"
+#include "pl_store_ac_cache.h"
 #include "tap.h"
 
 static apr_pool_t *pool;
@@ -73,26 +73,27 @@ static int consistent(const pl_ac_facts_t *f, apr_int64_t id, apr_int64_t gen)
     return 1;
 }
 
-static void put1(pl_ac_cache_t *c, apr_int64_t id, apr_int64_t gen)
+static void put1(pl_store_ac_cache_t *c, apr_int64_t id, apr_int64_t gen)
 {
     pl_ac_facts_t *f = facts_at(pool, id, gen);
 
-    pl_ac_cache_put(c, 1, &f);
+    pl_store_ac_cache_put(c, 1, &f);
 }
 
 /* the facts kept of provider id as facts_at(id, gen) makes it, under
  * the uuid it would have */
-static pl_ac_facts_t *get_as(pl_ac_cache_t *c, apr_int64_t id, apr_int64_t gen,
-                             const char *uuid)
+static pl_ac_facts_t *get_as(pl_store_ac_cache_t *c, apr_int64_t id,
+                             apr_int64_t gen, const char *uuid)
 {
-    pl_ac_cache_key_t key = { id, gen, uuid };
+    pl_store_ac_cache_key_t key = { id, gen, uuid };
     pl_ac_facts_t *f;
 
-    pl_ac_cache_get(c, pool, 1, &key, &f);
+    pl_store_ac_cache_get(c, pool, 1, &key, &f);
     return f;
 }
 
-static pl_ac_facts_t *get1(pl_ac_cache_t *c, apr_int64_t id, apr_int64_t gen)
+static pl_ac_facts_t *get1(pl_store_ac_cache_t *c, apr_int64_t id,
+                           apr_int64_t gen)
 {
     return get_as(c, id, gen,
                   apr_psprintf(pool, "uuid-%d-%d", (int)id, (int)gen));
@@ -100,11 +101,11 @@ static pl_ac_facts_t *get1(pl_ac_cache_t *c, apr_int64_t id, apr_int64_t gen)
 
 static void test_generations(void)
 {
-    pl_ac_cache_t *c = pl_ac_cache_make(pool, 10);
+    pl_store_ac_cache_t *c = pl_store_ac_cache_make(pool, 10);
     pl_ac_facts_t *f;
-    pl_ac_cache_key_t keys[3] = { { 1, 5, "uuid-1-5" },
-                                  { 2, 5, "uuid-2-5" },
-                                  { 3, 5, "uuid-3-5" } };
+    pl_store_ac_cache_key_t keys[3] = { { 1, 5, "uuid-1-5" },
+                                        { 2, 5, "uuid-2-5" },
+                                        { 3, 5, "uuid-3-5" } };
     pl_ac_facts_t *got[3];
 
     TAP_OK(get1(c, 1, 5) == NULL, "an empty cache has nothing");
@@ -128,7 +129,7 @@ static void test_generations(void)
     TAP_OK(f && consistent(f, 1, 6), "changing a copy changes nothing kept");
 
     put1(c, 3, 5);
-    TAP_IS_INT(pl_ac_cache_get(c, pool, 3, keys, got), 1,
+    TAP_IS_INT(pl_store_ac_cache_get(c, pool, 3, keys, got), 1,
                "several at once: the hits counted");
     TAP_OK(got[0] == NULL && got[1] == NULL && got[2] &&
                consistent(got[2], 3, 5),
@@ -137,20 +138,20 @@ static void test_generations(void)
 
 static void test_bounds(void)
 {
-    pl_ac_cache_t *c = pl_ac_cache_make(pool, 3);
+    pl_store_ac_cache_t *c = pl_store_ac_cache_make(pool, 3);
     int kept, resets, i;
 
-    TAP_OK(pl_ac_cache_make(pool, 0) == NULL, "a size of 0: no cache");
+    TAP_OK(pl_store_ac_cache_make(pool, 0) == NULL, "a size of 0: no cache");
     TAP_OK(get1(NULL, 1, 1) == NULL, "no cache: nothing found");
     put1(NULL, 1, 1); /* no cache: does nothing */
     for (i = 1; i <= 3; i++) {
         put1(c, i, 1);
     }
-    pl_ac_cache_stats(c, &kept, &resets);
+    pl_store_ac_cache_stats(c, &kept, &resets);
     TAP_IS_INT(kept, 3, "three kept");
     TAP_IS_INT(resets, 0, "no reset yet");
     put1(c, 4, 1);
-    pl_ac_cache_stats(c, &kept, &resets);
+    pl_store_ac_cache_stats(c, &kept, &resets);
     TAP_IS_INT(kept, 1, "full: it started again with the new one");
     TAP_IS_INT(resets, 1, "one reset");
     TAP_OK(get1(c, 1, 1) == NULL && get1(c, 4, 1) != NULL,
@@ -158,7 +159,7 @@ static void test_bounds(void)
     for (i = 0; i < 5; i++) {
         put1(c, 4, 2 + i); /* replacements count against the size too */
     }
-    pl_ac_cache_stats(c, &kept, &resets);
+    pl_store_ac_cache_stats(c, &kept, &resets);
     TAP_OK(resets >= 2, "replacing over and over resets too (%d)", resets);
     TAP_OK(get1(c, 4, 6) && consistent(get1(c, 4, 6), 4, 6),
            "the last one put is there");
@@ -171,7 +172,7 @@ static void test_bounds(void)
 #define ROUNDS 4000
 
 typedef struct worker_t {
-    pl_ac_cache_t *c;
+    pl_store_ac_cache_t *c;
     int seed;
     int hits, bad;
 } worker_t;
@@ -187,12 +188,12 @@ static void *APR_THREAD_FUNC work(apr_thread_t *t, void *data)
         apr_int64_t id = (w->seed + r * 7) % NPROV;
         apr_int64_t gen = (r / 16) % 5;
         pl_ac_facts_t *f = facts_at(p, id, gen), *got;
-        pl_ac_cache_key_t key = { id, gen, f->uuid };
+        pl_store_ac_cache_key_t key = { id, gen, f->uuid };
 
         if (r % 3 == 0) {
-            pl_ac_cache_put(w->c, 1, &f);
+            pl_store_ac_cache_put(w->c, 1, &f);
         }
-        pl_ac_cache_get(w->c, p, 1, &key, &got);
+        pl_store_ac_cache_get(w->c, p, 1, &key, &got);
         if (got) {
             w->hits++;
             w->bad += !consistent(got, id, gen);
@@ -209,7 +210,7 @@ static void *APR_THREAD_FUNC work(apr_thread_t *t, void *data)
 static void test_threads(void)
 {
     /* small, so that resets happen while others read */
-    pl_ac_cache_t *c = pl_ac_cache_make(pool, 40);
+    pl_store_ac_cache_t *c = pl_store_ac_cache_make(pool, 40);
     apr_thread_t *threads[NTHREADS];
     worker_t workers[NTHREADS];
     int i, hits = 0, bad = 0, resets, kept;
@@ -227,7 +228,7 @@ static void test_threads(void)
         hits += workers[i].hits;
         bad += workers[i].bad;
     }
-    pl_ac_cache_stats(c, &kept, &resets);
+    pl_store_ac_cache_stats(c, &kept, &resets);
     TAP_OK(hits > 0, "threads found what threads put (%d hits)", hits);
     TAP_IS_INT(bad, 0, "every hit whole and of its generation");
     TAP_OK(resets > 0, "resets happened meanwhile (%d)", resets);

@@ -20,7 +20,7 @@
 #define DEFAULT_SIZE 100000
 
 static int size = DEFAULT_SIZE;
-static apr_hash_t *caches; /* server_rec * -> pl_ac_cache_t */
+static apr_hash_t *caches; /* server_rec * -> pl_store_ac_cache_t */
 
 const char *pl_provider_cache_set(cmd_parms *cmd, void *dc, const char *arg)
 {
@@ -52,7 +52,7 @@ void pl_provider_cache_child_init(apr_pool_t *pchild, server_rec *s)
 {
     caches = apr_hash_make(pchild);
     for (; s; s = s->next) {
-        pl_ac_cache_t *c = pl_ac_cache_make(pchild, size);
+        pl_store_ac_cache_t *c = pl_store_ac_cache_make(pchild, size);
 
         if (c == NULL && size > 0) {
             ap_log_error(APLOG_MARK, APLOG_ERR, 0, s,
@@ -68,7 +68,7 @@ void pl_provider_cache_child_init(apr_pool_t *pchild, server_rec *s)
     }
 }
 
-pl_ac_cache_t *pl_provider_cache(server_rec *s)
+pl_store_ac_cache_t *pl_provider_cache(server_rec *s)
 {
     return caches ? apr_hash_get(caches, &s, sizeof(s)) : NULL;
 }

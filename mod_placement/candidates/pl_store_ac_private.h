@@ -50,10 +50,9 @@ typedef struct pl_store_ac_rider_t {
  * *pnroots: how many roots they were; *plast: the highest root id among
  * them (unchanged when none).
  */
-apr_status_t pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p,
-                                    pl_ac_cache_t *cache, const char *roots,
-                                    int once, pl_store_ac_rider_t *rider,
-                                    pl_ac_world_t *w, int *pnroots,
-                                    apr_int64_t *plast);
+apr_status_t
+pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p, pl_store_ac_cache_t *cache,
+                       const char *roots, int once, pl_store_ac_rider_t *rider,
+                       pl_ac_world_t *w, int *pnroots, apr_int64_t *plast);
 
 #endif /* PL_STORE_AC_PRIVATE_H */

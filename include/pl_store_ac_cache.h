@@ -1,6 +1,6 @@
 /* Licensed under the Apache License, Version 2.0.
  *
- * pl_ac_cache.h: what an httpd child remembers of resource providers
+ * pl_store_ac_cache.h: what an httpd child remembers of resource providers
  * between allocation-candidate requests: each provider's inventories and
  * traits, under the uuid and generation they were read at. Placement
  * moves a provider's generation in the same transaction as any change
@@ -18,14 +18,14 @@
  * Bounded: when it would hold more than its size, it starts again empty.
  * Pure APR, no httpd headers.
  */
-#ifndef PL_AC_CACHE_H
-#define PL_AC_CACHE_H
+#ifndef PL_STORE_AC_CACHE_H
+#define PL_STORE_AC_CACHE_H
 
 #include <apr_pools.h>
 #include "pl_ac.h"
 #include "pl_db.h"
 
-typedef struct pl_ac_cache_t pl_ac_cache_t;
+typedef struct pl_store_ac_cache_t pl_store_ac_cache_t;
 
 /** One provider's facts that change only with its generation. */
 typedef struct pl_ac_facts_t {
@@ -44,14 +44,14 @@ typedef struct pl_ac_facts_t {
  * its own). NULL when max_providers <= 0 or no lock could be made:
  * every call below then does nothing.
  */
-pl_ac_cache_t *pl_ac_cache_make(apr_pool_t *p, int max_providers);
+pl_store_ac_cache_t *pl_store_ac_cache_make(apr_pool_t *p, int max_providers);
 
 /** A provider as the database has it now. */
-typedef struct pl_ac_cache_key_t {
+typedef struct pl_store_ac_cache_key_t {
     apr_int64_t id;
     apr_int64_t generation;
     const char *uuid;
-} pl_ac_cache_key_t;
+} pl_store_ac_cache_key_t;
 
 /**
  * For each i < n, facts[i]: a copy (from p) of the facts kept of
@@ -60,13 +60,15 @@ typedef struct pl_ac_cache_key_t {
  * long as the cache.
  * @return how many were found.
  */
-int pl_ac_cache_get(pl_ac_cache_t *c, apr_pool_t *p, int n,
-                    const pl_ac_cache_key_t *keys, pl_ac_facts_t **facts);
+int pl_store_ac_cache_get(pl_store_ac_cache_t *c, apr_pool_t *p, int n,
+                          const pl_store_ac_cache_key_t *keys,
+                          pl_ac_facts_t **facts);
 
 /** Keep a copy of facts[0 .. n - 1], replacing what was kept of the
  *  same providers.
  *  @return 1 if the cache was full and started again empty, else 0. */
-int pl_ac_cache_put(pl_ac_cache_t *c, int n, pl_ac_facts_t *const *facts);
+int pl_store_ac_cache_put(pl_store_ac_cache_t *c, int n,
+                          pl_ac_facts_t *const *facts);
 
 /**
  * The rows a statement of lookups (store_ac.c: names to ids, sharing
@@ -76,15 +78,15 @@ int pl_ac_cache_put(pl_ac_cache_t *c, int n, pl_ac_facts_t *const *facts);
  * run with the lookups in one round trip, and count only when the
  * lookups it carried agree with the guess.
  */
-pl_rows_t *pl_ac_cache_lookups(pl_ac_cache_t *c, apr_pool_t *p,
-                               const char *sql);
+pl_rows_t *pl_store_ac_cache_lookups(pl_store_ac_cache_t *c, apr_pool_t *p,
+                                     const char *sql);
 
 /** Keep a copy of rows as the last lookups of sql (bounded: after a
  *  few hundred copies it starts again with none). */
-void pl_ac_cache_keep_lookups(pl_ac_cache_t *c, const char *sql,
-                              const pl_rows_t *rows);
+void pl_store_ac_cache_keep_lookups(pl_store_ac_cache_t *c, const char *sql,
+                                    const pl_rows_t *rows);
 
 /** Providers kept now, and how often the cache started again empty. */
-void pl_ac_cache_stats(pl_ac_cache_t *c, int *pkept, int *presets);
+void pl_store_ac_cache_stats(pl_store_ac_cache_t *c, int *pkept, int *presets);
 
-#endif /* PL_AC_CACHE_H */
+#endif /* PL_STORE_AC_CACHE_H */
