@@ -19,6 +19,7 @@
 #include <apr_tables.h>
 #include <apr_dbd.h>
 #include "pl_status.h"
+#include "pl_log.h"
 
 typedef enum { PL_DB_SQLITE, PL_DB_PGSQL, PL_DB_MYSQL } pl_db_dialect_e;
 
@@ -52,6 +53,15 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
                     int statement_timeout);
 
 pl_db_dialect_e pl_db_dialect(const pl_db_t *db);
+
+/**
+ * Where this use logs (NULL: nowhere). At PL_LOG_TRACE1 each statement
+ * is logged with its time, its rows (read or changed) and the start of
+ * its text, and each transaction's begin and end; at PL_LOG_TRACE2 the
+ * whole text too; at PL_LOG_DEBUG each transaction run again. When those
+ * levels are off nothing is timed or formatted.
+ */
+void pl_db_set_log(pl_db_t *db, const pl_log_t *log);
 
 /**
  * Run a query and read all its rows into *prows (allocated from p).

@@ -599,6 +599,7 @@ int pl_handler(request_rec *r)
     req->path = r->uri + strlen(req->prefix);
     req->args = parse_args(r->pool, r->args);
     req->request_id = pl_uuid_request_id(r->pool);
+    pl_req_log_init(req);
     apr_table_setn(r->err_headers_out, "x-openstack-request-id",
                    req->request_id);
     apr_table_setn(r->notes, "pl-request-id", req->request_id);

@@ -418,6 +418,7 @@ pl_db_t *pl_req_db(pl_req_t *req)
                               apr_pool_cleanup_null);
     req->db = pl_db_wrap(req->pool, dbd->pool, dbd->driver, dbd->handle,
                          pl_config_statement_timeout(req->conf));
+    pl_db_set_log(req->db, &req->log);
     rv = pl_store_std_sync(req->db, req->pool);
     if (rv != APR_SUCCESS) {
         pl_err_store(req, rv,

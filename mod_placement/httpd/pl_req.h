@@ -17,6 +17,7 @@
 #include "pl_err.h"
 #include "pl_mv.h"
 #include "pl_jsonschema.h"
+#include "pl_log.h"
 
 #define PL_MAX_PATH_PARAMS 2
 
@@ -50,7 +51,8 @@ typedef struct pl_req_t {
     int system_scope_all;      /* system_scope is "all" */
     const char *system_scope;  /* as sent (noauth2), or NULL */
 
-    pl_db_t *db; /* acquired on first use */
+    pl_db_t *db;  /* acquired on first use */
+    pl_log_t log; /* the library's log lines, under this request's LogLevel */
 
     /* the answer */
     json_object *body;
@@ -67,6 +69,9 @@ typedef struct pl_req_t {
 } pl_req_t;
 
 typedef int (*pl_handler_fn)(pl_req_t *req);
+
+/** Set req->log up for this request (pl_req_log.c). */
+void pl_req_log_init(pl_req_t *req);
 
 /** Record a failure; returns status so handlers can `return pl_err(...)`.
  *  code may be NULL for PL_ERRC_DEFAULT. */

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 #include <stdlib.h>
+#include <apr_lib.h>
 #include <apr_strings.h>
 #include <apr_time.h>
 #include <apr_tables.h>
@@ -27,6 +28,8 @@ struct pl_db_t {
     int savepoints;    /* open pl_db_savepoint regions */
     pl_db_dialect_e dialect;
     const char *errstr;
+    const pl_log_t *log; /* NULL: nothing logged */
+    int nrows;           /* rows the last each_row() read */
 };
 
 #define PREPARED_KEY "pl_db_prepared"
@@ -338,7 +341,9 @@ static apr_status_t each_row(pl_db_t *db, apr_pool_t *p, apr_dbd_results_t *res,
     apr_status_t rv = APR_SUCCESS;
     int ncols = 0, j, ret;
 
+    db->nrows = 0;
     while ((ret = apr_dbd_get_row(db->driver, p, res, &row, -1)) == 0) {
+        db->nrows++;
         if (cells == NULL) {
             /* pgsql sequential results know their columns only once
              * the first row is fetched */
@@ -405,6 +410,69 @@ static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
     return rv;
 }
 
+/* The bytes of a statement's text a trace1 line shows. */
+#define SQL_HEAD 160
+
+/* When a statement starts, taken only when its line will be logged
+ * (0 otherwise: a server with trace off pays nothing). */
+static apr_time_t trace_start(const pl_db_t *db)
+{
+    return PL_LOG_ON(db->log, PL_LOG_TRACE1) ? apr_time_now() : 0;
+}
+
+/* sql on one line (runs of white space as one space), at most
+ * size - 1 bytes, "..." at the end when cut. */
+static const char *sql_line(char *buf, apr_size_t size, const char *sql)
+{
+    apr_size_t n = 0;
+    int space = 0;
+
+    for (; *sql && n + 4 < size; sql++) {
+        if (apr_isspace(*sql)) {
+            space = n > 0;
+            continue;
+        }
+        if (space) {
+            buf[n++] = ' ';
+            space = 0;
+        }
+        buf[n++] = *sql;
+    }
+    if (*sql) {
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* A statement's line: how it ran ("prepared": by pl_db_select or
+ * pl_db_exec; "kept": a text pl_db_select_cached keeps prepared;
+ * "text": run as it is), its time, its rows (read, or changed) and its
+ * text, cut at SQL_HEAD bytes at trace1, whole at trace2. */
+static void trace_statement(const pl_db_t *db, apr_time_t start,
+                            const char *how, const char *sql, int rows,
+                            apr_status_t rv)
+{
+    char text[4000];
+    int whole = PL_LOG_ON(db->log, PL_LOG_TRACE2);
+    double ms;
+
+    if (start == 0) {
+        return;
+    }
+    ms = (double)(apr_time_now() - start) / 1000.0;
+    sql_line(text, whole ? sizeof(text) : SQL_HEAD + 4, sql);
+    pl_log(db->log, whole ? PL_LOG_TRACE2 : PL_LOG_TRACE1, rv,
+           PL_LOGNO(05000) "sql %s %.3f ms, %d rows%s: %s", how, ms, rows,
+           rv == APR_SUCCESS ? "" : ", failed", text);
+}
+
+void pl_db_set_log(pl_db_t *db, const pl_log_t *log)
+{
+    db->log = log;
+}
+
 apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
                           const char *sql, int nargs, const char *const *args)
 {
@@ -413,16 +481,17 @@ apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
     apr_status_t rv;
     int ret;
 
+    apr_time_t start = trace_start(db);
+
     rv = prepare(db, sql, &stmt);
-    if (rv != APR_SUCCESS) {
-        return rv;
+    if (rv == APR_SUCCESS) {
+        ret = apr_dbd_pselect(db->driver, p, db->handle, &res, stmt,
+                              random_access(db), nargs, (const char **)args);
+        rv = ret ? classify(db, ret) : read_rows(db, p, res, prows);
     }
-    ret = apr_dbd_pselect(db->driver, p, db->handle, &res, stmt,
-                          random_access(db), nargs, (const char **)args);
-    if (ret != 0) {
-        return classify(db, ret);
-    }
-    return read_rows(db, p, res, prows);
+    trace_statement(db, start, "prepared", sql,
+                    rv == APR_SUCCESS ? (*prows)->nrows : 0, rv);
+    return rv;
 }
 
 apr_status_t pl_db_exec(pl_db_t *db, int *pchanged, const char *sql, int nargs,
@@ -431,33 +500,33 @@ apr_status_t pl_db_exec(pl_db_t *db, int *pchanged, const char *sql, int nargs,
     apr_dbd_prepared_t *stmt;
     apr_status_t rv;
     int changed = 0, ret;
+    apr_time_t start = trace_start(db);
 
     rv = prepare(db, sql, &stmt);
-    if (rv != APR_SUCCESS) {
-        return rv;
+    if (rv == APR_SUCCESS) {
+        ret = apr_dbd_pquery(db->driver, db->pool, db->handle, &changed, stmt,
+                             nargs, (const char **)args);
+        rv = ret ? classify(db, ret) : APR_SUCCESS;
     }
-    ret = apr_dbd_pquery(db->driver, db->pool, db->handle, &changed, stmt,
-                         nargs, (const char **)args);
-    if (ret != 0) {
-        return classify(db, ret);
-    }
-    if (pchanged) {
+    trace_statement(db, start, "prepared", sql, changed, rv);
+    if (rv == APR_SUCCESS && pchanged) {
         *pchanged = changed;
     }
-    return APR_SUCCESS;
+    return rv;
 }
 
 apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
                                const char *sql)
 {
     apr_dbd_results_t *res = NULL;
+    apr_time_t start = trace_start(db);
     int ret = apr_dbd_select(db->driver, p, db->handle, &res, sql,
                              random_access(db));
+    apr_status_t rv = ret ? classify(db, ret) : read_rows(db, p, res, prows);
 
-    if (ret != 0) {
-        return classify(db, ret);
-    }
-    return read_rows(db, p, res, prows);
+    trace_statement(db, start, "text", sql,
+                    rv == APR_SUCCESS ? (*prows)->nrows : 0, rv);
+    return rv;
 }
 
 /* A slot for one more text: a free one, or the one run longest ago,
@@ -556,13 +625,14 @@ static apr_status_t cached_statement(pl_db_t *db, const char *sql,
 /* Run sql, prepared once and kept when cache is set (as
  * pl_db_select_cached says), the result from p. */
 static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql, int cache,
-                        apr_dbd_results_t **pres)
+                        apr_dbd_results_t **pres, const char **phow)
 {
     cached_t *c = NULL;
     apr_status_t rv;
     int ret;
 
     *pres = NULL;
+    *phow = "text";
     /* '%' would read as an argument */
     if (cache && !strchr(sql, '%') &&
         (rv = cached_statement(db, sql, &c)) != APR_SUCCESS) {
@@ -573,6 +643,7 @@ static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql, int cache,
                              random_access(db));
         return ret ? classify(db, ret) : APR_SUCCESS;
     }
+    *phow = "kept";
     ret = apr_dbd_pselect(db->driver, p, db->handle, pres, c->stmt,
                           random_access(db), 0, NULL);
     return ret ? classify(db, ret) : APR_SUCCESS;
@@ -582,9 +653,16 @@ apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
                                  const char *sql)
 {
     apr_dbd_results_t *res;
-    apr_status_t rv = run(db, p, sql, 1, &res);
+    const char *how;
+    apr_time_t start = trace_start(db);
+    apr_status_t rv = run(db, p, sql, 1, &res, &how);
 
-    return rv != APR_SUCCESS ? rv : read_rows(db, p, res, prows);
+    if (rv == APR_SUCCESS) {
+        rv = read_rows(db, p, res, prows);
+    }
+    trace_statement(db, start, how, sql,
+                    rv == APR_SUCCESS ? (*prows)->nrows : 0, rv);
+    return rv;
 }
 
 /* Every row of sql to fn, nothing copied. */
@@ -594,14 +672,18 @@ static apr_status_t select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
     apr_dbd_results_t *res;
     apr_pool_t *scratch;
     apr_status_t rv;
+    const char *how;
+    apr_time_t start = trace_start(db);
 
     /* the driver's result and row buffers live in scratch, and go with
      * it as soon as the rows are read */
     apr_pool_create(&scratch, p);
-    if ((rv = run(db, scratch, sql, cache, &res)) == APR_SUCCESS) {
+    db->nrows = 0;
+    if ((rv = run(db, scratch, sql, cache, &res, &how)) == APR_SUCCESS) {
         rv = each_row(db, scratch, res, fn, baton);
     }
     apr_pool_destroy(scratch);
+    trace_statement(db, start, how, sql, db->nrows, rv);
     return rv;
 }
 
@@ -620,15 +702,15 @@ apr_status_t pl_db_select_each_text(pl_db_t *db, apr_pool_t *p, const char *sql,
 apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql)
 {
     int changed = 0;
+    apr_time_t start = trace_start(db);
     int ret = apr_dbd_query(db->driver, db->handle, &changed, sql);
+    apr_status_t rv = ret ? classify(db, ret) : APR_SUCCESS;
 
-    if (ret != 0) {
-        return classify(db, ret);
-    }
-    if (pchanged) {
+    trace_statement(db, start, "text", sql, changed, rv);
+    if (rv == APR_SUCCESS && pchanged) {
         *pchanged = changed;
     }
-    return APR_SUCCESS;
+    return rv;
 }
 
 const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value)
@@ -652,6 +734,7 @@ apr_status_t pl_db_begin(pl_db_t *db)
      * zeroed block bigger than its struct, and end its hold on the
      * handle. Other drivers allocate their own. */
     db->txn = db->dialect == PL_DB_PGSQL ? apr_pcalloc(db->pool, 64) : NULL;
+    pl_log(db->log, PL_LOG_TRACE1, 0, PL_LOGNO(05003) "sql begin");
     ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle, &db->txn);
     if (ret != 0) {
         db->depth = 0;
@@ -694,6 +777,8 @@ apr_status_t pl_db_end(pl_db_t *db, apr_status_t rv)
             rv = PL_EDB;
         }
     }
+    pl_log(db->log, PL_LOG_TRACE1, rv, PL_LOGNO(05004) "sql %s",
+           db->rollback_only ? "rollback" : "commit");
     ret = apr_dbd_transaction_end(db->driver, db->pool, db->txn);
     db->txn = NULL;
     if (ret != 0 && rv == APR_SUCCESS) {
@@ -800,10 +885,18 @@ apr_status_t pl_db_run_txn(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
         if (rv == PL_DB_ERETRY && tries < max_attempts) {
             tries++;
             stats->retries++;
+            pl_log(db->log, PL_LOG_DEBUG, 0,
+                   PL_LOGNO(05001) "transaction run again (attempt %d of "
+                                   "%d): a concurrent writer came first",
+                   tries, max_attempts);
             continue;
         }
         if (rv == PL_EDEADLOCK && stats->deadlocks < PL_DB_DEADLOCK_RETRIES) {
             stats->deadlocks++;
+            pl_log(db->log, PL_LOG_DEBUG, 0,
+                   PL_LOGNO(05002) "transaction run again after a deadlock "
+                                   "or serialization failure (%d of %d): %s",
+                   stats->deadlocks, PL_DB_DEADLOCK_RETRIES, db->errstr);
             apr_sleep(5000 * (apr_interval_time_t)stats->deadlocks);
             continue;
         }
