@@ -1,0 +1,208 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * store_fixture.h: what the store tests (test_store_*.c) share: an
+ * in-memory SQLite database with the project's schema and the standard
+ * resource classes and traits, providers and inventories made through the
+ * store itself, and small readers of table contents for the checks.
+ *
+ * pl_store_std_sync inserts the standard data once per process, so a
+ * test program opens one database and gives every test its own
+ * providers and consumers (distinct uuids and names).
+ *
+ * A setup step that fails aborts the program: a test must not go on from
+ * a world other than the one it describes. Everything is static inline
+ * so that a file leaving a helper unused compiles without warnings.
+ */
+#ifndef PL_TEST_STORE_FIXTURE_H
+#define PL_TEST_STORE_FIXTURE_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <apr_strings.h>
+
+#include "pl_store.h"
+#include "pl_store_provider.h"
+#include "pl_store_inventory.h"
+#include "pl_store_rc.h"
+#include "memory_db.h"
+
+/* Give up on the whole program: setup went wrong. */
+static inline void fixture_fail(pl_db_t *db, const char *what)
+{
+    fprintf(stderr, "# fixture failed: %s: %s\n", what,
+            db ? pl_db_errstr(db) : "");
+    printf("Bail out! %s\n", what);
+    abort();
+}
+
+/* Run SQL text that must succeed. */
+static inline void fixture_exec(pl_db_t *db, const char *sql)
+{
+    if (pl_db_exec_text(db, NULL, sql) != APR_SUCCESS) {
+        fixture_fail(db, sql);
+    }
+}
+
+/* Run the statements of a SQL file one by one (apr_dbd_sqlite3 runs a
+ * single statement a call). Comments go first, as they may hold ';'. */
+static inline void fixture_load_sql(pl_db_t *db, apr_pool_t *p,
+                                    const char *path)
+{
+    char line[1024], *text, *stmt, *state;
+    apr_size_t len = 0, cap = 65536;
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL) {
+        fixture_fail(NULL, path);
+    }
+    text = apr_palloc(p, cap);
+    text[0] = '\0';
+    while (fgets(line, sizeof(line), f)) {
+        char *comment = strstr(line, "--");
+        apr_size_t n;
+
+        if (comment) {
+            *comment = '\0';
+        }
+        n = strlen(line);
+        if (len + n + 1 >= cap) {
+            char *bigger = apr_palloc(p, cap * 2);
+
+            memcpy(bigger, text, len + 1);
+            text = bigger;
+            cap *= 2;
+        }
+        memcpy(text + len, line, n + 1);
+        len += n;
+    }
+    fclose(f);
+    for (stmt = apr_strtok(text, ";", &state); stmt;
+         stmt = apr_strtok(NULL, ";", &state)) {
+        if (stmt[strspn(stmt, " \t\r\n")] != '\0') {
+            fixture_exec(db, stmt);
+        }
+    }
+}
+
+/* A new database with the schema and the standard classes and traits;
+ * NULL when SQLite's apr_dbd driver is missing. */
+static inline pl_db_t *fixture_open(apr_pool_t *pool)
+{
+    pl_db_t *db = memory_db(pool);
+
+    if (db == NULL) {
+        return NULL;
+    }
+    fixture_load_sql(db, pool, "sql/sqlite/schema.sql");
+    if (pl_store_std_sync(db, pool) != APR_SUCCESS) {
+        fixture_fail(db, "pl_store_std_sync");
+    }
+    return db;
+}
+
+/* The integer in the first cell of what a query returns; -1 when it
+ * fails or returns no row or NULL. The query is printf-like text. */
+static inline apr_int64_t fixture_int(pl_db_t *db, apr_pool_t *p,
+                                      const char *fmt, ...)
+{
+    apr_int64_t v = -1;
+    pl_rows_t *rows;
+    const char *sql;
+    va_list ap;
+
+    va_start(ap, fmt);
+    sql = apr_pvsprintf(p, fmt, ap);
+    va_end(ap);
+    if (pl_db_select_text(db, p, &rows, sql) != APR_SUCCESS ||
+        pl_db_int64(rows, 0, 0, &v) != APR_SUCCESS) {
+        return -1;
+    }
+    return v;
+}
+
+/* The first cell as text (NULL for none), same rules. */
+static inline const char *fixture_text(pl_db_t *db, apr_pool_t *p,
+                                       const char *fmt, ...)
+{
+    pl_rows_t *rows;
+    const char *sql;
+    va_list ap;
+
+    va_start(ap, fmt);
+    sql = apr_pvsprintf(p, fmt, ap);
+    va_end(ap);
+    if (pl_db_select_text(db, p, &rows, sql) != APR_SUCCESS ||
+        rows->nrows == 0) {
+        return NULL;
+    }
+    return PL_CELL(rows, 0, 0);
+}
+
+/* The stored generation of provider uuid (-1: none). */
+static inline apr_int64_t fixture_prov_generation(pl_db_t *db, apr_pool_t *p,
+                                                  const char *uuid)
+{
+    return fixture_int(db, p,
+                       "SELECT generation FROM resource_providers "
+                       "WHERE uuid = '%s'",
+                       uuid);
+}
+
+/* A new root provider called name; uuid is "00000000-0000-0000-0000-"
+ * and twelve digits of serial. */
+static inline pl_provider_t *fixture_provider(pl_db_t *db, apr_pool_t *p,
+                                              const char *name, int serial)
+{
+    const char *uuid = apr_psprintf(p, "00000000-0000-0000-0000-%012d", serial);
+    pl_provider_t *prov = NULL;
+    const char *dup = NULL;
+
+    if (pl_store_provider_create(db, p, name, uuid, NULL, &prov, &dup) !=
+        APR_SUCCESS) {
+        fixture_fail(db, apr_pstrcat(p, "provider ", name, NULL));
+    }
+    return prov;
+}
+
+/* An inventory record of class rc_name (its id looked up). */
+static inline pl_inventory_t *
+fixture_inv(pl_db_t *db, apr_pool_t *p, const char *rc_name, apr_int64_t total,
+            apr_int64_t reserved, apr_int64_t min_unit, apr_int64_t max_unit,
+            apr_int64_t step_size, double allocation_ratio)
+{
+    pl_inventory_t *inv = apr_pcalloc(p, sizeof(*inv));
+
+    if (pl_store_rc_id(db, p, rc_name, &inv->rc_id) != APR_SUCCESS) {
+        fixture_fail(db, apr_pstrcat(p, "resource class ", rc_name, NULL));
+    }
+    inv->rc_name = rc_name;
+    inv->total = total;
+    inv->reserved = reserved;
+    inv->min_unit = min_unit;
+    inv->max_unit = max_unit;
+    inv->step_size = step_size;
+    inv->allocation_ratio = allocation_ratio;
+    return inv;
+}
+
+/* Add that inventory to prov through the store (its generation bumped). */
+static inline void fixture_add_inv(pl_db_t *db, apr_pool_t *p,
+                                   pl_provider_t *prov, const char *rc_name,
+                                   apr_int64_t total, apr_int64_t reserved,
+                                   apr_int64_t min_unit, apr_int64_t max_unit,
+                                   apr_int64_t step_size,
+                                   double allocation_ratio)
+{
+    if (pl_store_inventory_add(db, p, prov,
+                               fixture_inv(db, p, rc_name, total, reserved,
+                                           min_unit, max_unit, step_size,
+                                           allocation_ratio)) != APR_SUCCESS) {
+        fixture_fail(db, apr_pstrcat(p, "inventory ", rc_name, " of ",
+                                     prov->name, NULL));
+    }
+}
+
+#endif /* PL_TEST_STORE_FIXTURE_H */
