@@ -111,7 +111,6 @@ int main(int argc, char **argv)
         return 1;
     }
     memset(&opts, 0, sizeof(opts));
-    opts.mv = PL_MV(1, 39);
     opts.limit = req->limit;
     opts.max_candidates = -1;
     opts.strategy = argc > 7 && !strcmp(argv[7], "depth") ? PL_AC_DEPTH_FIRST

@@ -54,7 +54,6 @@ typedef struct pl_ac_group_t {
 } pl_ac_group_t;
 
 typedef struct pl_ac_request_t {
-    int mv;
     apr_array_header_t *groups;    /**< pl_ac_group_t *, first-seen order */
     int limit;                     /**< 0: none (1.16+) */
     const char *group_policy;      /**< NULL, "none" or "isolate" */
@@ -199,7 +198,11 @@ typedef struct pl_ac_stats_t {
 } pl_ac_stats_t;
 
 typedef struct pl_ac_opts_t {
-    int mv;
+    /** 1: a candidate takes at most one provider of each tree, and only
+     *  the providers candidates use are summarized (upstream's
+     *  _exclude_nested_providers, for a client that cannot see trees:
+     *  the api sets it before microversion 1.29) */
+    int exclude_nested;
     int limit;          /**< 0: none */
     int max_candidates; /**< < 0: unlimited */
     int randomize;
@@ -249,7 +252,7 @@ typedef struct pl_ac_result_t {
      *  their roots, first use first) */
     apr_array_header_t *roots;
     /** apr_int64_t: when non-NULL, only these providers are summarized
-     *  (before 1.29 with nested providers around) */
+     *  (opts->exclude_nested with nested providers around) */
     apr_array_header_t *only_rps;
     /** apr_int64_t: providers only named in mappings, outside those
      *  trees (a resourceless group served by a sharing provider): their

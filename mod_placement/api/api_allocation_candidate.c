@@ -344,7 +344,8 @@ int pl_api_ac_list(pl_req_t *req)
         return req->err_status;
     }
     memset(&opts, 0, sizeof(opts));
-    opts.mv = req->mv;
+    /* before 1.29 a client cannot see trees */
+    opts.exclude_nested = req->mv < PL_MV(1, 29);
     opts.limit = acr->limit;
     opts.max_candidates = pl_config_max_candidates(req->conf);
     opts.randomize = pl_config_randomize(req->conf);

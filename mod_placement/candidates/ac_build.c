@@ -51,7 +51,6 @@
 #include <apr_time.h>
 
 #include "pl_ac_private.h"
-#include "pl_mv.h"
 
 #define DEFAULT_BUDGET 4000000L
 
@@ -307,7 +306,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     w.seen = world->sharing->nelts ? apr_hash_make(p) : NULL;
     w.roots_seen = pl_idmap_make(p, 64);
     w.roots = res->roots;
-    if (opts->mv < PL_MV(1, 29) && world->has_trees) {
+    if (opts->exclude_nested && world->has_trees) {
         w.nested_blind = 1;
         w.rps_seen = pl_idmap_make(p, 64);
         w.rps = res->only_rps = apr_array_make(p, 16, sizeof(apr_int64_t));

@@ -44,7 +44,7 @@ static pl_ac_result_t *build(apr_pool_t *p, const pl_ac_world_t *w, int mv,
     pl_ac_result_t *res;
 
     memset(&opts, 0, sizeof(opts));
-    opts.mv = mv;
+    opts.exclude_nested = mv < PL_MV(1, 29);
     opts.limit = req->limit;
     opts.max_candidates = max;
     pl_ac_build(p, req, w, &opts, &res);
