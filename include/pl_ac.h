@@ -262,6 +262,15 @@ typedef struct pl_ac_result_t {
 } pl_ac_result_t;
 
 /**
+ * The most candidates a build gives: limit or the configured maximum,
+ * whichever is lower; -1 when neither bounds it, 0 for a maximum of 0
+ * (no candidates at all). With randomize the same bound is taken from
+ * anchors in shuffled order: a sample of every tree's candidates, so
+ * none may be left unread.
+ */
+int pl_ac_bound(const pl_ac_opts_t *opts);
+
+/**
  * Build the allocation candidates of req in world. Always returns
  * APR_SUCCESS with *pres (outcome PL_AC_OK and possibly no candidates, or
  * the unknown name upstream would have refused first).

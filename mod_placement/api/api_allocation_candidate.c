@@ -244,12 +244,8 @@ static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
  * sample of all. */
 static int first_trees(const pl_ac_opts_t *opts)
 {
-    int bound = opts->limit > 0 ? opts->limit : 0;
+    int bound = pl_ac_bound(opts);
 
-    if (opts->max_candidates >= 0 &&
-        (bound == 0 || opts->max_candidates < bound)) {
-        bound = opts->max_candidates;
-    }
     if (opts->randomize || bound <= 0 || bound > INT_MAX / 4) {
         return 0;
     }
