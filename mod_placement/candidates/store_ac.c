@@ -14,6 +14,7 @@
  * are built as text: every value in them is an integer formatted here or
  * a string quoted by pl_db_quote.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <apr_hash.h>
@@ -382,4 +383,46 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
     }
     *pworld = w;
     return pl_store_ac_more(db, p, req, cache, max_trees, w);
+}
+
+/* How many candidate trees to read first: enough for the bound when
+ * nearly every tree gives a candidate, with room for a few that give
+ * none (more are read, after these, when too many did); 0 (all) without
+ * a bound, or when the bound is a random sample of all. */
+static int first_trees(const pl_ac_opts_t *opts)
+{
+    int bound = pl_ac_bound(opts);
+
+    if (opts->randomize || bound <= 0 || bound > INT_MAX / 4) {
+        return 0;
+    }
+    return bound + 16;
+}
+
+apr_status_t
+pl_store_ac_candidates(pl_db_t *db, apr_pool_t *p, const pl_ac_request_t *req,
+                       const pl_ac_opts_t *opts, pl_store_ac_cache_t *cache,
+                       pl_ac_world_t **pworld, pl_ac_result_t **pres)
+{
+    int max_trees = first_trees(opts);
+    pl_ac_result_t *res;
+    pl_ac_world_t *w;
+    apr_status_t rv;
+
+    *pworld = NULL;
+    *pres = NULL;
+    rv = pl_store_ac_world(db, p, req, cache, max_trees, &w);
+    while (rv == APR_SUCCESS) {
+        pl_ac_build(p, req, w, opts, &res);
+        /* enough: every tree read, the bound (or the budget) reached, or
+         * a name upstream would have refused */
+        if (!w->truncated || res->truncated || res->outcome != PL_AC_OK) {
+            *pworld = w;
+            *pres = res;
+            break;
+        }
+        max_trees = max_trees > INT_MAX / 4 ? INT_MAX : max_trees * 4;
+        rv = pl_store_ac_more(db, p, req, cache, max_trees, w);
+    }
+    return rv;
 }

@@ -419,6 +419,63 @@ static void test_lookups_guessed(pl_db_t *db)
              "= 2 AND trait_id IN (3, 9)");
 }
 
+/* pl_store_ac_candidates on trees 10..49, DISK_GB 1 each, all used but
+ * 49's: with limit=1 the first 17 trees give nothing, so four times as
+ * many more are read after them and the build runs again. */
+static void test_candidates(void)
+{
+    pl_db_t *db = open_db();
+    pl_store_ac_cache_t *cache = pl_store_ac_cache_make(pool, 100);
+    const pl_ac_request_t *req;
+    pl_ac_result_t *res;
+    pl_ac_world_t *w;
+    pl_ac_opts_t opts;
+    char roots[64];
+    int i;
+
+    exec(db, "INSERT INTO resource_classes (id, name) VALUES (2, 'DISK_GB')");
+    for (i = 10; i < 50; i++) {
+        exec(db, apr_psprintf(pool,
+                              "INSERT INTO resource_providers (id, uuid, "
+                              "name, generation, root_provider_id) VALUES "
+                              "(%d, '00000000-0000-0000-0000-0000000000%d', "
+                              "'d%d', 1, %d)",
+                              i, i, i, i));
+        exec(db, apr_psprintf(pool,
+                              "INSERT INTO inventories (resource_provider_id, "
+                              "resource_class_id, total, reserved, min_unit, "
+                              "max_unit, step_size, allocation_ratio) VALUES "
+                              "(%d, 2, 1, 0, 1, 1, 1, 1.0)",
+                              i));
+        if (i < 49) {
+            exec(db, apr_psprintf(pool,
+                                  "INSERT INTO allocations "
+                                  "(resource_provider_id, consumer_id, "
+                                  "resource_class_id, used) VALUES "
+                                  "(%d, 'c', 2, 1)",
+                                  i));
+        }
+    }
+    req = request(pool, PL_MV(1, 39), "resources=DISK_GB:1&limit=1");
+    memset(&opts, 0, sizeof(opts));
+    opts.limit = req->limit;
+    opts.max_candidates = -1;
+    TAP_IS_INT(pl_store_ac_candidates(db, pool, req, &opts, cache, &w, &res),
+               APR_SUCCESS, "candidates: read and built");
+    TAP_IS_INT(res->cands->nelts, 1, "candidates: the one free tree");
+    TAP_IS_INT(roots_of(w, roots, sizeof(roots)), 40,
+               "candidates: 17 trees, then the other 23");
+    TAP_OK(!w->truncated, "candidates: no tree left unread");
+    TAP_IS_INT(APR_ARRAY_IDX(res->roots, 0, apr_int64_t), 49,
+               "candidates: from tree 49");
+
+    opts.randomize = 1;
+    pl_store_ac_candidates(db, pool, req, &opts, cache, &w, &res);
+    TAP_IS_INT(roots_of(w, roots, sizeof(roots)), 40,
+               "candidates: a random sample reads every tree at once");
+    TAP_IS_INT(res->cands->nelts, 1, "candidates: and finds the one");
+}
+
 int main(void)
 {
     pl_db_t *db;
@@ -442,5 +499,6 @@ int main(void)
     test_small_cache(db);
     test_refilled(db);
     test_generation_rules(db);
+    test_candidates();
     return tap_done();
 }
