@@ -130,11 +130,11 @@ int main(int argc, char **argv)
     }
     qsort(t, repeat, sizeof(double), cmp_d);
     printf("%dx%dx%d groups=%d %s limit=%d %s: candidates %d nodes %ld "
-           "pruned %ld refused %ld truncated %d cpu_ms %.2f\n",
+           "pruned %ld refused %ld truncated %d over_budget %d cpu_ms %.2f\n",
            roots, children, units, groups, argv[5], limit,
            opts.strategy == PL_AC_DEPTH_FIRST ? "depth" : "breadth",
            res->cands->nelts, st.nodes, st.pruned, st.refused, res->truncated,
-           t[repeat / 2]);
+           res->over_budget, t[repeat / 2]);
     apr_terminate();
     return 0;
 }

@@ -19,8 +19,11 @@
  *                         configured maximum so that they bound the work
  *                         (ac_build.c runs ac_world.c, ac_group.c and
  *                         ac_walk.c, which share pl_ac_private.h).
- * Then store_ac.c reads the provider summaries of the trees that made it
- * into the answer. Nothing here includes httpd headers.
+ * pl_store_ac_candidates (store_ac.c) runs the reads and the builds as
+ * the bound needs them and logs the engine's counters; then
+ * ac_summary.c makes the provider summaries of the trees that made it
+ * into the answer. The engine gets flags (pl_ac_opts_t), never the
+ * microversion. Nothing here includes httpd headers.
  */
 #ifndef PL_AC_H
 #define PL_AC_H
@@ -28,6 +31,7 @@
 #include <apr_pools.h>
 #include <apr_tables.h>
 
+#include "pl_log.h"
 #include "pl_status.h"
 #include "pl_qs.h"
 
@@ -157,6 +161,9 @@ typedef struct pl_ac_world_t {
     apr_array_header_t *trait_names; /**< pl_ac_name_t: id -> trait name */
     int truncated;                   /**< more candidate trees than read */
     apr_int64_t read_after;          /**< the last root id read in order */
+    /* candidate trees read, and in how many reads (pl_store_ac_world's,
+     * then one per pl_store_ac_more) */
+    int roots_read, reads;
     /* providers whose facts came from the cache, from the database, and
      * how often the cache started again meanwhile */
     int facts_cached, facts_read, cache_resets;
@@ -214,6 +221,9 @@ typedef struct pl_ac_opts_t {
      *  request whose candidates are all refused late still ends fast */
     long budget;
     pl_ac_stats_t *stats; /**< NULL, or filled in */
+    /** NULL: off; pl_store_ac_candidates logs its counters there, one
+     *  line a request (pl_ac_build logs nothing) */
+    const pl_log_t *log;
 } pl_ac_opts_t;
 
 /** One amount of one class from one provider. */
@@ -258,7 +268,9 @@ typedef struct pl_ac_result_t {
      *  trees (a resourceless group served by a sharing provider): their
      *  uuids are needed, not their summaries */
     apr_array_header_t *extra_rps;
-    int truncated; /**< stopped by limit / max / budget */
+    int truncated;   /**< stopped by limit / max / budget */
+    int over_budget; /**< the node budget stopped it: fewer candidates
+                      *   than the bound allowed */
 } pl_ac_result_t;
 
 /**

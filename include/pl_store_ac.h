@@ -42,7 +42,10 @@ apr_status_t pl_store_ac_more(pl_db_t *db, apr_pool_t *p,
  * bound + 16 trees, build, and while they gave too few candidates and
  * more trees are left, read four times as many more after the last one
  * and build again; without one, read every tree once. The providers'
- * facts come through cache (may be NULL).
+ * facts come through cache (may be NULL). opts->stats, when set, gets
+ * the work of every build summed; opts->log a line with the counters at
+ * debug (PL05100), or at warning when the node budget cut the answer
+ * (PL05101).
  * @return APR_SUCCESS with *pworld (for the provider summaries) and
  *         *pres (pl_ac_build's outcome); database errors, with both
  *         NULL.

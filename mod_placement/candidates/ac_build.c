@@ -365,6 +365,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
                              w.budget;
     }
     res->truncated = w.truncated;
+    res->over_budget = w.budget < 0; /* the walk stops at -1 */
     if (opts->randomize) {
         pl_ac_shuffle(&c, res->cands->elts, res->cands->nelts,
                       sizeof(pl_ac_cand_t *));
