@@ -111,7 +111,6 @@ int main(int argc, char **argv)
         return 1;
     }
     memset(&opts, 0, sizeof(opts));
-    opts.mv = PL_MV(1, 39);
     opts.limit = req->limit;
     opts.max_candidates = -1;
     opts.strategy = argc > 7 && !strcmp(argv[7], "depth") ? PL_AC_DEPTH_FIRST
@@ -131,11 +130,11 @@ int main(int argc, char **argv)
     }
     qsort(t, repeat, sizeof(double), cmp_d);
     printf("%dx%dx%d groups=%d %s limit=%d %s: candidates %d nodes %ld "
-           "pruned %ld refused %ld truncated %d cpu_ms %.2f\n",
+           "pruned %ld refused %ld truncated %d over_budget %d cpu_ms %.2f\n",
            roots, children, units, groups, argv[5], limit,
            opts.strategy == PL_AC_DEPTH_FIRST ? "depth" : "breadth",
            res->cands->nelts, st.nodes, st.pruned, st.refused, res->truncated,
-           t[repeat / 2]);
+           res->over_budget, t[repeat / 2]);
     apr_terminate();
     return 0;
 }

@@ -19,8 +19,11 @@
  *                         configured maximum so that they bound the work
  *                         (ac_build.c runs ac_world.c, ac_group.c and
  *                         ac_walk.c, which share pl_ac_private.h).
- * Then store_ac.c reads the provider summaries of the trees that made it
- * into the answer. Nothing here includes httpd headers.
+ * pl_store_ac_candidates (store_ac.c) runs the reads and the builds as
+ * the bound needs them and logs the engine's counters; then
+ * ac_summary.c makes the provider summaries of the trees that made it
+ * into the answer. The engine gets flags (pl_ac_opts_t), never the
+ * microversion. Nothing here includes httpd headers.
  */
 #ifndef PL_AC_H
 #define PL_AC_H
@@ -28,6 +31,7 @@
 #include <apr_pools.h>
 #include <apr_tables.h>
 
+#include "pl_log.h"
 #include "pl_status.h"
 #include "pl_qs.h"
 
@@ -54,7 +58,6 @@ typedef struct pl_ac_group_t {
 } pl_ac_group_t;
 
 typedef struct pl_ac_request_t {
-    int mv;
     apr_array_header_t *groups;    /**< pl_ac_group_t *, first-seen order */
     int limit;                     /**< 0: none (1.16+) */
     const char *group_policy;      /**< NULL, "none" or "isolate" */
@@ -158,6 +161,9 @@ typedef struct pl_ac_world_t {
     apr_array_header_t *trait_names; /**< pl_ac_name_t: id -> trait name */
     int truncated;                   /**< more candidate trees than read */
     apr_int64_t read_after;          /**< the last root id read in order */
+    /* candidate trees read, and in how many reads (pl_store_ac_world's,
+     * then one per pl_store_ac_more) */
+    int roots_read, reads;
     /* providers whose facts came from the cache, from the database, and
      * how often the cache started again meanwhile */
     int facts_cached, facts_read, cache_resets;
@@ -199,7 +205,11 @@ typedef struct pl_ac_stats_t {
 } pl_ac_stats_t;
 
 typedef struct pl_ac_opts_t {
-    int mv;
+    /** 1: a candidate takes at most one provider of each tree, and only
+     *  the providers candidates use are summarized (upstream's
+     *  _exclude_nested_providers, for a client that cannot see trees:
+     *  the api sets it before microversion 1.29) */
+    int exclude_nested;
     int limit;          /**< 0: none */
     int max_candidates; /**< < 0: unlimited */
     int randomize;
@@ -211,6 +221,9 @@ typedef struct pl_ac_opts_t {
      *  request whose candidates are all refused late still ends fast */
     long budget;
     pl_ac_stats_t *stats; /**< NULL, or filled in */
+    /** NULL: off; pl_store_ac_candidates logs its counters there, one
+     *  line a request (pl_ac_build logs nothing) */
+    const pl_log_t *log;
 } pl_ac_opts_t;
 
 /** One amount of one class from one provider. */
@@ -249,14 +262,25 @@ typedef struct pl_ac_result_t {
      *  their roots, first use first) */
     apr_array_header_t *roots;
     /** apr_int64_t: when non-NULL, only these providers are summarized
-     *  (before 1.29 with nested providers around) */
+     *  (opts->exclude_nested with nested providers around) */
     apr_array_header_t *only_rps;
     /** apr_int64_t: providers only named in mappings, outside those
      *  trees (a resourceless group served by a sharing provider): their
      *  uuids are needed, not their summaries */
     apr_array_header_t *extra_rps;
-    int truncated; /**< stopped by limit / max / budget */
+    int truncated;   /**< stopped by limit / max / budget */
+    int over_budget; /**< the node budget stopped it: fewer candidates
+                      *   than the bound allowed */
 } pl_ac_result_t;
+
+/**
+ * The most candidates a build gives: limit or the configured maximum,
+ * whichever is lower; -1 when neither bounds it, 0 for a maximum of 0
+ * (no candidates at all). With randomize the same bound is taken from
+ * anchors in shuffled order: a sample of every tree's candidates, so
+ * none may be left unread.
+ */
+int pl_ac_bound(const pl_ac_opts_t *opts);
 
 /**
  * Build the allocation candidates of req in world. Always returns

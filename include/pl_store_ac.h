@@ -3,6 +3,9 @@
  * pl_store_ac.h: the database side of allocation candidates (store_ac*.c):
  * the world a candidate request can touch, read in a few statements, for
  * the pure engine of pl_ac.h, which knows nothing of the database.
+ * pl_store_ac_candidates is the entry the api calls: it reads and builds
+ * as the bound needs; pl_store_ac_world and pl_store_ac_more are its
+ * parts (the unit tests read worlds with them).
  */
 #ifndef PL_STORE_AC_H
 #define PL_STORE_AC_H
@@ -32,5 +35,24 @@ apr_status_t pl_store_ac_more(pl_db_t *db, apr_pool_t *p,
                               const pl_ac_request_t *req,
                               pl_store_ac_cache_t *cache, int max_trees,
                               pl_ac_world_t *w);
+
+/**
+ * The allocation candidates of req, the engine's whole strategy in one
+ * call: with a bound (pl_ac_bound, not a random sample) read the first
+ * bound + 16 trees, build, and while they gave too few candidates and
+ * more trees are left, read four times as many more after the last one
+ * and build again; without one, read every tree once. The providers'
+ * facts come through cache (may be NULL). opts->stats, when set, gets
+ * the work of every build summed; opts->log a line with the counters at
+ * debug (PL05100), or at warning when the node budget cut the answer
+ * (PL05101).
+ * @return APR_SUCCESS with *pworld (for the provider summaries) and
+ *         *pres (pl_ac_build's outcome); database errors, with both
+ *         NULL.
+ */
+apr_status_t
+pl_store_ac_candidates(pl_db_t *db, apr_pool_t *p, const pl_ac_request_t *req,
+                       const pl_ac_opts_t *opts, pl_store_ac_cache_t *cache,
+                       pl_ac_world_t **pworld, pl_ac_result_t **pres);
 
 #endif /* PL_STORE_AC_H */

@@ -2,11 +2,11 @@
  *
  * api_allocation_candidate.c: GET /allocation_candidates (placement's
  * handlers/allocation_candidate.py), 1.10 - 1.39. HTTP only: the query
- * string is parsed by ac_request.c, the world read by store_ac.c, the
- * candidates built by ac_build.c; here they become JSON in the format of
- * the asked microversion.
+ * string is parsed by ac_request.c, the world read and the candidates
+ * built in one call of store_ac.c (which reads more trees as the bound
+ * needs them); here the microversion becomes the engine's flags and the
+ * candidates become JSON in the format of the asked microversion.
  */
-#include <limits.h>
 #include <string.h>
 #include <apr_strings.h>
 #include <http_protocol.h>
@@ -237,25 +237,6 @@ static void summary_json(pl_jstream_t *b, int mv, const pl_ac_request_t *acr,
     PL_JS_LIT(b, "}");
 }
 
-/* How many candidate trees to read first: enough for the bound (limit
- * or the configured maximum) when nearly every tree gives a candidate,
- * with room for a few that give none (more are read, after these, when
- * too many did); 0 (all) without a bound, or when the bound is a random
- * sample of all. */
-static int first_trees(const pl_ac_opts_t *opts)
-{
-    int bound = opts->limit > 0 ? opts->limit : 0;
-
-    if (opts->max_candidates >= 0 &&
-        (bound == 0 || opts->max_candidates < bound)) {
-        bound = opts->max_candidates;
-    }
-    if (opts->randomize || bound <= 0 || bound > INT_MAX / 4) {
-        return 0;
-    }
-    return bound + 16;
-}
-
 /* What the answer is written from, once the status and headers are set. */
 typedef struct answer_t {
     int mv;
@@ -316,7 +297,7 @@ int pl_api_ac_list(pl_req_t *req)
     answer_t *answer;
     apr_status_t rv;
     pl_db_t *db;
-    int st, i, max_trees;
+    int st, i;
 
     if ((st = pl_policy_check(req, "placement:allocation_candidates:list",
                               NULL))) {
@@ -344,27 +325,18 @@ int pl_api_ac_list(pl_req_t *req)
         return req->err_status;
     }
     memset(&opts, 0, sizeof(opts));
-    opts.mv = req->mv;
+    /* before 1.29 a client cannot see trees */
+    opts.exclude_nested = req->mv < PL_MV(1, 29);
     opts.limit = acr->limit;
     opts.max_candidates = pl_config_max_candidates(req->conf);
     opts.randomize = pl_config_randomize(req->conf);
     opts.strategy = pl_config_ac_strategy(req->conf) ? PL_AC_BREADTH_FIRST
                                                      : PL_AC_DEPTH_FIRST;
-    /* With a bound, read the first trees only, then four times as many
-     * more while those did not give enough candidates */
+    opts.log = &req->log;
     cache = pl_provider_cache(req->r->server);
-    max_trees = first_trees(&opts);
-    rv = pl_store_ac_world(db, req->pool, acr, cache, max_trees, &world);
-    for (;;) {
-        if (rv != APR_SUCCESS) {
-            return pl_err_store(req, rv, "reading allocation candidates");
-        }
-        pl_ac_build(req->pool, acr, world, &opts, &res);
-        if (!world->truncated || res->truncated || res->outcome != PL_AC_OK) {
-            break;
-        }
-        max_trees = max_trees > INT_MAX / 4 ? INT_MAX : max_trees * 4;
-        rv = pl_store_ac_more(db, req->pool, acr, cache, max_trees, world);
+    rv = pl_store_ac_candidates(db, req->pool, acr, &opts, cache, &world, &res);
+    if (rv != APR_SUCCESS) {
+        return pl_err_store(req, rv, "reading allocation candidates");
     }
     if (res->outcome == PL_AC_UNKNOWN_RC) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,

@@ -51,7 +51,6 @@
 #include <apr_time.h>
 
 #include "pl_ac_private.h"
-#include "pl_mv.h"
 
 #define DEFAULT_BUDGET 4000000L
 
@@ -191,6 +190,17 @@ static gstat_e prepare_anchors(ctx_t *c, const char **punknown)
     return any ? G_OK : G_EMPTY;
 }
 
+int pl_ac_bound(const pl_ac_opts_t *opts)
+{
+    int bound = opts->limit > 0 ? opts->limit : -1;
+
+    if (opts->max_candidates >= 0 &&
+        (bound < 0 || opts->max_candidates < bound)) {
+        bound = opts->max_candidates;
+    }
+    return bound;
+}
+
 apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
                          const pl_ac_world_t *world, const pl_ac_opts_t *opts,
                          pl_ac_result_t **pres)
@@ -202,6 +212,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     const char *unknown = NULL;
     gstat_e st;
     int i, s, nslots = 0, multi_ok, isolate, nres = 0, nanchors;
+    int bound = pl_ac_bound(opts);
 
     *pres = res;
     memset(&c, 0, sizeof(c));
@@ -291,29 +302,19 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         nres += b.groups[i].nres;
     }
     w.budget = opts->budget > 0 ? opts->budget : DEFAULT_BUDGET;
-    w.bound = 0;
-    if (opts->limit > 0 && !opts->randomize) {
-        w.bound = opts->limit;
-    }
-    if (opts->max_candidates >= 0 &&
-        (w.bound == 0 || opts->max_candidates < w.bound)) {
-        w.bound = opts->max_candidates;
-    }
-    if (opts->randomize && opts->limit > 0 &&
-        (w.bound == 0 || opts->limit < w.bound)) {
-        w.bound = opts->limit; /* a random sample: anchors are shuffled */
-    }
+    /* with randomize a random sample: the anchors were shuffled */
+    w.bound = bound > 0 ? bound : 0;
     w.out = res->cands;
     w.seen = world->sharing->nelts ? apr_hash_make(p) : NULL;
     w.roots_seen = pl_idmap_make(p, 64);
     w.roots = res->roots;
-    if (opts->mv < PL_MV(1, 29) && world->has_trees) {
+    if (opts->exclude_nested && world->has_trees) {
         w.nested_blind = 1;
         w.rps_seen = pl_idmap_make(p, 64);
         w.rps = res->only_rps = apr_array_make(p, 16, sizeof(apr_int64_t));
     }
     w.need_subtree = req->same_subtrees->nelts > 0;
-    if (opts->max_candidates == 0) {
+    if (bound == 0) {
         w.stop = 1;
     }
     nanchors = b.anchor_list->nelts;
@@ -364,6 +365,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
                              w.budget;
     }
     res->truncated = w.truncated;
+    res->over_budget = w.budget < 0; /* the walk stops at -1 */
     if (opts->randomize) {
         pl_ac_shuffle(&c, res->cands->elts, res->cands->nelts,
                       sizeof(pl_ac_cand_t *));

@@ -390,7 +390,6 @@ apr_status_t pl_ac_request_parse(apr_pool_t *p, int mv,
     int i, granular = 0;
 
     *pcode = NULL;
-    req->mv = mv;
     req->groups = apr_array_make(p, 4, sizeof(pl_ac_group_t *));
     req->same_subtrees = apr_array_make(p, 1, sizeof(apr_array_header_t *));
     if ((rv = parse_wide(p, args, req, perr, pcode)) != APR_SUCCESS ||

@@ -167,7 +167,8 @@ static int same_subtree_ok(const walk_t *w)
     return 1;
 }
 
-/* before 1.29 a client cannot see trees: one provider per tree */
+/* opts->exclude_nested (a client that cannot see trees): one provider
+ * per tree */
 static int nested_blind_ok(const walk_t *w)
 {
     int i, j;

@@ -14,6 +14,7 @@
  * are built as text: every value in them is an integer formatted here or
  * a string quoted by pl_db_quote.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <apr_hash.h>
@@ -261,6 +262,8 @@ static apr_status_t read_more(pl_db_t *db, apr_pool_t *p,
         rider->rejected = 1; /* no trees statement to ride */
     }
     w->truncated = max_trees > 0 && nroots >= max_trees;
+    w->roots_read += nroots;
+    w->reads++;
     return APR_SUCCESS;
 }
 
@@ -382,4 +385,99 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
     }
     *pworld = w;
     return pl_store_ac_more(db, p, req, cache, max_trees, w);
+}
+
+/* How many candidate trees to read first: enough for the bound when
+ * nearly every tree gives a candidate, with room for a few that give
+ * none (more are read, after these, when too many did); 0 (all) without
+ * a bound, or when the bound is a random sample of all. */
+static int first_trees(const pl_ac_opts_t *opts)
+{
+    int bound = pl_ac_bound(opts);
+
+    if (opts->randomize || bound <= 0 || bound > INT_MAX / 4) {
+        return 0;
+    }
+    return bound + 16;
+}
+
+/* The engine's counters, one line a request: at debug, or at warning
+ * when the node budget cut the answer (a 200 with fewer candidates than
+ * the bound allowed: nothing else would show it). Nothing is formatted
+ * when the level is off. */
+static void log_counters(const pl_ac_opts_t *opts, const pl_ac_world_t *w,
+                         const pl_ac_result_t *res, const pl_ac_stats_t *st)
+{
+    int level = res->over_budget ? PL_LOG_WARNING : PL_LOG_DEBUG;
+    int bound;
+    char bound_text[32];
+
+    if (!PL_LOG_ON(opts->log, level)) {
+        return;
+    }
+    bound = pl_ac_bound(opts);
+    if (bound < 0) {
+        apr_cpystrn(bound_text, "none", sizeof(bound_text));
+    }
+    else {
+        apr_snprintf(bound_text, sizeof(bound_text), "%d%s", bound,
+                     opts->randomize ? " (a random sample)" : "");
+    }
+    pl_log(opts->log, level, APR_SUCCESS,
+           "%sallocation candidates: %d, bound %s, %s; trees %d in %d "
+           "read%s%s; providers %d; nodes %ld, pruned %ld, refused %ld; "
+           "facts %d cached, %d read%s%s",
+           res->over_budget ? PL_LOGNO(05101) "the node budget cut the answer: "
+                            : PL_LOGNO(05100),
+           res->cands->nelts, bound_text,
+           res->over_budget           ? "stopped by the node budget"
+           : res->truncated           ? "stopped at the bound"
+           : res->outcome != PL_AC_OK ? "not searched"
+                                      : "all found",
+           w->roots_read, w->reads, w->reads == 1 ? "" : "s",
+           w->truncated ? ", more left" : "", w->provs->nelts, st->nodes,
+           st->pruned, st->refused, w->facts_cached, w->facts_read,
+           res->outcome == PL_AC_OK ? "" : "; unknown name ",
+           res->outcome == PL_AC_OK ? "" : res->unknown);
+}
+
+apr_status_t
+pl_store_ac_candidates(pl_db_t *db, apr_pool_t *p, const pl_ac_request_t *req,
+                       const pl_ac_opts_t *opts, pl_store_ac_cache_t *cache,
+                       pl_ac_world_t **pworld, pl_ac_result_t **pres)
+{
+    int max_trees = first_trees(opts);
+    pl_ac_opts_t each = *opts;
+    pl_ac_stats_t one, all = { 0, 0, 0 };
+    pl_ac_result_t *res;
+    pl_ac_world_t *w;
+    apr_status_t rv;
+
+    *pworld = NULL;
+    *pres = NULL;
+    each.stats = &one; /* what each build did, summed into all */
+    rv = pl_store_ac_world(db, p, req, cache, max_trees, &w);
+    while (rv == APR_SUCCESS) {
+        memset(&one, 0, sizeof(one));
+        pl_ac_build(p, req, w, &each, &res);
+        all.nodes += one.nodes;
+        all.pruned += one.pruned;
+        all.refused += one.refused;
+        /* enough: every tree read, the bound (or the budget) reached, or
+         * a name upstream would have refused */
+        if (!w->truncated || res->truncated || res->outcome != PL_AC_OK) {
+            *pworld = w;
+            *pres = res;
+            break;
+        }
+        max_trees = max_trees > INT_MAX / 4 ? INT_MAX : max_trees * 4;
+        rv = pl_store_ac_more(db, p, req, cache, max_trees, w);
+    }
+    if (rv == APR_SUCCESS) {
+        if (opts->stats) {
+            *opts->stats = all;
+        }
+        log_counters(opts, w, res, &all);
+    }
+    return rv;
 }

@@ -44,7 +44,7 @@ static pl_ac_result_t *build(apr_pool_t *p, const pl_ac_world_t *w, int mv,
     pl_ac_result_t *res;
 
     memset(&opts, 0, sizeof(opts));
-    opts.mv = mv;
+    opts.exclude_nested = mv < PL_MV(1, 29);
     opts.limit = req->limit;
     opts.max_candidates = max;
     pl_ac_build(p, req, w, &opts, &res);
@@ -258,6 +258,36 @@ static void test_sharing(apr_pool_t *p)
     TAP_IS_INT(res->cands->nelts, 1, "sharing: in a suffixed group");
 }
 
+/* pl_ac_bound: the lower of limit and the maximum, whatever the order */
+static void test_bound(apr_pool_t *p)
+{
+    pl_ac_world_t *w = world(p);
+    pl_ac_opts_t o;
+
+    inv(w, 1, 1, VCPU, 4, 0);
+    memset(&o, 0, sizeof(o));
+    o.max_candidates = -1;
+    TAP_IS_INT(pl_ac_bound(&o), -1, "bound: none without limit or maximum");
+    o.limit = 5;
+    TAP_IS_INT(pl_ac_bound(&o), 5, "bound: the limit");
+    o.max_candidates = 3;
+    TAP_IS_INT(pl_ac_bound(&o), 3, "bound: a lower maximum");
+    o.max_candidates = 9;
+    TAP_IS_INT(pl_ac_bound(&o), 5, "bound: a lower limit");
+    o.randomize = 1;
+    TAP_IS_INT(pl_ac_bound(&o), 5, "bound: the same when randomized");
+    o.limit = 0;
+    TAP_IS_INT(pl_ac_bound(&o), 9, "bound: the maximum alone");
+    o.max_candidates = 0;
+    TAP_IS_INT(pl_ac_bound(&o), 0, "bound: a maximum of 0 gives none");
+    o.limit = 4;
+    TAP_IS_INT(pl_ac_bound(&o), 0, "bound: whatever the limit");
+    TAP_IS_INT(build(p, w, PL_MV(1, 39), "resources=VCPU:1", -1)->cands->nelts,
+               1, "bound: none, the one candidate");
+    TAP_IS_INT(build(p, w, PL_MV(1, 39), "resources=VCPU:1", 0)->cands->nelts,
+               0, "bound: a maximum of 0 builds nothing");
+}
+
 int main(void)
 {
     apr_pool_t *p;
@@ -267,6 +297,7 @@ int main(void)
     test_flat(p);
     test_nested(p);
     test_sharing(p);
+    test_bound(p);
     apr_pool_destroy(p);
     apr_terminate();
     return tap_done();

@@ -6,7 +6,9 @@
  * provider's facts are used only at the generation they were read at;
  * what changes without a generation (usages, aggregates, class names,
  * deletions) is read fresh every time; a bound walks the first trees by
- * root id and the rest come after the last one read.
+ * root id and the rest come after the last one read;
+ * pl_store_ac_candidates reads more trees while too few candidates came,
+ * and logs its counters (at warning when the node budget cut).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +72,13 @@ static void load_schema(pl_db_t *db, const char *path)
  */
 static pl_db_t *open_db(void)
 {
-    pl_db_t *db = memory_db(pool);
+    apr_pool_t *conn;
+    pl_db_t *db;
+
+    /* a pool per connection: pl_db keeps a connection's statements in
+     * its pool, so two connections must not share one */
+    apr_pool_create(&conn, pool);
+    db = memory_db(conn);
 
     if (db == NULL) {
         return NULL;
@@ -419,6 +427,117 @@ static void test_lookups_guessed(pl_db_t *db)
              "= 2 AND trait_id IN (3, 9)");
 }
 
+/* the last line logged through a pl_log_t, and its level */
+static char logged[4096];
+static int logged_level;
+
+static void capture(void *baton, int level, apr_status_t rv, const char *msg)
+{
+    apr_cpystrn(logged, msg, sizeof(logged));
+    logged_level = level;
+}
+
+/* pl_store_ac_candidates on trees 10..49, DISK_GB 1 each, all used but
+ * 49's: with limit=1 the first 17 trees give nothing, so four times as
+ * many more are read after them and the build runs again. */
+static void test_candidates(void)
+{
+    pl_db_t *db = open_db();
+    pl_store_ac_cache_t *cache = pl_store_ac_cache_make(pool, 100);
+    const pl_ac_request_t *req;
+    pl_ac_result_t *res;
+    pl_ac_world_t *w;
+    pl_ac_opts_t opts;
+    pl_ac_stats_t st;
+    pl_log_t log = { capture, NULL, PL_LOG_INFO };
+    char roots[64];
+    int i;
+
+    exec(db, "INSERT INTO resource_classes (id, name) VALUES (2, 'DISK_GB')");
+    for (i = 10; i < 50; i++) {
+        exec(db, apr_psprintf(pool,
+                              "INSERT INTO resource_providers (id, uuid, "
+                              "name, generation, root_provider_id) VALUES "
+                              "(%d, '00000000-0000-0000-0000-0000000000%d', "
+                              "'d%d', 1, %d)",
+                              i, i, i, i));
+        exec(db, apr_psprintf(pool,
+                              "INSERT INTO inventories (resource_provider_id, "
+                              "resource_class_id, total, reserved, min_unit, "
+                              "max_unit, step_size, allocation_ratio) VALUES "
+                              "(%d, 2, 1, 0, 1, 1, 1, 1.0)",
+                              i));
+        if (i < 49) {
+            exec(db, apr_psprintf(pool,
+                                  "INSERT INTO allocations "
+                                  "(resource_provider_id, consumer_id, "
+                                  "resource_class_id, used) VALUES "
+                                  "(%d, 'c', 2, 1)",
+                                  i));
+        }
+    }
+    req = request(pool, PL_MV(1, 39), "resources=DISK_GB:1&limit=1");
+    memset(&opts, 0, sizeof(opts));
+    opts.limit = req->limit;
+    opts.max_candidates = -1;
+    opts.stats = &st;
+    opts.log = &log;
+    logged[0] = '\0';
+    TAP_IS_INT(pl_store_ac_candidates(db, pool, req, &opts, cache, &w, &res),
+               APR_SUCCESS, "candidates: read and built");
+    TAP_IS_INT(res->cands->nelts, 1, "candidates: the one free tree");
+    TAP_IS_INT(roots_of(w, roots, sizeof(roots)), 40,
+               "candidates: 17 trees, then the other 23");
+    TAP_IS_INT(w->roots_read, 40, "candidates: 40 trees counted");
+    TAP_IS_INT(w->reads, 2, "candidates: in two reads");
+    TAP_OK(!w->truncated, "candidates: no tree left unread");
+    TAP_IS_INT(APR_ARRAY_IDX(res->roots, 0, apr_int64_t), 49,
+               "candidates: from tree 49");
+    TAP_IS_INT(st.nodes, 1, "candidates: one node walked in both builds");
+    TAP_IS_STR(logged, "", "candidates: nothing logged below debug");
+
+    log.level = PL_LOG_DEBUG;
+    pl_store_ac_candidates(db, pool, req, &opts, cache, &w, &res);
+    TAP_IS_INT(logged_level, PL_LOG_DEBUG, "candidates: a line at debug");
+    TAP_IS_STR(logged,
+               "PL05100: allocation candidates: 1, bound 1, stopped at the "
+               "bound; trees 40 in 2 reads; providers 40; nodes 1, pruned 0, "
+               "refused 0; facts 40 cached, 0 read",
+               "candidates: the counters");
+
+    opts.randomize = 1;
+    pl_store_ac_candidates(db, pool, req, &opts, cache, &w, &res);
+    TAP_IS_INT(roots_of(w, roots, sizeof(roots)), 40,
+               "candidates: a random sample reads every tree at once");
+    TAP_IS_INT(w->reads, 1, "candidates: in one read");
+    TAP_IS_INT(res->cands->nelts, 1, "candidates: and finds the one");
+
+    /* a budget of two nodes: the four VCPU trees give two candidates,
+     * and a warning says why */
+    req = request(pool, PL_MV(1, 39), "resources=VCPU:1");
+    memset(&opts, 0, sizeof(opts));
+    opts.max_candidates = -1;
+    opts.budget = 2;
+    opts.log = &log;
+    log.level = PL_LOG_WARNING;
+    pl_store_ac_candidates(db, pool, req, &opts, cache, &w, &res);
+    TAP_OK(res->over_budget && res->truncated,
+           "candidates: cut by the node budget");
+    TAP_IS_INT(res->cands->nelts, 2, "candidates: two of four");
+    TAP_IS_INT(logged_level, PL_LOG_WARNING, "candidates: a warning");
+    TAP_IS_STR(logged,
+               "PL05101: the node budget cut the answer: allocation "
+               "candidates: 2, bound none, stopped by the node budget; trees 4 "
+               "in 1 read; providers 5; nodes 3, pruned 0, refused 0; "
+               "facts 0 cached, 5 read",
+               "candidates: the warning's words");
+    opts.budget = 0;
+    logged[0] = '\0';
+    pl_store_ac_candidates(db, pool, req, &opts, cache, &w, &res);
+    TAP_OK(!res->over_budget && res->cands->nelts == 4 && !logged[0],
+           "candidates: the default budget, all four, no warning");
+}
+
 int main(void)
 {
     pl_db_t *db;
@@ -442,5 +561,6 @@ int main(void)
     test_small_cache(db);
     test_refilled(db);
     test_generation_rules(db);
+    test_candidates();
     return tap_done();
 }

@@ -80,7 +80,6 @@ static pl_ac_result_t *build(apr_pool_t *p, const pl_ac_world_t *w,
 
     memset(&opts, 0, sizeof(opts));
     memset(&stats, 0, sizeof(stats));
-    opts.mv = PL_MV(1, 39);
     opts.limit = req->limit;
     opts.max_candidates = -1;
     opts.strategy = strategy;
