@@ -217,7 +217,7 @@ static const char *literal_of(apr_pool_t *p, const char *k, int *bad)
     if (*d && strspn(d, "0123456789") == strlen(d) &&
         (d[0] != '0' || d[1] == '\0')) {
         /* str(int): no sign for +n and for -0 */
-        return (*k == '-' && strcmp(d, "0")) ? k : d;
+        return (*k == '-' && strcmp(d, "0") != 0) ? k : d;
     }
     *bad = strchr("0123456789'\"-+.[{", *k) != NULL;
     return NULL;
@@ -498,7 +498,7 @@ static int match_equals(const pl_policy_eval_t *ev, const pl_policy_expr_t *e,
             t = target_value(ev, e->pieces[i].key);
             len = strlen(t);
         }
-        if (icase ? strncasecmp(s, t, len) : strncmp(s, t, len)) {
+        if ((icase ? strncasecmp(s, t, len) : strncmp(s, t, len)) != 0) {
             return 0;
         }
         s += len;
