@@ -384,7 +384,7 @@ static apr_status_t read_all(apr_pool_t *p, const char *path, char **pdata,
             apr_file_close(f);
             return APR_EINVAL;
         }
-        if (rv == APR_SUCCESS && fi.size > MAX_FILE_SIZE) {
+        if (rv == APR_SUCCESS && fi.size > (apr_off_t)MAX_FILE_SIZE) {
             *perr = apr_psprintf(p, "%s: larger than %d bytes", path,
                                  MAX_FILE_SIZE);
             apr_file_close(f);
