@@ -372,6 +372,8 @@ static js_node *compile_node(cctx *cc, json_object *j, const char *where)
         return NULL;
     }
     if (j) {
+        /* keyed by the pointer j itself: sizeof(j) is meant
+         * NOLINTNEXTLINE(bugprone-sizeof-expression) */
         node = apr_hash_get(cc->done, &j, sizeof(j));
         if (node) {
             return node;
@@ -389,6 +391,8 @@ static js_node *compile_node(cctx *cc, json_object *j, const char *where)
         fail(cc, where, "a schema must be an object or a boolean");
         return NULL;
     }
+    /* the key is a copy of the pointer j: sizeof(j) is meant
+     * NOLINTNEXTLINE(bugprone-sizeof-expression) */
     apr_hash_set(cc->done, apr_pmemdup(cc->p, &j, sizeof(j)), sizeof(j), node);
     node->kws = apr_pcalloc(cc->p,
                             (json_object_object_length(j) + 1) * sizeof(js_kw));

@@ -777,6 +777,8 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
             for (i = first_valid + 1; i < k->n; i++) {
                 if (is_valid(vc, k->subs[i], inst)) {
                     if (!valid) {
+                        /* an array of pointers: sizeof(js_node *) is meant
+                         * NOLINTNEXTLINE(bugprone-sizeof-expression) */
                         valid = apr_pcalloc(vc->p, (k->n + 1) * sizeof(*valid));
                     }
                     valid[nvalid++] = k->subs[i];

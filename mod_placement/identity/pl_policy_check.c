@@ -313,6 +313,8 @@ static pl_policy_expr_t *parse_unary(parse_t *ps)
         }
         e = node(ps, PX_NOT);
         e->n = 1;
+        /* kids is an array of pointers: sizeof(pl_policy_expr_t *) is
+         * meant. NOLINTNEXTLINE(bugprone-sizeof-expression) */
         e->kids = apr_palloc(ps->p, sizeof(*e->kids));
         e->kids[0] = kid;
         break;
@@ -430,6 +432,8 @@ const pl_policy_expr_t *pl_policy_expr_or(apr_pool_t *p,
 
     e->kind = PX_OR;
     e->n = 2;
+    /* two pointers: sizeof(pl_policy_expr_t *) is meant
+     * NOLINTNEXTLINE(bugprone-sizeof-expression) */
     e->kids = apr_palloc(p, 2 * sizeof(*e->kids));
     e->kids[0] = a;
     e->kids[1] = b;
