@@ -353,7 +353,7 @@ static const char *schema_path(apr_pool_t *p, const char *where)
                               end ? (apr_size_t)(end - where) : strlen(where));
     char *seg, *state;
 
-    seg = apr_strtok(copy, "/", &state); /* "schema" */
+    (void)apr_strtok(copy, "/", &state); /* skip "schema" */
     while ((seg = apr_strtok(NULL, "/", &state)) != NULL) {
         path = apr_psprintf(
             p, strspn(seg, "0123456789") == strlen(seg) ? "%s[%s]" : "%s['%s']",
