@@ -83,6 +83,7 @@ lint_one() {
 }
 export -f lint_one
 
+# shellcheck disable=SC2016 # $1 is lint_one's, expanded by the inner bash
 printf '%s\n' "${files[@]}" | xargs -P "$JOBS" -I{} bash -c 'lint_one "$1"' _ {}
 
 pass=0
