@@ -13,6 +13,8 @@
 #                 the API tests on SQLite (t/run-asan)
 #   make format   rewrite the C files in the style of .clang-format;
 #                 make format-check lists those that differ (make test)
+#   make lint     cppcheck and clang-tidy (.clang-tidy) on every C file of
+#                 mod_placement/ (scripts/lint.sh; not part of make test)
 #   make fuzz     libFuzzer harnesses of the pure parsers (t/fuzz/, clang,
 #                 build-fuzz/), FUZZ_SECONDS (20) each; make fuzz-long: 600
 #   make install  copy the module into httpd's module directory; on Debian
@@ -75,7 +77,7 @@ UNIT_SRCS := $(wildcard t/unit/test_*.c)
 UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 
 .PHONY: all lib deps deps-run run test unit install clean clang test-asan format format-check \
-        fuzz fuzz-long fuzz-build fuzz-bins
+        fuzz fuzz-long fuzz-build fuzz-bins lint
 
 all: $(O)/mod_placement.so
 
@@ -141,6 +143,11 @@ test-asan:
 	    SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer \
 	               -fno-sanitize-recover=undefined" all
 	MOD_PLACEMENT=$(abspath $(ASAN_O))/mod_placement.so t/run-asan
+
+# Static analysis: cppcheck and clang-tidy with the flags above, a report
+# per finding and "lint: N passed, M failed" (files clean / with reports).
+lint:
+	APXS=$(APXS) scripts/lint.sh
 
 # libFuzzer harnesses (t/fuzz/fuzz_<name>.c) on the pure objects, built by
 # clang with ASan + UBSan into $(FUZZ_O); t/fuzz/run runs each one.

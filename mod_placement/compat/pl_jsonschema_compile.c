@@ -16,38 +16,6 @@
 #include "pl_py.h"
 #include <apr_hash.h>
 
-/* The keywords validated, by the name a schema spells them with. */
-static const struct {
-    const char *name;
-    kw_e kw;
-} keywords[] = { { "type", KW_TYPE },
-                 { "enum", KW_ENUM },
-                 { "const", KW_CONST },
-                 { "properties", KW_PROPERTIES },
-                 { "patternProperties", KW_PATTERNPROPERTIES },
-                 { "additionalProperties", KW_ADDITIONALPROPERTIES },
-                 { "required", KW_REQUIRED },
-                 { "minProperties", KW_MINPROPERTIES },
-                 { "maxProperties", KW_MAXPROPERTIES },
-                 { "items", KW_ITEMS },
-                 { "minItems", KW_MINITEMS },
-                 { "maxItems", KW_MAXITEMS },
-                 { "uniqueItems", KW_UNIQUEITEMS },
-                 { "minimum", KW_MINIMUM },
-                 { "maximum", KW_MAXIMUM },
-                 { "exclusiveMinimum", KW_EXCLUSIVEMINIMUM },
-                 { "exclusiveMaximum", KW_EXCLUSIVEMAXIMUM },
-                 { "minLength", KW_MINLENGTH },
-                 { "maxLength", KW_MAXLENGTH },
-                 { "pattern", KW_PATTERN },
-                 { "format", KW_FORMAT },
-                 { "anyOf", KW_ANYOF },
-                 { "oneOf", KW_ONEOF },
-                 { "allOf", KW_ALLOF },
-                 { "not", KW_NOT },
-                 { "$ref", KW_REF },
-                 { NULL, 0 } };
-
 /* Keywords python-jsonschema has no validator for, or that only hold
  * subschemas for $ref: accepted and skipped. */
 static const char *const annotations[] = {
@@ -63,18 +31,6 @@ static const struct {
                    { "integer", T_INTEGER }, { "null", T_NULL },
                    { "number", T_NUMBER },   { "object", T_OBJECT },
                    { "string", T_STRING },   { NULL, 0 } };
-
-const char *kw_name(kw_e kw)
-{
-    int i;
-
-    for (i = 0; keywords[i].name; i++) {
-        if (keywords[i].kw == kw) {
-            return keywords[i].name;
-        }
-    }
-    return NULL;
-}
 
 /* ------------------------------------------------------------------ */
 /* Compiling                                                           */
@@ -397,7 +353,7 @@ static const char *schema_path(apr_pool_t *p, const char *where)
                               end ? (apr_size_t)(end - where) : strlen(where));
     char *seg, *state;
 
-    seg = apr_strtok(copy, "/", &state); /* "schema" */
+    (void)apr_strtok(copy, "/", &state); /* skip "schema" */
     while ((seg = apr_strtok(NULL, "/", &state)) != NULL) {
         path = apr_psprintf(
             p, strspn(seg, "0123456789") == strlen(seg) ? "%s[%s]" : "%s['%s']",
@@ -416,6 +372,8 @@ static js_node *compile_node(cctx *cc, json_object *j, const char *where)
         return NULL;
     }
     if (j) {
+        /* keyed by the pointer j itself: sizeof(j) is meant
+         * NOLINTNEXTLINE(bugprone-sizeof-expression) */
         node = apr_hash_get(cc->done, &j, sizeof(j));
         if (node) {
             return node;
@@ -433,6 +391,8 @@ static js_node *compile_node(cctx *cc, json_object *j, const char *where)
         fail(cc, where, "a schema must be an object or a boolean");
         return NULL;
     }
+    /* the key is a copy of the pointer j: sizeof(j) is meant
+     * NOLINTNEXTLINE(bugprone-sizeof-expression) */
     apr_hash_set(cc->done, apr_pmemdup(cc->p, &j, sizeof(j)), sizeof(j), node);
     node->kws = apr_pcalloc(cc->p,
                             (json_object_object_length(j) + 1) * sizeof(js_kw));
@@ -441,13 +401,7 @@ static js_node *compile_node(cctx *cc, json_object *j, const char *where)
         int x;
         const char *w = apr_pstrcat(cc->p, where, "/", key, NULL);
 
-        for (x = 0; keywords[x].name; x++) {
-            if (strcmp(keywords[x].name, key) == 0) {
-                break;
-            }
-        }
-        if (keywords[x].name) {
-            node->kws[n].kw = keywords[x].kw;
+        if (kw_of(key, &node->kws[n].kw)) {
             if (!compile_keyword(cc, node, &node->kws[n], val, w)) {
                 return NULL;
             }

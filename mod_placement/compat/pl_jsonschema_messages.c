@@ -19,51 +19,6 @@
 #include "pl_py.h"
 
 /* ------------------------------------------------------------------ */
-void sb_init(sb_t *sb, apr_pool_t *p)
-{
-    sb->p = p;
-    sb->cap = 64;
-    sb->len = 0;
-    sb->limit = 0;
-    sb->over = 0;
-    sb->buf = apr_palloc(p, sb->cap);
-    sb->buf[0] = '\0';
-}
-
-void sb_addn(sb_t *sb, const char *s, apr_size_t n)
-{
-    if (sb->limit && sb->len + n > sb->limit) {
-        sb->over = 1;
-        return;
-    }
-    if (sb->len + n + 1 > sb->cap) {
-        apr_size_t cap = sb->cap * 2;
-        char *nb;
-
-        while (cap < sb->len + n + 1) {
-            cap *= 2;
-        }
-        nb = apr_palloc(sb->p, cap);
-        memcpy(nb, sb->buf, sb->len);
-        sb->buf = nb;
-        sb->cap = cap;
-    }
-    memcpy(sb->buf + sb->len, s, n);
-    sb->len += n;
-    sb->buf[sb->len] = '\0';
-}
-
-void sb_add(sb_t *sb, const char *s)
-{
-    sb_addn(sb, s, strlen(s));
-}
-
-void sb_addc(sb_t *sb, char c)
-{
-    sb_addn(sb, &c, 1);
-}
-
-/* ------------------------------------------------------------------ */
 /* Python's repr() of the values json.loads() builds (pl_py.c)          */
 
 void repr_string(sb_t *sb, const char *s, apr_size_t n)

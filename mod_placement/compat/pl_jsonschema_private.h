@@ -10,6 +10,12 @@
  *   pl_jsonschema_validate.c  instance checks, best_match, the public calls
  *   pl_jsonschema_messages.c  python-jsonschema's texts, repr and pformat
  *   pl_jsonschema_regex.c     Python re patterns -> POSIX ERE
+ *   pl_jsonschema_base.c      what they all use: string builder, keyword
+ *                             names, numbers, re.search, extra properties
+ *
+ * Calls run one way, never back: validate -> messages -> base,
+ * validate -> base, compile -> regex -> base, compile -> base. A helper
+ * two of them need goes down into base, not sideways.
  */
 #ifndef PL_JSONSCHEMA_PRIVATE_H
 #define PL_JSONSCHEMA_PRIVATE_H
@@ -186,6 +192,7 @@ typedef struct {
 #define sb_add pl_jsonschema_sb_add
 #define sb_addc pl_jsonschema_sb_addc
 #define kw_name pl_jsonschema_kw_name
+#define kw_of pl_jsonschema_kw_of
 #define num_of pl_jsonschema_num_of
 #define num_cmp pl_jsonschema_num_cmp
 #define is_number pl_jsonschema_is_number
@@ -198,11 +205,24 @@ typedef struct {
 #define py_to_ere pl_jsonschema_py_to_ere
 #define pattern_search pl_jsonschema_pattern_search
 
-/* pl_jsonschema_messages.c */
+/* pl_jsonschema_base.c */
 void sb_init(sb_t *sb, apr_pool_t *p);
 void sb_addn(sb_t *sb, const char *s, apr_size_t n);
 void sb_add(sb_t *sb, const char *s);
 void sb_addc(sb_t *sb, char c);
+/** The keyword's name as a schema spells it, or NULL (pseudo keywords) */
+const char *kw_name(kw_e kw);
+/** Is name a keyword validated? Then 1, with the keyword in *pkw */
+int kw_of(const char *name, kw_e *pkw);
+num_t num_of(json_object *o);
+int is_number(json_object *o);
+/** re.search(): does the pattern match somewhere in the n bytes at s? */
+int pattern_search(const regex_t *re, const char *s, apr_size_t n);
+/** Is key an additional property of node n (in no properties, matching
+ * no patternProperties)? */
+int is_extra(const js_node *n, const char *key);
+
+/* pl_jsonschema_messages.c */
 /** repr() of a str of n bytes (text json-c decoded) */
 void repr_string(sb_t *sb, const char *s, apr_size_t n);
 /** repr() of the value json.loads() builds from o (dicts in their order) */
@@ -214,25 +234,14 @@ const char *err_message(apr_pool_t *p, const js_err *e);
 const char *err_trailer(apr_pool_t *p, const js_err *e,
                         const char *schema_prefix);
 
-/* pl_jsonschema_compile.c */
-/** The keyword's name as a schema spells it, or NULL (pseudo keywords) */
-const char *kw_name(kw_e kw);
-
 /* pl_jsonschema_validate.c */
-num_t num_of(json_object *o);
 /** Compare two numbers exactly: -1, 0, 1, or 2 if unordered (NaN) */
 int num_cmp(num_t a, num_t b);
-int is_number(json_object *o);
 /** Does o have one of the JSON types (T_* bits)? */
 int is_type(json_object *o, unsigned types);
-/** Is key an additional property of node n (in no properties, matching
- * no patternProperties)? */
-int is_extra(const js_node *n, const char *key);
 
 /* pl_jsonschema_regex.c */
 /** The POSIX ERE of a Python re pattern, or NULL with *why */
 const char *py_to_ere(apr_pool_t *p, const char *py, const char **why);
-/** re.search(): does the pattern match somewhere in the n bytes at s? */
-int pattern_search(const regex_t *re, const char *s, apr_size_t n);
 
 #endif /* PL_JSONSCHEMA_PRIVATE_H */

@@ -226,21 +226,3 @@ const char *py_to_ere(apr_pool_t *p, const char *py, const char **why)
     }
     return sb.buf;
 }
-
-/* re.search(pattern, s): "$" also matches before a final newline. */
-int pattern_search(const regex_t *re, const char *s, apr_size_t n)
-{
-    regmatch_t m[1];
-
-    m[0].rm_so = 0;
-    m[0].rm_eo = (regoff_t)n;
-    if (regexec(re, s, 1, m, REG_STARTEND) == 0) {
-        return 1;
-    }
-    if (n > 0 && s[n - 1] == '\n') {
-        m[0].rm_so = 0;
-        m[0].rm_eo = (regoff_t)(n - 1);
-        return regexec(re, s, 1, m, REG_STARTEND) == 0;
-    }
-    return 0;
-}

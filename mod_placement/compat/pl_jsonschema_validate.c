@@ -45,28 +45,6 @@ static apr_int64_t utf8_length(const char *s, apr_size_t n)
 /* ------------------------------------------------------------------ */
 /* Values: types, numbers, equality                                    */
 
-num_t num_of(json_object *o)
-{
-    num_t n;
-
-    memset(&n, 0, sizeof(n));
-    if (json_object_get_type(o) == json_type_double) {
-        n.kind = N_DBL;
-        n.d = json_object_get_double(o);
-    }
-    else {
-        n.i = json_object_get_int64(o);
-        n.kind = N_INT;
-        if (n.i == INT64_MAX) {
-            n.u = json_object_get_uint64(o);
-            if (n.u > (apr_uint64_t)INT64_MAX) {
-                n.kind = N_UINT;
-            }
-        }
-    }
-    return n;
-}
-
 /* An integral double (no libm: the unit build links without -lm). */
 static int dbl_is_integral(double d)
 {
@@ -77,13 +55,6 @@ static int dbl_is_integral(double d)
         return 1; /* beyond 2^53 every double is */
     }
     return d == (double)(apr_int64_t)d;
-}
-
-int is_number(json_object *o)
-{
-    json_type t = json_object_get_type(o);
-
-    return t == json_type_int || t == json_type_double;
 }
 
 /* Python's check for the JSON types: booleans are not numbers, and a
@@ -567,39 +538,6 @@ static void validate_child(vctx *vc, const js_node *n, json_object *inst,
     apr_array_pop(vc->segs);
 }
 
-static int in_properties(const js_node *n, const char *key)
-{
-    int i;
-
-    if (n->props_kw) {
-        for (i = 0; i < n->props_kw->n; i++) {
-            if (strcmp(n->props_kw->props[i].name, key) == 0) {
-                return 1;
-            }
-        }
-    }
-    return 0;
-}
-
-static int matches_patterns(const js_node *n, const char *key)
-{
-    int i;
-
-    if (n->pats_kw) {
-        for (i = 0; i < n->pats_kw->n; i++) {
-            if (pattern_search(&n->pats_kw->pats[i].re, key, strlen(key))) {
-                return 1;
-            }
-        }
-    }
-    return 0;
-}
-
-int is_extra(const js_node *n, const char *key)
-{
-    return !in_properties(n, key) && !matches_patterns(n, key);
-}
-
 static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
                              json_object *inst, int depth, js_coll *c)
 {
@@ -839,6 +777,8 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
             for (i = first_valid + 1; i < k->n; i++) {
                 if (is_valid(vc, k->subs[i], inst)) {
                     if (!valid) {
+                        /* an array of pointers: sizeof(js_node *) is meant
+                         * NOLINTNEXTLINE(bugprone-sizeof-expression) */
                         valid = apr_pcalloc(vc->p, (k->n + 1) * sizeof(*valid));
                     }
                     valid[nvalid++] = k->subs[i];

@@ -461,7 +461,7 @@ const char *pl_py_repr_n(apr_pool_t *p, const char *s, apr_size_t n, int flags)
         }
         else if (cp == '\t' || cp == '\n' || cp == '\r') {
             *o++ = '\\';
-            *o++ = cp == '\t' ? 't' : cp == '\n' ? 'n' : 'r';
+            *o++ = (char)(cp == '\t' ? 't' : cp == '\n' ? 'n' : 'r');
         }
         else if ((flags & PL_PY_REPR_BYTES) && len == 1 && cp >= 0xdc80 &&
                  cp <= 0xdcff && (unsigned char)s[i] >= 0x80) {

@@ -144,7 +144,7 @@ apr_status_t pl_jstream_finish(pl_jstream_t *js)
     /* an answer that fit in one buffer keeps its Content-Length; httpd
      * ends the body (EOS) once the handler returns */
     if (js->sent == 0 && !js->failed) {
-        ap_set_content_length(js->r, js->len);
+        ap_set_content_length(js->r, (apr_off_t)js->len);
     }
     send_buffer(js);
     apr_bucket_free(js->s);

@@ -28,18 +28,18 @@
 
 /* The most a connection's allocator keeps between its requests: a
  * candidates answer of a few hundred providers needs about 1.5 MB. */
-#define CONN_KEEP_BYTES (4 * 1024 * 1024)
+#define CONN_KEEP_BYTES ((apr_size_t)4 * 1024 * 1024)
 
 /* After an answer of this size, the malloc'd memory behind it (json-c
  * objects, driver results: several times the answer) may be large. */
-#define TRIM_AFTER_BYTES (16 * 1024)
+#define TRIM_AFTER_BYTES ((apr_off_t)16 * 1024)
 
 /* ...and is handed back when malloc holds more than this of it free.
  * Below, the next request reuses it: trimming after every such answer
  * cost the gate query (245 KB, its driver result about 100 KB) eight
  * madvise calls and 16-18 page faults, the pages mapped again by the
  * next request. */
-#define TRIM_FREE_BYTES (1024 * 1024)
+#define TRIM_FREE_BYTES ((size_t)1024 * 1024)
 
 static apr_status_t destroy_allocator(void *data)
 {

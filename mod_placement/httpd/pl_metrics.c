@@ -255,7 +255,7 @@ int pl_metrics_handler(request_rec *r)
 {
     int st;
 
-    if (r->handler == NULL || strcmp(r->handler, "placement-metrics")) {
+    if (r->handler == NULL || strcmp(r->handler, "placement-metrics") != 0) {
         return DECLINED;
     }
     if ((st = refuse_method(r)) != OK) {
@@ -283,7 +283,8 @@ int pl_health_handler(request_rec *r)
     const char *why = NULL;
     int st;
 
-    if (r->handler == NULL || strcmp(r->handler, "placement-healthcheck")) {
+    if (r->handler == NULL ||
+        strcmp(r->handler, "placement-healthcheck") != 0) {
         return DECLINED;
     }
     if ((st = refuse_method(r)) != OK) {

@@ -61,8 +61,12 @@ void pl_provider_cache_child_init(apr_pool_t *pchild, server_rec *s)
                                          "provider from the database");
         }
         if (c) {
+            /* the caches are keyed by the pointer s itself: sizeof(s) is
+             * meant, here and in pl_provider_cache()
+             * NOLINTNEXTLINE(bugprone-sizeof-expression) */
             server_rec **key = apr_pmemdup(pchild, &s, sizeof(s));
 
+            /* NOLINTNEXTLINE(bugprone-sizeof-expression) */
             apr_hash_set(caches, key, sizeof(*key), c);
         }
     }
@@ -70,5 +74,6 @@ void pl_provider_cache_child_init(apr_pool_t *pchild, server_rec *s)
 
 pl_store_ac_cache_t *pl_provider_cache(server_rec *s)
 {
+    /* keyed by the pointer s: NOLINTNEXTLINE(bugprone-sizeof-expression) */
     return caches ? apr_hash_get(caches, &s, sizeof(s)) : NULL;
 }

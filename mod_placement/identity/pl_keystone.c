@@ -20,7 +20,7 @@
 
 /* A Keystone answer is a token document of a few kilobytes (we ask for
  * no catalog); anything much larger is not what we asked for. */
-#define KS_MAX_ANSWER (1024 * 1024)
+#define KS_MAX_ANSWER ((apr_size_t)1024 * 1024)
 
 /* Renew the service token this long before it expires at most (as
  * keystoneauth's minimum token life), or after three quarters of its

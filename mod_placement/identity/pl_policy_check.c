@@ -217,7 +217,7 @@ static const char *literal_of(apr_pool_t *p, const char *k, int *bad)
     if (*d && strspn(d, "0123456789") == strlen(d) &&
         (d[0] != '0' || d[1] == '\0')) {
         /* str(int): no sign for +n and for -0 */
-        return (*k == '-' && strcmp(d, "0")) ? k : d;
+        return (*k == '-' && strcmp(d, "0") != 0) ? k : d;
     }
     *bad = strchr("0123456789'\"-+.[{", *k) != NULL;
     return NULL;
@@ -313,6 +313,8 @@ static pl_policy_expr_t *parse_unary(parse_t *ps)
         }
         e = node(ps, PX_NOT);
         e->n = 1;
+        /* kids is an array of pointers: sizeof(pl_policy_expr_t *) is
+         * meant. NOLINTNEXTLINE(bugprone-sizeof-expression) */
         e->kids = apr_palloc(ps->p, sizeof(*e->kids));
         e->kids[0] = kid;
         break;
@@ -430,6 +432,8 @@ const pl_policy_expr_t *pl_policy_expr_or(apr_pool_t *p,
 
     e->kind = PX_OR;
     e->n = 2;
+    /* two pointers: sizeof(pl_policy_expr_t *) is meant
+     * NOLINTNEXTLINE(bugprone-sizeof-expression) */
     e->kids = apr_palloc(p, 2 * sizeof(*e->kids));
     e->kids[0] = a;
     e->kids[1] = b;
@@ -498,7 +502,7 @@ static int match_equals(const pl_policy_eval_t *ev, const pl_policy_expr_t *e,
             t = target_value(ev, e->pieces[i].key);
             len = strlen(t);
         }
-        if (icase ? strncasecmp(s, t, len) : strncmp(s, t, len)) {
+        if ((icase ? strncasecmp(s, t, len) : strncmp(s, t, len)) != 0) {
             return 0;
         }
         s += len;

@@ -61,7 +61,7 @@ apr_status_t pl_policy_builtin_compile(apr_pool_t *p, int set,
             return APR_EINVAL;
         }
         /* oslo compares the check strings themselves */
-        if (d->dep_check && strcmp(d->dep_check, d->check)) {
+        if (d->dep_check && strcmp(d->dep_check, d->check) != 0) {
             if (pl_policy_compile(p, d->dep_check, &dep, &err)) {
                 *perr = apr_psprintf(p, "deprecated default of %s: %s", d->name,
                                      err);
@@ -106,7 +106,7 @@ static const pl_policy_expr_t *lookup(const pl_policy_t *pol, const char *name)
     if (e || (r = builtin_get(pol, name)) == NULL) {
         return e;
     }
-    if (r->def->dep_name && strcmp(r->def->dep_name, name)) {
+    if (r->def->dep_name && strcmp(r->def->dep_name, name) != 0) {
         const pl_policy_expr_t *old = written(pol, r->def->dep_name);
         const char *ref = pl_policy_expr_rule_ref(old);
 
@@ -130,7 +130,7 @@ static const pl_policy_expr_t *resolve(void *ctx, const char *name,
     const pl_policy_expr_t *e = lookup(pol, name);
 
     *pcanon = name;
-    if (e == NULL && pol->builtin && strcmp(name, "default")) {
+    if (e == NULL && pol->builtin && strcmp(name, "default") != 0) {
         *pcanon = "default";
         e = lookup(pol, "default");
     }

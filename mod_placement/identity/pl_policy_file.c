@@ -182,7 +182,7 @@ static int node_scalar(reader_t *rd, const yaml_event_t *ev, scalar_t *out)
             /* untagged plain, or the "!" tag (PyYAML resolves both) */
             out->type = plain_type(rd, out->value);
         }
-        else if (tag && strcmp(tag, YAML_STR_TAG)) {
+        else if (tag && strcmp(tag, YAML_STR_TAG) != 0) {
             out->type = apr_pstrcat(rd->p, "tagged ", tag, NULL);
         }
         if (out->type) {
@@ -337,7 +337,7 @@ static int read_stream(reader_t *rd, apr_table_t *rules, apr_hash_t *exprs,
     }
     else {
         ok = node_scalar(rd, &ev, &root);
-        if (ok && (root.type == NULL || strcmp(root.type, "null"))) {
+        if (ok && (root.type == NULL || strcmp(root.type, "null") != 0)) {
             root.type = root.type ? root.type : "a string";
         }
         else {
@@ -384,7 +384,7 @@ static apr_status_t read_all(apr_pool_t *p, const char *path, char **pdata,
             apr_file_close(f);
             return APR_EINVAL;
         }
-        if (rv == APR_SUCCESS && fi.size > MAX_FILE_SIZE) {
+        if (rv == APR_SUCCESS && fi.size > (apr_off_t)MAX_FILE_SIZE) {
             *perr = apr_psprintf(p, "%s: larger than %d bytes", path,
                                  MAX_FILE_SIZE);
             apr_file_close(f);

@@ -476,7 +476,7 @@ void pl_db_set_log(pl_db_t *db, const pl_log_t *log)
 apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
                           const char *sql, int nargs, const char *const *args)
 {
-    apr_dbd_prepared_t *stmt;
+    apr_dbd_prepared_t *stmt = NULL;
     apr_dbd_results_t *res = NULL;
     apr_status_t rv;
     int ret;
@@ -497,7 +497,7 @@ apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
 apr_status_t pl_db_exec(pl_db_t *db, int *pchanged, const char *sql, int nargs,
                         const char *const *args)
 {
-    apr_dbd_prepared_t *stmt;
+    apr_dbd_prepared_t *stmt = NULL;
     apr_status_t rv;
     int changed = 0, ret;
     apr_time_t start = trace_start(db);

@@ -101,7 +101,7 @@ apr_status_t pl_store_inventory_get(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     /* MySQL compares names case-insensitively; upstream does not */
-    if (rows->nrows == 0 || strcmp(PL_CELL(rows, 0, 1), rc_name)) {
+    if (rows->nrows == 0 || strcmp(PL_CELL(rows, 0, 1), rc_name) != 0) {
         return APR_ENOENT;
     }
     *pinv = inventory_from_row(p, rows, 0);

@@ -569,7 +569,7 @@ static apr_status_t update_provider(pl_db_t *db, apr_pool_t *p,
         root_uuid = prov->uuid;
     }
     /* like upstream's ORM: no UPDATE (nor updated_at) if nothing changed */
-    if (prov->name == NULL || strcmp(name, prov->name) ||
+    if (prov->name == NULL || strcmp(name, prov->name) != 0 ||
         parent_id != prov->parent_id || root_id != prov->root_id) {
         rv = pl_db_exec(
             db, NULL,

@@ -44,7 +44,7 @@ apr_status_t pl_store_rc_id(pl_db_t *db, apr_pool_t *p, const char *name,
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    if (rows->nrows == 0 || strcmp(PL_CELL(rows, 0, 1), name)) {
+    if (rows->nrows == 0 || strcmp(PL_CELL(rows, 0, 1), name) != 0) {
         return APR_ENOENT;
     }
     return pl_db_int64(rows, 0, 0, pid);
@@ -83,7 +83,7 @@ apr_status_t pl_store_rc_get(pl_db_t *db, apr_pool_t *p, const char *name,
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    if (rows->nrows == 0 || strcmp(PL_CELL(rows, 0, 1), name)) {
+    if (rows->nrows == 0 || strcmp(PL_CELL(rows, 0, 1), name) != 0) {
         return APR_ENOENT;
     }
     *prc = rc_from_row(p, rows, 0);

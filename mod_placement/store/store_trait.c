@@ -91,7 +91,7 @@ apr_status_t pl_store_trait_get(pl_db_t *db, apr_pool_t *p, const char *name,
         return rv;
     }
     /* byte for byte, as upstream's cache, whatever the collation */
-    if (rows->nrows == 0 || strcmp(PL_CELL(rows, 0, 1), name)) {
+    if (rows->nrows == 0 || strcmp(PL_CELL(rows, 0, 1), name) != 0) {
         return APR_ENOENT;
     }
     traits_from_rows(p, rows, &traits);
@@ -123,7 +123,7 @@ apr_status_t pl_store_trait_delete(pl_db_t *db, apr_pool_t *ptemp,
     apr_status_t rv;
 
     if (strncmp(t->name, PL_TRAIT_CUSTOM_PREFIX,
-                sizeof(PL_TRAIT_CUSTOM_PREFIX) - 1)) {
+                sizeof(PL_TRAIT_CUSTOM_PREFIX) - 1) != 0) {
         return APR_EINVAL;
     }
     id = apr_psprintf(ptemp, "%" APR_INT64_T_FMT, t->id);
