@@ -62,6 +62,7 @@ int pl_api_aggregate_list(pl_req_t *req)
 int pl_api_aggregate_set(pl_req_t *req)
 {
     int with_generation = req->mv >= PL_MV(1, 19);
+    const pl_jsonschema_t *schema;
     apr_array_header_t *uuids;
     json_object *doc, *list, *v;
     pl_provider_t *prov;
@@ -75,12 +76,11 @@ int pl_api_aggregate_set(pl_req_t *req)
                               "aggregates:update",
                               NULL)) ||
         (st = pl_api_provider_of_path(req, NULL, &prov)) ||
-        (st = pl_read_json(
-             req,
-             pl_schema(req, with_generation
-                                ? PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_19
-                                : PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_1),
-             &doc))) {
+        (st = pl_schema(req,
+                        with_generation ? PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_19
+                                        : PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_1,
+                        &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
     list = doc;

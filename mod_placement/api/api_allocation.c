@@ -174,11 +174,13 @@ static int run_write(pl_req_t *req, pl_alloc_write_t *w,
                      const char *consumer_uuid)
 {
     apr_status_t rv;
+    pl_db_t *db;
+    int st;
 
-    if (!pl_req_db(req)) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
-    rv = pl_store_allocation_write(req->db, req->pool, w);
+    rv = pl_store_allocation_write(db, req->pool, w);
     pl_api_alloc_log(req, w);
     if (rv != APR_SUCCESS) {
         return write_error(req, rv, w, consumer_uuid);
@@ -216,6 +218,7 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
                               PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_38 };
     const char *uuid = req->params[0];
     json_object *doc, *allocs = NULL;
+    const pl_jsonschema_t *schema;
     pl_alloc_write_t w;
     int st, which;
 
@@ -233,7 +236,8 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
             : req->mv < PL_MV(1, 34) ? 3
             : req->mv < PL_MV(1, 38) ? 4
                                      : 5;
-    if ((st = pl_read_json(req, pl_schema(req, schemas[which]), &doc))) {
+    if ((st = pl_schema(req, schemas[which], &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
     json_object_object_get_ex(doc, "allocations", &allocs);
@@ -249,20 +253,22 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
 
 int pl_api_allocation_post(pl_req_t *req)
 {
-    const char *schema = req->mv >= PL_MV(1, 38)
-                             ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_38
-                         : req->mv >= PL_MV(1, 34)
-                             ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_34
-                         : req->mv >= PL_MV(1, 28)
-                             ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_28
-                             : PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_13;
+    const char *text = req->mv >= PL_MV(1, 38)
+                           ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_38
+                       : req->mv >= PL_MV(1, 34)
+                           ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_34
+                       : req->mv >= PL_MV(1, 28)
+                           ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_28
+                           : PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_13;
+    const pl_jsonschema_t *schema;
     json_object *doc;
     pl_alloc_write_t w;
     int st;
 
     if ((st = pl_require_json(req)) ||
         (st = pl_policy_check(req, "placement:allocations:manage", NULL)) ||
-        (st = pl_read_json(req, pl_schema(req, schema), &doc))) {
+        (st = pl_schema(req, text, &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
     pl_api_alloc_init(req, &w);
@@ -342,8 +348,8 @@ int pl_api_allocation_consumer_get(pl_req_t *req)
     if ((st = pl_policy_check(req, "placement:allocations:list", NULL))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_allocation_by_consumer(db, req->pool, req->params[0], &rows,
                                          &c);
@@ -382,8 +388,8 @@ int pl_api_allocation_provider_list(pl_req_t *req)
              req, "placement:resource_providers:allocations:list", NULL))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     if ((st = pl_api_provider_of_path(req,
                                       "Resource provider '%s' not "
@@ -412,8 +418,8 @@ int pl_api_allocation_consumer_delete(pl_req_t *req)
     if ((st = pl_policy_check(req, "placement:allocations:delete", NULL))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_allocation_delete_consumer(db, req->pool, req->params[0]);
     if (rv == APR_ENOENT) {

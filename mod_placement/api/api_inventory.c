@@ -226,6 +226,7 @@ int pl_api_inventory_get(pl_req_t *req)
 
 int pl_api_inventory_create(pl_req_t *req)
 {
+    const pl_jsonschema_t *schema;
     pl_inventory_t *inv;
     pl_provider_t *prov;
     json_object *doc, *v;
@@ -239,8 +240,8 @@ int pl_api_inventory_create(pl_req_t *req)
                               "inventories:create",
                               NULL)) ||
         (st = pl_api_provider_of_path(req, NULL, &prov)) ||
-        (st = pl_read_json(req, pl_schema(req, PL_SCHEMA_INVENTORY_POST_SCHEMA),
-                           &doc))) {
+        (st = pl_schema(req, PL_SCHEMA_INVENTORY_POST_SCHEMA, &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
     json_object_object_get_ex(doc, "resource_class", &v);
@@ -283,9 +284,10 @@ int pl_api_inventory_create(pl_req_t *req)
 
 /* The start of both PUTs: policy, the provider of the path, the body
  * against schema, and the generation it names, which must be current. */
-static int read_update(pl_req_t *req, const char *schema, pl_provider_t **pprov,
+static int read_update(pl_req_t *req, const char *text, pl_provider_t **pprov,
                        json_object **pdoc)
 {
+    const pl_jsonschema_t *schema;
     int st;
 
     if ((st = pl_require_json(req)) ||
@@ -294,7 +296,8 @@ static int read_update(pl_req_t *req, const char *schema, pl_provider_t **pprov,
                               "inventories:update",
                               NULL)) ||
         (st = pl_api_provider_of_path(req, NULL, pprov)) ||
-        (st = pl_read_json(req, pl_schema(req, schema), pdoc))) {
+        (st = pl_schema(req, text, &schema)) ||
+        (st = pl_read_json(req, schema, pdoc))) {
         return st;
     }
     if (field_int(*pdoc, "resource_provider_generation", -1) !=

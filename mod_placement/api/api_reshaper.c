@@ -63,11 +63,11 @@ static void read_inventories(pl_req_t *req, json_object *invs,
 
 int pl_api_reshaper_post(pl_req_t *req)
 {
-    const char *schema = req->mv >= PL_MV(1, 38)
-                             ? PL_SCHEMA_RESHAPER_SCHEMA_1_38
-                         : req->mv >= PL_MV(1, 34)
-                             ? PL_SCHEMA_RESHAPER_SCHEMA_1_34
-                             : PL_SCHEMA_RESHAPER_SCHEMA_1_30;
+    const char *text = req->mv >= PL_MV(1, 38) ? PL_SCHEMA_RESHAPER_SCHEMA_1_38
+                       : req->mv >= PL_MV(1, 34)
+                           ? PL_SCHEMA_RESHAPER_SCHEMA_1_34
+                           : PL_SCHEMA_RESHAPER_SCHEMA_1_30;
+    const pl_jsonschema_t *schema;
     json_object *doc, *invs = NULL, *allocs = NULL;
     pl_alloc_write_t w;
     apr_status_t rv;
@@ -76,7 +76,8 @@ int pl_api_reshaper_post(pl_req_t *req)
 
     if ((st = pl_require_json(req)) ||
         (st = pl_policy_check(req, "placement:reshaper:reshape", NULL)) ||
-        (st = pl_read_json(req, pl_schema(req, schema), &doc))) {
+        (st = pl_schema(req, text, &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
     json_object_object_get_ex(doc, "inventories", &invs);
@@ -85,8 +86,8 @@ int pl_api_reshaper_post(pl_req_t *req)
     w.inventories = apr_array_make(req->pool, 2, sizeof(pl_alloc_inv_set_t *));
     read_inventories(req, invs, w.inventories);
     pl_api_alloc_parse(req, allocs, &w);
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_allocation_write(db, req->pool, &w);
     pl_api_alloc_log(req, &w);

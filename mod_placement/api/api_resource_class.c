@@ -108,8 +108,8 @@ int pl_api_rc_list(pl_req_t *req)
     if ((st = pl_policy_check(req, "placement:resource_classes:list", NULL))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_rc_list(db, req->pool, &rcs);
     if (rv != APR_SUCCESS) {
@@ -145,14 +145,14 @@ static int read_name(pl_req_t *req, const char *rule, const char **pname,
     if ((st = pl_policy_check(req, rule, NULL))) {
         return st;
     }
-    if (!(schema = pl_schema(req, PL_SCHEMA_RC_RC_SCHEMA))) {
-        return req->err_status;
+    if ((st = pl_schema(req, PL_SCHEMA_RC_RC_SCHEMA, &schema))) {
+        return st;
     }
     if ((st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    if (!(*pdb = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, pdb))) {
+        return st;
     }
     json_object_object_get_ex(doc, "name", &name);
     *pname = json_object_get_string(name);
@@ -183,8 +183,8 @@ static int rc_of_path(pl_req_t *req, const char *rule, pl_db_t **pdb,
     if (st) {
         return st;
     }
-    if (!(*pdb = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, pdb))) {
+        return st;
     }
     return find_rc(req, *pdb, req->params[0], prc);
 }
@@ -250,8 +250,8 @@ static int rc_ensure(pl_req_t *req)
     }
     /* Upstream validates the name as the body {"name": <name>} of the
      * rename schema, so the 400 reads like a body error. */
-    if (!(schema = pl_schema(req, PL_SCHEMA_RC_RC_SCHEMA))) {
-        return req->err_status;
+    if ((st = pl_schema(req, PL_SCHEMA_RC_RC_SCHEMA, &schema))) {
+        return st;
     }
     doc = pl_json_own(req, json_object_new_object());
     json_object_object_add(doc, "name", json_object_new_string(name));
@@ -260,8 +260,8 @@ static int rc_ensure(pl_req_t *req)
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "JSON does not validate: %s",
                       err);
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_rc_get(db, req->pool, name, &rc);
     if (rv == APR_ENOENT) {

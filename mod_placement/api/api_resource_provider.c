@@ -162,14 +162,14 @@ int pl_api_rp_list(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    if ((schema = pl_schema(req, qs)) == NULL) {
-        return req->err_status;
+    if ((st = pl_schema(req, qs, &schema))) {
+        return st;
     }
     if ((st = pl_check_query(req, schema)) || (st = read_filters(req, &f))) {
         return st;
     }
-    if ((db = pl_req_db(req)) == NULL) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_provider_list(db, req->pool, &f, &provs, &unknown);
     if (rv == APR_ENOENT && unknown.trait) {
@@ -217,13 +217,11 @@ int pl_api_rp_create(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    schema = pl_schema(req, req->mv >= PL_MV(1, 14)
-                                ? PL_SCHEMA_RP_POST_SCHEMA_1_14
-                                : PL_SCHEMA_RP_POST_SCHEMA);
-    if (schema == NULL) {
-        return req->err_status;
-    }
-    if ((st = pl_read_json(req, schema, &doc))) {
+    if ((st = pl_schema(req,
+                        req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_POST_SCHEMA_1_14
+                                                : PL_SCHEMA_RP_POST_SCHEMA,
+                        &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
     name = json_str(doc, "name");
@@ -248,8 +246,8 @@ int pl_api_rp_create(pl_req_t *req)
                   "set parent provider UUID to None if there is no "
                   "parent.");
     }
-    if ((db = pl_req_db(req)) == NULL) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_provider_create(db, req->pool, name, uuid, parent, &prov,
                                   &dup);
@@ -283,11 +281,12 @@ int pl_api_provider_of_path(pl_req_t *req, const char *fmt,
                             pl_provider_t **pprov)
 {
     const char *uuid = req->params[0];
-    pl_db_t *db = pl_req_db(req);
     apr_status_t rv;
+    pl_db_t *db;
+    int st;
 
-    if (db == NULL) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_provider_get(db, req->pool, uuid, pprov);
     if (rv == APR_ENOENT && fmt == NULL) { /* get_by_uuid's NotFound */
@@ -345,14 +344,12 @@ int pl_api_rp_update(pl_req_t *req)
         (st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
-    db = pl_req_db(req);
-    schema = pl_schema(req, req->mv >= PL_MV(1, 14)
-                                ? PL_SCHEMA_RP_PUT_SCHEMA_1_14
-                                : PL_SCHEMA_RP_PUT_SCHEMA);
-    if (schema == NULL) {
-        return req->err_status;
-    }
-    if ((st = pl_read_json(req, schema, &doc))) {
+    if ((st = pl_req_db(req, &db)) ||
+        (st = pl_schema(req,
+                        req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_PUT_SCHEMA_1_14
+                                                : PL_SCHEMA_RP_PUT_SCHEMA,
+                        &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
     name = json_str(doc, "name");
@@ -402,8 +399,8 @@ int pl_api_rp_delete(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    if ((db = pl_req_db(req)) == NULL) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_provider_get(db, req->pool, uuid, &prov);
     if (rv == APR_SUCCESS) {

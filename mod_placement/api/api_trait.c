@@ -96,8 +96,8 @@ int pl_api_trait_list(pl_req_t *req)
     if ((st = pl_policy_check(req, "placement:traits:list", NULL))) {
         return st;
     }
-    if (!(schema = pl_schema(req, PL_SCHEMA_TRAIT_LIST_TRAITS_QS_SCHEMA))) {
-        return req->err_status;
+    if ((st = pl_schema(req, PL_SCHEMA_TRAIT_LIST_TRAITS_QS_SCHEMA, &schema))) {
+        return st;
     }
     if ((st = pl_check_query(req, schema))) {
         return st;
@@ -122,8 +122,8 @@ int pl_api_trait_list(pl_req_t *req)
             return pl_err(req, HTTP_BAD_REQUEST, NULL, "%s", err);
         }
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_trait_list(db, req->pool, &f, &traits);
     if (rv != APR_SUCCESS) {
@@ -141,8 +141,8 @@ int pl_api_trait_get(pl_req_t *req)
     if ((st = pl_policy_check(req, "placement:traits:show", NULL))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     if ((st = find_trait(req, db, req->params[0], &t))) {
         return st;
@@ -167,8 +167,8 @@ int pl_api_trait_put(pl_req_t *req)
     if ((st = pl_policy_check(req, "placement:traits:update", NULL))) {
         return st;
     }
-    if (!(schema = pl_schema(req, PL_SCHEMA_TRAIT_CUSTOM_TRAIT_SCHEMA))) {
-        return req->err_status;
+    if ((st = pl_schema(req, PL_SCHEMA_TRAIT_CUSTOM_TRAIT_SCHEMA, &schema))) {
+        return st;
     }
     jname = pl_json_own(req, json_object_new_string(name));
     if (pl_jsonschema_validate(schema, jname, req->pool, &err) != APR_SUCCESS) {
@@ -178,8 +178,8 @@ int pl_api_trait_put(pl_req_t *req)
                       "\"CUSTOM_\" and use following characters: \"A\"-\"Z\""
                       ", \"0\"-\"9\" and \"_\"");
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_trait_get(db, req->pool, name, &t);
     if (rv == APR_ENOENT) {
@@ -213,8 +213,8 @@ int pl_api_trait_delete(pl_req_t *req)
     if ((st = pl_policy_check(req, "placement:traits:delete", NULL))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     if ((st = find_trait(req, db, req->params[0], &t))) {
         return st;
@@ -262,8 +262,8 @@ int pl_api_trait_provider_list(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     /* GET words its 404 differently from the others */
     if ((st = pl_api_provider_of_path(req,
@@ -340,14 +340,14 @@ int pl_api_trait_provider_set(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    if (!(schema = pl_schema(req, PL_SCHEMA_TRAIT_SET_TRAITS_SCHEMA))) {
-        return req->err_status;
+    if ((st = pl_schema(req, PL_SCHEMA_TRAIT_SET_TRAITS_SCHEMA, &schema))) {
+        return st;
     }
     if ((st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
@@ -384,8 +384,8 @@ int pl_api_trait_provider_delete(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
