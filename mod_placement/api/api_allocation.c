@@ -3,8 +3,9 @@
  * api_allocation.c: the allocation routes (placement's
  * handlers/allocation.py): GET/PUT/DELETE /allocations/{consumer_uuid},
  * POST /allocations (1.13) and GET /resource_providers/{uuid}/allocations.
- * The reading of a POST-style allocations document, which POST /reshaper
- * shares, lives here too (pl_api_allocation.h).
+ * The reading of a POST-style allocations document and the wording of a
+ * failed write, which POST /reshaper shares, live here too
+ * (pl_api_allocation.h).
  */
 #include <string.h>
 #include <apr_strings.h>
@@ -16,6 +17,7 @@
 #include "pl_api.h"
 #include "pl_schemas.h"
 #include "pl_api_allocation.h"
+#include "pl_str.h"
 #include "pl_uuid.h"
 
 /* 1.0-1.7: a list of {resource_provider: {uuid}, resources} */
@@ -109,24 +111,145 @@ void pl_api_alloc_parse(pl_req_t *req, json_object *doc, pl_alloc_write_t *w)
     }
 }
 
-int pl_api_alloc_common_error(pl_req_t *req, apr_status_t rv,
-                              const pl_alloc_write_t *w)
+/* The message of the exception upstream raises for what the store found
+ * (rv, f), which its handlers put after their own words; NULL where the
+ * store names nothing (a class removed by a concurrent writer). */
+static const char *failure_text(pl_req_t *req, apr_status_t rv,
+                                const pl_alloc_failure_t *f)
 {
+    apr_pool_t *p = req->pool;
+
+    switch (rv) {
+    case APR_ENOENT: /* ResourceClassNotFound */
+        return f->rc ? apr_psprintf(p, "No such resource class %s.", f->rc)
+                     : NULL;
+    case PL_EINUSE: /* InventoryInUse */
+        return apr_psprintf(p,
+                            "Inventory for '%s' on resource provider '%s' "
+                            "in use.",
+                            f->rc, f->provider);
+    case PL_ALLOC_ECONSUMER: /* handlers/util.py ensure_consumer */
+        if (!f->has_current) {
+            return apr_psprintf(p,
+                                "consumer generation conflict - expected "
+                                "null but got %" APR_INT64_T_FMT,
+                                f->given);
+        }
+        return apr_psprintf(
+            p,
+            "consumer generation conflict - expected %" APR_INT64_T_FMT
+            " but got %s",
+            f->current,
+            f->has_given ? apr_psprintf(p, "%" APR_INT64_T_FMT, f->given)
+                         : "None");
+    case PL_ALLOC_EPROVGEN: /* handlers/reshaper.py */
+        return apr_psprintf(p,
+                            "resource provider generation conflict for "
+                            "provider %s: actual: %" APR_INT64_T_FMT
+                            ", given: %" APR_INT64_T_FMT,
+                            f->provider, f->current, f->given);
+    case PL_ECAPACITY:
+        switch (f->why) {
+        case PL_ALLOC_NO_INVENTORY: /* InvalidInventory */
+            return apr_psprintf(p,
+                                "Inventory for '%s' on resource provider "
+                                "'%s' invalid.",
+                                pl_str_join(p, f->classes, ", "),
+                                pl_str_join(p, f->providers, ", "));
+        case PL_ALLOC_BAD_AMOUNT: /* InvalidAllocationConstraintsViolated */
+            return apr_psprintf(p,
+                                "Unable to create allocation for '%s' on "
+                                "resource provider '%s'. The requested "
+                                "amount would violate inventory "
+                                "constraints.",
+                                f->rc, f->provider);
+        default: /* InvalidAllocationCapacityExceeded */
+            return apr_psprintf(p,
+                                "Unable to create allocation for '%s' on "
+                                "resource provider '%s'. The requested "
+                                "amount would exceed the capacity.",
+                                f->rc, f->provider);
+        }
+    case PL_ECONFLICT:
+        switch (f->why) {
+        case PL_ALLOC_CONSUMER_MOVED: /* ConcurrentUpdateDetected */
+            return "Another thread concurrently updated the data. Please "
+                   "retry your update";
+        /* ResourceProviderConcurrentUpdateDetected */
+        case PL_ALLOC_PROVIDER_MOVED:
+            return "Another thread concurrently updated the resource "
+                   "provider data. Please retry your update";
+        default:
+            return NULL;
+        }
+    default:
+        return NULL;
+    }
+}
+
+int pl_api_alloc_error(pl_req_t *req, apr_status_t rv,
+                       const pl_alloc_write_t *w, pl_api_alloc_route_e route)
+{
+    const pl_alloc_failure_t *f = &w->fail;
+    const char *text = failure_text(req, rv, f);
+
+    /* alike on every route */
     switch (rv) {
     case PL_ALLOC_ECONSUMER:
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE, "%s",
-                      w->msg);
+                      text);
     case PL_ALLOC_ENOPROVIDER:
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Allocation for resource provider '%s' that "
                       "does not exist.",
-                      w->msg);
+                      f->provider);
     case PL_ECAPACITY:
         return pl_err(req, HTTP_CONFLICT, NULL,
-                      "Unable to allocate inventory: %s", w->msg);
+                      "Unable to allocate inventory: %s", text);
     default:
-        return 0;
+        break;
     }
+    if (route == PL_API_ALLOC_RESHAPER) { /* handlers/reshaper.py */
+        switch (rv) {
+        case PL_ALLOC_ENOINVPROVIDER:
+            return pl_err(req, HTTP_BAD_REQUEST, PL_ERRC_PROVIDER_NOT_FOUND,
+                          "Resource provider %s in inventories not found: "
+                          "No resource provider with uuid %s found",
+                          f->provider, f->provider);
+        case PL_ALLOC_EPROVGEN:
+            return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE, "%s",
+                          text);
+        case PL_ECONFLICT:
+            return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                          "update conflict: %s", text);
+        case APR_ENOENT:
+            return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                          "malformed reshaper data: %s", text);
+        case PL_EINUSE:
+            return pl_err(req, HTTP_CONFLICT, PL_ERRC_INVENTORY_INUSE,
+                          "update conflict: %s", text);
+        default:
+            return pl_err_store(req, rv, "reshaping");
+        }
+    }
+    /* handlers/allocation.py */
+    if (rv == APR_ENOENT && route == PL_API_ALLOC_PUT) {
+        return pl_err(
+            req, HTTP_BAD_REQUEST, NULL,
+            "Unable to allocate inventory for consumer %s: %s",
+            APR_ARRAY_IDX(w->consumers, 0, pl_alloc_consumer_t *)->uuid, text);
+    }
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Unable to allocate inventory %s", text);
+    }
+    if (rv == PL_ECONFLICT) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "Inventory and/or allocations changed while "
+                      "attempting to allocate: %s",
+                      text);
+    }
+    return pl_err_store(req, rv, "writing allocations");
 }
 
 void pl_api_alloc_log(pl_req_t *req, const pl_alloc_write_t *w)
@@ -143,35 +266,8 @@ void pl_api_alloc_log(pl_req_t *req, const pl_alloc_write_t *w)
     }
 }
 
-/* The answer to a failed write of PUT and POST (upstream's texts). */
-static int write_error(pl_req_t *req, apr_status_t rv, pl_alloc_write_t *w,
-                       const char *consumer_uuid)
-{
-    int st = pl_api_alloc_common_error(req, rv, w);
-
-    if (st) {
-        return st;
-    }
-    if (rv == APR_ENOENT && consumer_uuid) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "Unable to allocate inventory for consumer %s: %s",
-                      consumer_uuid, w->msg);
-    }
-    if (rv == APR_ENOENT) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "Unable to allocate inventory %s", w->msg);
-    }
-    if (rv == PL_ECONFLICT) {
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                      "Inventory and/or allocations changed while "
-                      "attempting to allocate: %s",
-                      w->msg);
-    }
-    return pl_err_store(req, rv, "writing allocations");
-}
-
 static int run_write(pl_req_t *req, pl_alloc_write_t *w,
-                     const char *consumer_uuid)
+                     pl_api_alloc_route_e route)
 {
     apr_status_t rv;
     pl_db_t *db;
@@ -183,7 +279,7 @@ static int run_write(pl_req_t *req, pl_alloc_write_t *w,
     rv = pl_store_allocation_write(db, req->pool, w);
     pl_api_alloc_log(req, w);
     if (rv != APR_SUCCESS) {
-        return write_error(req, rv, w, consumer_uuid);
+        return pl_api_alloc_error(req, rv, w, route);
     }
     return pl_reply_empty(req, HTTP_NO_CONTENT);
 }
@@ -248,7 +344,7 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
     }
     pl_api_alloc_init(req, &w);
     add_items(add_consumer(req, uuid, doc, &w), allocs, &w);
-    return run_write(req, &w, uuid);
+    return run_write(req, &w, PL_API_ALLOC_PUT);
 }
 
 int pl_api_allocation_post(pl_req_t *req)
@@ -273,7 +369,7 @@ int pl_api_allocation_post(pl_req_t *req)
     }
     pl_api_alloc_init(req, &w);
     pl_api_alloc_parse(req, doc, &w);
-    return run_write(req, &w, NULL);
+    return run_write(req, &w, PL_API_ALLOC_POST);
 }
 
 static void touch_rows(pl_req_t *req, const apr_array_header_t *rows)

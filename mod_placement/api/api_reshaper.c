@@ -91,31 +91,8 @@ int pl_api_reshaper_post(pl_req_t *req)
     }
     rv = pl_store_allocation_write(db, req->pool, &w);
     pl_api_alloc_log(req, &w);
-    if (rv == APR_SUCCESS) {
-        return pl_reply_empty(req, HTTP_NO_CONTENT);
+    if (rv != APR_SUCCESS) {
+        return pl_api_alloc_error(req, rv, &w, PL_API_ALLOC_RESHAPER);
     }
-    if ((st = pl_api_alloc_common_error(req, rv, &w))) {
-        return st;
-    }
-    switch (rv) {
-    case PL_ALLOC_ENOINVPROVIDER:
-        return pl_err(req, HTTP_BAD_REQUEST, PL_ERRC_PROVIDER_NOT_FOUND,
-                      "Resource provider %s in inventories not found: "
-                      "No resource provider with uuid %s found",
-                      w.msg, w.msg);
-    case PL_ALLOC_EPROVGEN:
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE, "%s",
-                      w.msg);
-    case PL_ECONFLICT:
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                      "update conflict: %s", w.msg);
-    case APR_ENOENT:
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "malformed reshaper data: %s", w.msg);
-    case PL_EINUSE:
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_INVENTORY_INUSE,
-                      "update conflict: %s", w.msg);
-    default:
-        return pl_err_store(req, rv, "reshaping");
-    }
+    return pl_reply_empty(req, HTTP_NO_CONTENT);
 }
