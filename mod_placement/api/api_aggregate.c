@@ -12,6 +12,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_store_aggregate.h"
 
@@ -64,7 +65,7 @@ int pl_api_aggregate_set(pl_req_t *req)
     int with_generation = req->mv >= PL_MV(1, 19);
     const pl_jsonschema_t *schema;
     apr_array_header_t *uuids;
-    json_object *doc, *list, *v;
+    json_object *doc, *list;
     pl_provider_t *prov;
     apr_status_t rv;
     size_t i, n;
@@ -85,13 +86,13 @@ int pl_api_aggregate_set(pl_req_t *req)
     }
     list = doc;
     if (with_generation) {
-        json_object_object_get_ex(doc, "resource_provider_generation", &v);
-        if (json_object_get_int64(v) != prov->generation) {
+        if (pl_body_int(doc, "resource_provider_generation", 0) !=
+            prov->generation) {
             return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                           "Resource provider's generation already changed. "
                           "Please update the generation and try again.");
         }
-        json_object_object_get_ex(doc, "aggregates", &list);
+        list = pl_body_get(doc, "aggregates");
     }
     n = json_object_array_length(list);
     uuids = apr_array_make(req->pool, (int)n + 1, sizeof(const char *));

@@ -17,22 +17,12 @@
 #include "pl_api.h"
 #include "pl_schemas.h"
 #include "pl_api_allocation.h"
+#include "pl_body.h"
 #include "pl_str.h"
 #include "pl_uuid.h"
 
 /* 1.0-1.7: a list of {resource_provider: {uuid}, resources} */
 /* Body and query schemas: pl_schemas.c (PL_SCHEMA_ALLOCATION_*). */
-
-static const char *jstr(json_object *o, const char *key)
-{
-    json_object *v;
-
-    if (!json_object_object_get_ex(o, key, &v) || v == NULL ||
-        !json_object_is_type(v, json_type_string)) {
-        return NULL;
-    }
-    return json_object_get_string(v);
-}
 
 /* What the request asks of consumer uuid (upstream's ensure_consumer
  * arguments); the store makes it so inside the write. */
@@ -40,22 +30,20 @@ static pl_alloc_consumer_t *add_consumer(pl_req_t *req, const char *uuid,
                                          json_object *data, pl_alloc_write_t *w)
 {
     pl_alloc_consumer_t *ac = apr_pcalloc(req->pool, sizeof(*ac));
-    json_object *gen = NULL;
+    json_object *gen;
 
     ac->uuid = uuid;
-    ac->project_external_id = jstr(data, "project_id");
-    ac->user_external_id = jstr(data, "user_id");
+    ac->project_external_id = pl_body_str(data, "project_id");
+    ac->user_external_id = pl_body_str(data, "user_id");
     if (ac->project_external_id == NULL) {
         ac->project_external_id = pl_config_incomplete_project(req->conf);
         ac->user_external_id = pl_config_incomplete_user(req->conf);
     }
     if (req->mv >= PL_MV(1, 38)) {
-        ac->type_name = jstr(data, "consumer_type");
+        ac->type_name = pl_body_str(data, "consumer_type");
     }
     ac->check_generation = req->mv >= PL_MV(1, 28);
-    /* json-c gives NULL for a JSON null */
-    if (json_object_object_get_ex(data, "consumer_generation", &gen) &&
-        gen != NULL) {
+    if ((gen = pl_body_get(data, "consumer_generation")) != NULL) {
         ac->has_generation = 1;
         ac->generation = json_object_get_int64(gen);
     }
@@ -74,9 +62,8 @@ static void add_items(pl_alloc_consumer_t *ac, json_object *allocs,
     {
         json_object_object_foreach(allocs, rp_uuid, one)
         {
-            json_object *res = NULL;
+            json_object *res = pl_body_get(one, "resources");
 
-            json_object_object_get_ex(one, "resources", &res);
             {
                 json_object_object_foreach(res, rc, amount)
                 {
@@ -104,10 +91,8 @@ void pl_api_alloc_parse(pl_req_t *req, json_object *doc, pl_alloc_write_t *w)
 {
     json_object_object_foreach(doc, cuuid, data)
     {
-        json_object *allocs = NULL;
-
-        json_object_object_get_ex(data, "allocations", &allocs);
-        add_items(add_consumer(req, cuuid, data, w), allocs, w);
+        add_items(add_consumer(req, cuuid, data, w),
+                  pl_body_get(data, "allocations"), w);
     }
 }
 
@@ -293,13 +278,12 @@ static json_object *list_to_dict(pl_req_t *req, json_object *list)
     (void)req;
     for (i = 0; i < n; i++) {
         json_object *item = json_object_array_get_idx(list, i);
-        json_object *rp = NULL, *res = NULL, *one;
+        json_object *rp = pl_body_get(item, "resource_provider");
+        json_object *one = json_object_new_object();
 
-        json_object_object_get_ex(item, "resource_provider", &rp);
-        json_object_object_get_ex(item, "resources", &res);
-        one = json_object_new_object();
-        json_object_object_add(one, "resources", json_object_get(res));
-        json_object_object_add(dict, jstr(rp, "uuid"), one);
+        json_object_object_add(one, "resources",
+                               json_object_get(pl_body_get(item, "resources")));
+        json_object_object_add(dict, pl_body_str(rp, "uuid"), one);
     }
     return dict;
 }
@@ -313,7 +297,7 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
                               PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_34,
                               PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_38 };
     const char *uuid = req->params[0];
-    json_object *doc, *allocs = NULL;
+    json_object *doc, *allocs;
     const pl_jsonschema_t *schema;
     pl_alloc_write_t w;
     int st, which;
@@ -336,7 +320,7 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
         (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    json_object_object_get_ex(doc, "allocations", &allocs);
+    allocs = pl_body_get(doc, "allocations");
     if (req->mv < PL_MV(1, 12)) {
         /* doc takes the new dict over, freeing the list */
         allocs = list_to_dict(req, allocs);

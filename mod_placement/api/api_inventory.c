@@ -14,6 +14,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_store_inventory.h"
 #include "pl_store_rc.h"
@@ -41,37 +42,6 @@ static apr_status_t class_id(pl_req_t *req, const char *name, apr_int64_t *pid)
         *pid = rc->id;
     }
     return rv;
-}
-
-/* handler.py turns the object layer's NotFound into this 404 */
-static apr_int64_t field_int(json_object *rec, const char *key,
-                             apr_int64_t dflt)
-{
-    json_object *v;
-
-    return json_object_object_get_ex(rec, key, &v) ? json_object_get_int64(v)
-                                                   : dflt;
-}
-
-/* An inventory from a validated body record, with upstream's defaults
- * (handlers/inventory.py INVENTORY_DEFAULTS). */
-static pl_inventory_t *inventory_from_json(apr_pool_t *p, json_object *rec,
-                                           const char *rc_name)
-{
-    pl_inventory_t *inv = apr_pcalloc(p, sizeof(*inv));
-    json_object *v;
-
-    inv->rc_name = rc_name;
-    inv->total = field_int(rec, "total", 0);
-    inv->reserved = field_int(rec, "reserved", 0);
-    inv->min_unit = field_int(rec, "min_unit", 1);
-    inv->max_unit = field_int(rec, "max_unit", PL_INVENTORY_MAX_INT);
-    inv->step_size = field_int(rec, "step_size", 1);
-    inv->allocation_ratio = 1.0;
-    if (json_object_object_get_ex(rec, "allocation_ratio", &v)) {
-        inv->allocation_ratio = json_object_get_double(v);
-    }
-    return inv;
 }
 
 /* _serialize_inventory. rec: the body record it came from, or NULL when
@@ -229,7 +199,7 @@ int pl_api_inventory_create(pl_req_t *req)
     const pl_jsonschema_t *schema;
     pl_inventory_t *inv;
     pl_provider_t *prov;
-    json_object *doc, *v;
+    json_object *doc;
     const char *what;
     apr_status_t rv;
     int st;
@@ -244,8 +214,7 @@ int pl_api_inventory_create(pl_req_t *req)
         (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    json_object_object_get_ex(doc, "resource_class", &v);
-    inv = inventory_from_json(req->pool, doc, json_object_get_string(v));
+    inv = pl_body_inventory(req->pool, doc, pl_body_str(doc, "resource_class"));
     what = apr_psprintf(req->pool,
                         "Unable to create inventory for "
                         "resource provider %s",
@@ -300,7 +269,7 @@ static int read_update(pl_req_t *req, const char *text, pl_provider_t **pprov,
         (st = pl_read_json(req, schema, pdoc))) {
         return st;
     }
-    if (field_int(*pdoc, "resource_provider_generation", -1) !=
+    if (pl_body_int(*pdoc, "resource_provider_generation", -1) !=
         (*pprov)->generation) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "resource provider generation conflict");
@@ -322,7 +291,7 @@ int pl_api_inventory_update(pl_req_t *req)
                           &doc))) {
         return st;
     }
-    inv = inventory_from_json(req->pool, doc, rc_name);
+    inv = pl_body_inventory(req->pool, doc, rc_name);
     what = apr_psprintf(req->pool,
                         "Unable to update inventory for "
                         "resource provider %s",
@@ -375,12 +344,12 @@ int pl_api_inventory_set_all(pl_req_t *req)
                           &doc))) {
         return st;
     }
-    json_object_object_get_ex(doc, "inventories", &records);
+    records = pl_body_get(doc, "inventories");
     invs = apr_array_make(req->pool, 4, sizeof(pl_inventory_t *));
     {
         json_object_object_foreach(records, rc_name, rec)
         {
-            APR_ARRAY_PUSH(invs, pl_inventory_t *) = inventory_from_json(
+            APR_ARRAY_PUSH(invs, pl_inventory_t *) = pl_body_inventory(
                 req->pool, rec, apr_pstrdup(req->pool, rc_name));
         }
     }

@@ -12,6 +12,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_store_rc.h"
 
@@ -136,7 +137,7 @@ static int read_name(pl_req_t *req, const char *rule, const char **pname,
                      pl_db_t **pdb)
 {
     const pl_jsonschema_t *schema;
-    json_object *doc, *name;
+    json_object *doc;
     int st;
 
     if ((st = pl_require_json(req))) {
@@ -154,8 +155,7 @@ static int read_name(pl_req_t *req, const char *rule, const char **pname,
     if ((st = pl_req_db(req, pdb))) {
         return st;
     }
-    json_object_object_get_ex(doc, "name", &name);
-    *pname = json_object_get_string(name);
+    *pname = pl_body_str(doc, "name");
     return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_qs.h"
 #include "pl_uuid.h"
@@ -81,16 +82,6 @@ static json_object *provider_json(pl_req_t *req, const pl_provider_t *prov)
 static void touch_provider(pl_req_t *req, const pl_provider_t *prov)
 {
     pl_req_touch(req, prov->updated_at ? prov->updated_at : prov->created_at);
-}
-
-static const char *json_str(json_object *doc, const char *key)
-{
-    json_object *v;
-
-    if (!json_object_object_get_ex(doc, key, &v) || v == NULL) {
-        return NULL;
-    }
-    return json_object_get_string(v);
 }
 
 static int bad_query(pl_req_t *req, const char *err)
@@ -224,9 +215,9 @@ int pl_api_rp_create(pl_req_t *req)
         (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    name = json_str(doc, "name");
-    uuid = json_str(doc, "uuid");
-    parent = json_str(doc, "parent_provider_uuid");
+    name = pl_body_str(doc, "name");
+    uuid = pl_body_str(doc, "uuid");
+    parent = pl_body_str(doc, "parent_provider_uuid");
     /* a uuid without dashes is stored in the canonical form */
     if (uuid == NULL || *uuid == '\0') {
         uuid = pl_uuid_new(req->pool);
@@ -333,7 +324,7 @@ int pl_api_rp_update(pl_req_t *req)
     pl_provider_refusal_e refusal = PL_PROVIDER_PARENT_MISSING;
     const pl_jsonschema_t *schema;
     pl_provider_t *prov;
-    json_object *doc, *v;
+    json_object *doc;
     apr_status_t rv;
     pl_db_t *db;
     int st;
@@ -352,11 +343,11 @@ int pl_api_rp_update(pl_req_t *req)
         (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    name = json_str(doc, "name");
+    name = pl_body_str(doc, "name");
     /* an absent parent_provider_uuid means "keep the one it has" */
     parent = prov->parent_uuid;
-    if (json_object_object_get_ex(doc, "parent_provider_uuid", &v)) {
-        parent = v ? json_object_get_string(v) : NULL;
+    if (json_object_object_get_ex(doc, "parent_provider_uuid", NULL)) {
+        parent = pl_body_str(doc, "parent_provider_uuid");
     }
     /* upstream answers with the last-modified it read, not the new one */
     old_updated_at = prov->updated_at;

@@ -12,6 +12,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_str.h"
 #include "pl_qs.h"
@@ -326,7 +327,7 @@ static int traits_by_name(pl_req_t *req, pl_db_t *db, json_object *names,
 int pl_api_trait_provider_set(pl_req_t *req)
 {
     const pl_jsonschema_t *schema;
-    json_object *doc, *names, *gen;
+    json_object *doc;
     apr_array_header_t *traits;
     pl_provider_t *prov;
     pl_db_t *db;
@@ -352,13 +353,12 @@ int pl_api_trait_provider_set(pl_req_t *req)
     if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
-    json_object_object_get_ex(doc, "traits", &names);
-    json_object_object_get_ex(doc, "resource_provider_generation", &gen);
-    if (json_object_get_int64(gen) != prov->generation) {
+    if (pl_body_int(doc, "resource_provider_generation", 0) !=
+        prov->generation) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       GENERATION_CHANGED);
     }
-    if ((st = traits_by_name(req, db, names, &traits))) {
+    if ((st = traits_by_name(req, db, pl_body_get(doc, "traits"), &traits))) {
         return st;
     }
     rv = pl_store_trait_provider_set(db, req->pool, prov, traits);
