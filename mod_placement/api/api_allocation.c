@@ -302,10 +302,6 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
     pl_alloc_write_t w;
     int st, which;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req, "placement:allocations:update", NULL))) {
-        return st;
-    }
     if (pl_uuid_normalize(req->pool, uuid, &uuid) != APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Malformed consumer_uuid: %s", req->params[0]);
@@ -345,9 +341,7 @@ int pl_api_allocation_post(pl_req_t *req)
     pl_alloc_write_t w;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req, "placement:allocations:manage", NULL)) ||
-        (st = pl_schema(req, text, &schema)) ||
+    if ((st = pl_schema(req, text, &schema)) ||
         (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
@@ -425,9 +419,6 @@ int pl_api_allocation_consumer_get(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:allocations:list", NULL))) {
-        return st;
-    }
     if ((st = pl_req_db(req, &db))) {
         return st;
     }
@@ -464,10 +455,6 @@ int pl_api_allocation_provider_list(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(
-             req, "placement:resource_providers:allocations:list", NULL))) {
-        return st;
-    }
     if ((st = pl_req_db(req, &db))) {
         return st;
     }
@@ -495,9 +482,6 @@ int pl_api_allocation_consumer_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:allocations:delete", NULL))) {
-        return st;
-    }
     if ((st = pl_req_db(req, &db))) {
         return st;
     }

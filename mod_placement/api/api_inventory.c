@@ -121,19 +121,15 @@ static void warn_over_capacity(pl_req_t *req, const pl_provider_t *prov,
         prov->uuid, rc_name);
 }
 
-/* Policy, then the provider of the path, with the 404 text the
- * inventory reads give (upstream repeats the message). */
-static int read_provider(pl_req_t *req, const char *rule, pl_provider_t **pprov)
+/* The provider of the path, with the 404 text the inventory reads give
+ * (upstream repeats the message). */
+static int read_provider(pl_req_t *req, pl_provider_t **pprov)
 {
-    int st = pl_policy_check(req, rule, NULL);
-
-    return st ? st
-              : pl_api_provider_of_path(req,
-                                        "No resource provider "
-                                        "with uuid %s found : No "
-                                        "resource provider with uuid "
-                                        "%s found",
-                                        pprov);
+    return pl_api_provider_of_path(req,
+                                   "No resource provider with uuid %s "
+                                   "found : No resource provider with "
+                                   "uuid %s found",
+                                   pprov);
 }
 
 int pl_api_inventory_list(pl_req_t *req)
@@ -144,8 +140,7 @@ int pl_api_inventory_list(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = read_provider(
-             req, "placement:resource_providers:inventories:list", &prov))) {
+    if ((st = read_provider(req, &prov))) {
         return st;
     }
     rv = pl_store_inventory_list(req->db, req->pool, prov->id, &invs);
@@ -176,8 +171,7 @@ int pl_api_inventory_get(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = read_provider(
-             req, "placement:resource_providers:inventories:show", &prov))) {
+    if ((st = read_provider(req, &prov))) {
         return st;
     }
     rv = pl_store_inventory_get(req->db, req->pool, prov->id, rc_name, &inv);
@@ -204,12 +198,7 @@ int pl_api_inventory_create(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req,
-                              "placement:resource_providers:"
-                              "inventories:create",
-                              NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, &prov)) ||
+    if ((st = pl_api_provider_of_path(req, NULL, &prov)) ||
         (st = pl_schema(req, PL_SCHEMA_INVENTORY_POST_SCHEMA, &schema)) ||
         (st = pl_read_json(req, schema, &doc))) {
         return st;
@@ -251,20 +240,16 @@ int pl_api_inventory_create(pl_req_t *req)
                          inventory_to_json(inv, doc, prov->generation));
 }
 
-/* The start of both PUTs: policy, the provider of the path, the body
- * against schema, and the generation it names, which must be current. */
+/* The start of both PUTs (after the route's content type and policy
+ * rule): the provider of the path, the body against schema, and the
+ * generation it names, which must be current. */
 static int read_update(pl_req_t *req, const char *text, pl_provider_t **pprov,
                        json_object **pdoc)
 {
     const pl_jsonschema_t *schema;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req,
-                              "placement:resource_providers:"
-                              "inventories:update",
-                              NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, pprov)) ||
+    if ((st = pl_api_provider_of_path(req, NULL, pprov)) ||
         (st = pl_schema(req, text, &schema)) ||
         (st = pl_read_json(req, schema, pdoc))) {
         return st;
@@ -475,11 +460,7 @@ int pl_api_inventory_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req,
-                              "placement:resource_providers:"
-                              "inventories:delete",
-                              NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     rv = class_id(req, rc_name, &rc_id);

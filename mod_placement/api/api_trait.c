@@ -94,9 +94,6 @@ int pl_api_trait_list(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:traits:list", NULL))) {
-        return st;
-    }
     if ((st = pl_schema(req, PL_SCHEMA_TRAIT_LIST_TRAITS_QS_SCHEMA, &schema))) {
         return st;
     }
@@ -139,9 +136,6 @@ int pl_api_trait_get(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:traits:show", NULL))) {
-        return st;
-    }
     if ((st = pl_req_db(req, &db))) {
         return st;
     }
@@ -165,9 +159,6 @@ int pl_api_trait_put(pl_req_t *req)
     apr_status_t rv;
     int st, status = HTTP_NO_CONTENT;
 
-    if ((st = pl_policy_check(req, "placement:traits:update", NULL))) {
-        return st;
-    }
     if ((st = pl_schema(req, PL_SCHEMA_TRAIT_CUSTOM_TRAIT_SCHEMA, &schema))) {
         return st;
     }
@@ -211,9 +202,6 @@ int pl_api_trait_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:traits:delete", NULL))) {
-        return st;
-    }
     if ((st = pl_req_db(req, &db))) {
         return st;
     }
@@ -259,10 +247,6 @@ int pl_api_trait_provider_list(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:traits:list",
-                              NULL))) {
-        return st;
-    }
     if ((st = pl_req_db(req, &db))) {
         return st;
     }
@@ -334,13 +318,6 @@ int pl_api_trait_provider_set(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_require_json(req))) {
-        return st;
-    }
-    if ((st = pl_policy_check(req, "placement:resource_providers:traits:update",
-                              NULL))) {
-        return st;
-    }
     if ((st = pl_schema(req, PL_SCHEMA_TRAIT_SET_TRAITS_SCHEMA, &schema))) {
         return st;
     }
@@ -380,10 +357,6 @@ int pl_api_trait_provider_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:traits:delete",
-                              NULL))) {
-        return st;
-    }
     if ((st = pl_req_db(req, &db))) {
         return st;
     }

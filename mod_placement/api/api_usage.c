@@ -26,10 +26,6 @@ int pl_api_usage_provider(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:usages",
-                              NULL))) {
-        return st;
-    }
     if ((st = pl_api_provider_of_path(req,
                                       "No resource provider with uuid "
                                       "%s found: No resource provider "
