@@ -85,7 +85,7 @@ typedef struct pl_alloc_inv_set_t {
 /** Which failure it was, where one status stands for several (the api
  *  layer words each its own way). */
 typedef enum pl_alloc_why_e {
-    PL_ALLOC_WHY_NONE = 0,
+    PL_ALLOC_NO_REASON = 0,
     /* PL_ECAPACITY */
     PL_ALLOC_NO_INVENTORY,  /* providers without inventory of any class
                                asked: fail.providers, fail.classes */
