@@ -82,28 +82,59 @@ typedef struct pl_alloc_inv_set_t {
     apr_array_header_t *invs; /* pl_inventory_t *, rc_name set */
 } pl_alloc_inv_set_t;
 
+/** Which failure it was, where one status stands for several (the api
+ *  layer words each its own way). */
+typedef enum pl_alloc_why_e {
+    PL_ALLOC_NO_REASON = 0,
+    /* PL_ECAPACITY */
+    PL_ALLOC_NO_INVENTORY,  /* providers without inventory of any class
+                               asked: fail.providers, fail.classes */
+    PL_ALLOC_BAD_AMOUNT,    /* min_unit, max_unit or step_size refuse the
+                               amount: fail.rc, fail.provider */
+    PL_ALLOC_OVER_CAPACITY, /* fail.rc, fail.provider */
+    /* PL_ECONFLICT */
+    PL_ALLOC_PROVIDER_MOVED, /* a provider's generation moved on */
+    PL_ALLOC_CONSUMER_MOVED  /* a consumer's generation moved on */
+} pl_alloc_why_e;
+
+/** What a failed write found: the arguments of its message, which the
+ *  api layer writes (each status below says which fields it sets). */
+typedef struct pl_alloc_failure_t {
+    pl_alloc_why_e why;
+    const char *provider;          /* a provider's uuid */
+    const char *rc;                /* a resource class name */
+    apr_array_header_t *providers; /* PL_ALLOC_NO_INVENTORY: uuids */
+    apr_array_header_t *classes;   /* PL_ALLOC_NO_INVENTORY: class names,
+                                      in class id order */
+    int has_current;     /* a generation was found (the consumer exists) */
+    apr_int64_t current; /* the generation found */
+    int has_given;       /* the request gave one (not JSON null) */
+    apr_int64_t given;   /* the generation the request gave */
+} pl_alloc_failure_t;
+
 typedef struct pl_alloc_write_t {
     apr_array_header_t *consumers;   /* pl_alloc_consumer_t * */
     apr_array_header_t *items;       /* pl_alloc_item_t */
     apr_array_header_t *inventories; /* pl_alloc_inv_set_t *, or NULL */
     int retries;                     /* attempts on provider conflicts */
     /* out */
-    const char *msg; /* the failure, upstream's text */
-    int conflicts;   /* provider conflicts retried */
-    int deadlocks;   /* deadlocks retried */
+    pl_alloc_failure_t fail; /* why it failed, and with what */
+    int conflicts;           /* provider conflicts retried */
+    int deadlocks;           /* deadlocks retried */
 } pl_alloc_write_t;
 
-/** A consumer generation did not match what the request gave (w->msg is
- *  upstream's whole text: "consumer generation conflict - ..."): 409. */
+/** A consumer generation did not match what the request gave
+ *  (fail.current if the consumer exists, fail.given if one was given):
+ *  409. */
 #define PL_ALLOC_ECONSUMER (PL_ESTART + 110)
-/** An allocation names a provider that does not exist (w->msg is its
- *  uuid): 400. */
+/** An allocation names a provider that does not exist (fail.provider):
+ *  400. */
 #define PL_ALLOC_ENOPROVIDER (PL_ESTART + 111)
 /** A reshape gives inventories of a provider that does not exist
- *  (w->msg is its uuid): 400. */
+ *  (fail.provider): 400. */
 #define PL_ALLOC_ENOINVPROVIDER (PL_ESTART + 112)
 /** A reshape gives a provider generation that is not the current one
- *  (w->msg: "resource provider generation conflict ..."): 409. */
+ *  (fail.provider, fail.current, fail.given): 409. */
 #define PL_ALLOC_EPROVGEN (PL_ESTART + 113)
 
 /**
@@ -117,17 +148,18 @@ typedef struct pl_alloc_write_t {
  * allocations deleted. Whatever fails, nothing is written: no consumer
  * made for the request stays behind. Provider generation conflicts and
  * deadlocks run the whole transaction again (pl_db_run_txn).
+ * On failure w->fail says what was found (its fields per status below).
  * @return APR_SUCCESS;
- *   PL_ALLOC_ECONSUMER, PL_ALLOC_ENOPROVIDER, PL_ALLOC_ENOINVPROVIDER
- *                (w->msg, above);
- *   PL_ALLOC_EPROVGEN a reshape gives a stale provider generation
- *                (w->msg: upstream's whole text);
- *   APR_ENOENT   an unknown resource class (w->msg "No such resource
- *                class X.");
- *   PL_ECAPACITY no inventory, constraints or capacity (w->msg);
- *   PL_EINUSE    a reshape removes inventory still allocated (w->msg);
+ *   PL_ALLOC_ECONSUMER, PL_ALLOC_ENOPROVIDER, PL_ALLOC_ENOINVPROVIDER,
+ *   PL_ALLOC_EPROVGEN (above);
+ *   APR_ENOENT   an unknown resource class (fail.rc);
+ *   PL_ECAPACITY no inventory, constraints or capacity (fail.why:
+ *                PL_ALLOC_NO_INVENTORY, _BAD_AMOUNT, _OVER_CAPACITY);
+ *   PL_EINUSE    a reshape removes inventory still allocated (fail.rc,
+ *                fail.provider);
  *   PL_ECONFLICT a generation changed and retrying cannot help, or the
- *                retries ran out (w->msg);
+ *                retries ran out (fail.why: PL_ALLOC_PROVIDER_MOVED or
+ *                PL_ALLOC_CONSUMER_MOVED);
  *   database errors.
  */
 apr_status_t pl_store_allocation_write(pl_db_t *db, apr_pool_t *p,

@@ -12,6 +12,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_store_aggregate.h"
 
@@ -42,9 +43,7 @@ int pl_api_aggregate_list(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = pl_policy_check(
-             req, "placement:resource_providers:aggregates:list", NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     rv = pl_store_aggregate_list(req->db, req->pool, prov->id, &uuids);
@@ -62,36 +61,31 @@ int pl_api_aggregate_list(pl_req_t *req)
 int pl_api_aggregate_set(pl_req_t *req)
 {
     int with_generation = req->mv >= PL_MV(1, 19);
+    const pl_jsonschema_t *schema;
     apr_array_header_t *uuids;
-    json_object *doc, *list, *v;
+    json_object *doc, *list;
     pl_provider_t *prov;
     apr_status_t rv;
     size_t i, n;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req,
-                              "placement:resource_providers:"
-                              "aggregates:update",
-                              NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, &prov)) ||
-        (st = pl_read_json(
-             req,
-             pl_schema(req, with_generation
-                                ? PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_19
-                                : PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_1),
-             &doc))) {
+    if ((st = pl_api_provider_of_path(req, NULL, &prov)) ||
+        (st = pl_schema(req,
+                        with_generation ? PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_19
+                                        : PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_1,
+                        &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
     list = doc;
     if (with_generation) {
-        json_object_object_get_ex(doc, "resource_provider_generation", &v);
-        if (json_object_get_int64(v) != prov->generation) {
+        if (pl_body_int(doc, "resource_provider_generation", 0) !=
+            prov->generation) {
             return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                           "Resource provider's generation already changed. "
                           "Please update the generation and try again.");
         }
-        json_object_object_get_ex(doc, "aggregates", &list);
+        list = pl_body_get(doc, "aggregates");
     }
     n = json_object_array_length(list);
     uuids = apr_array_make(req->pool, (int)n + 1, sizeof(const char *));

@@ -3,8 +3,9 @@
  * api_allocation.c: the allocation routes (placement's
  * handlers/allocation.py): GET/PUT/DELETE /allocations/{consumer_uuid},
  * POST /allocations (1.13) and GET /resource_providers/{uuid}/allocations.
- * The reading of a POST-style allocations document, which POST /reshaper
- * shares, lives here too (pl_api_allocation.h).
+ * The reading of a POST-style allocations document and the wording of a
+ * failed write, which POST /reshaper shares, live here too
+ * (pl_api_allocation.h).
  */
 #include <string.h>
 #include <apr_strings.h>
@@ -16,21 +17,12 @@
 #include "pl_api.h"
 #include "pl_schemas.h"
 #include "pl_api_allocation.h"
+#include "pl_body.h"
+#include "pl_str.h"
 #include "pl_uuid.h"
 
 /* 1.0-1.7: a list of {resource_provider: {uuid}, resources} */
 /* Body and query schemas: pl_schemas.c (PL_SCHEMA_ALLOCATION_*). */
-
-static const char *jstr(json_object *o, const char *key)
-{
-    json_object *v;
-
-    if (!json_object_object_get_ex(o, key, &v) || v == NULL ||
-        !json_object_is_type(v, json_type_string)) {
-        return NULL;
-    }
-    return json_object_get_string(v);
-}
 
 /* What the request asks of consumer uuid (upstream's ensure_consumer
  * arguments); the store makes it so inside the write. */
@@ -38,22 +30,20 @@ static pl_alloc_consumer_t *add_consumer(pl_req_t *req, const char *uuid,
                                          json_object *data, pl_alloc_write_t *w)
 {
     pl_alloc_consumer_t *ac = apr_pcalloc(req->pool, sizeof(*ac));
-    json_object *gen = NULL;
+    json_object *gen;
 
     ac->uuid = uuid;
-    ac->project_external_id = jstr(data, "project_id");
-    ac->user_external_id = jstr(data, "user_id");
+    ac->project_external_id = pl_body_str(data, "project_id");
+    ac->user_external_id = pl_body_str(data, "user_id");
     if (ac->project_external_id == NULL) {
         ac->project_external_id = pl_config_incomplete_project(req->conf);
         ac->user_external_id = pl_config_incomplete_user(req->conf);
     }
     if (req->mv >= PL_MV(1, 38)) {
-        ac->type_name = jstr(data, "consumer_type");
+        ac->type_name = pl_body_str(data, "consumer_type");
     }
     ac->check_generation = req->mv >= PL_MV(1, 28);
-    /* json-c gives NULL for a JSON null */
-    if (json_object_object_get_ex(data, "consumer_generation", &gen) &&
-        gen != NULL) {
+    if ((gen = pl_body_get(data, "consumer_generation")) != NULL) {
         ac->has_generation = 1;
         ac->generation = json_object_get_int64(gen);
     }
@@ -72,9 +62,8 @@ static void add_items(pl_alloc_consumer_t *ac, json_object *allocs,
     {
         json_object_object_foreach(allocs, rp_uuid, one)
         {
-            json_object *res = NULL;
+            json_object *res = pl_body_get(one, "resources");
 
-            json_object_object_get_ex(one, "resources", &res);
             {
                 json_object_object_foreach(res, rc, amount)
                 {
@@ -102,31 +91,150 @@ void pl_api_alloc_parse(pl_req_t *req, json_object *doc, pl_alloc_write_t *w)
 {
     json_object_object_foreach(doc, cuuid, data)
     {
-        json_object *allocs = NULL;
-
-        json_object_object_get_ex(data, "allocations", &allocs);
-        add_items(add_consumer(req, cuuid, data, w), allocs, w);
+        add_items(add_consumer(req, cuuid, data, w),
+                  pl_body_get(data, "allocations"), w);
     }
 }
 
-int pl_api_alloc_common_error(pl_req_t *req, apr_status_t rv,
-                              const pl_alloc_write_t *w)
+/* The message of the exception upstream raises for what the store found
+ * (rv, f), which its handlers put after their own words; NULL where the
+ * store names nothing (a class removed by a concurrent writer). */
+static const char *failure_text(pl_req_t *req, apr_status_t rv,
+                                const pl_alloc_failure_t *f)
 {
+    apr_pool_t *p = req->pool;
+
+    switch (rv) {
+    case APR_ENOENT: /* ResourceClassNotFound */
+        return f->rc ? apr_psprintf(p, "No such resource class %s.", f->rc)
+                     : NULL;
+    case PL_EINUSE: /* InventoryInUse */
+        return apr_psprintf(p,
+                            "Inventory for '%s' on resource provider '%s' "
+                            "in use.",
+                            f->rc, f->provider);
+    case PL_ALLOC_ECONSUMER: /* handlers/util.py ensure_consumer */
+        if (!f->has_current) {
+            return apr_psprintf(p,
+                                "consumer generation conflict - expected "
+                                "null but got %" APR_INT64_T_FMT,
+                                f->given);
+        }
+        return apr_psprintf(
+            p,
+            "consumer generation conflict - expected %" APR_INT64_T_FMT
+            " but got %s",
+            f->current,
+            f->has_given ? apr_psprintf(p, "%" APR_INT64_T_FMT, f->given)
+                         : "None");
+    case PL_ALLOC_EPROVGEN: /* handlers/reshaper.py */
+        return apr_psprintf(p,
+                            "resource provider generation conflict for "
+                            "provider %s: actual: %" APR_INT64_T_FMT
+                            ", given: %" APR_INT64_T_FMT,
+                            f->provider, f->current, f->given);
+    case PL_ECAPACITY:
+        switch (f->why) {
+        case PL_ALLOC_NO_INVENTORY: /* InvalidInventory */
+            return apr_psprintf(p,
+                                "Inventory for '%s' on resource provider "
+                                "'%s' invalid.",
+                                pl_str_join(p, f->classes, ", "),
+                                pl_str_join(p, f->providers, ", "));
+        case PL_ALLOC_BAD_AMOUNT: /* InvalidAllocationConstraintsViolated */
+            return apr_psprintf(p,
+                                "Unable to create allocation for '%s' on "
+                                "resource provider '%s'. The requested "
+                                "amount would violate inventory "
+                                "constraints.",
+                                f->rc, f->provider);
+        default: /* InvalidAllocationCapacityExceeded */
+            return apr_psprintf(p,
+                                "Unable to create allocation for '%s' on "
+                                "resource provider '%s'. The requested "
+                                "amount would exceed the capacity.",
+                                f->rc, f->provider);
+        }
+    case PL_ECONFLICT:
+        switch (f->why) {
+        case PL_ALLOC_CONSUMER_MOVED: /* ConcurrentUpdateDetected */
+            return "Another thread concurrently updated the data. Please "
+                   "retry your update";
+        /* ResourceProviderConcurrentUpdateDetected */
+        case PL_ALLOC_PROVIDER_MOVED:
+            return "Another thread concurrently updated the resource "
+                   "provider data. Please retry your update";
+        default:
+            return NULL;
+        }
+    default:
+        return NULL;
+    }
+}
+
+int pl_api_alloc_error(pl_req_t *req, apr_status_t rv,
+                       const pl_alloc_write_t *w, pl_api_alloc_route_e route)
+{
+    const pl_alloc_failure_t *f = &w->fail;
+    const char *text = failure_text(req, rv, f);
+
+    /* alike on every route */
     switch (rv) {
     case PL_ALLOC_ECONSUMER:
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE, "%s",
-                      w->msg);
+                      text);
     case PL_ALLOC_ENOPROVIDER:
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Allocation for resource provider '%s' that "
                       "does not exist.",
-                      w->msg);
+                      f->provider);
     case PL_ECAPACITY:
         return pl_err(req, HTTP_CONFLICT, NULL,
-                      "Unable to allocate inventory: %s", w->msg);
+                      "Unable to allocate inventory: %s", text);
     default:
-        return 0;
+        break;
     }
+    if (route == PL_API_ALLOC_RESHAPER) { /* handlers/reshaper.py */
+        switch (rv) {
+        case PL_ALLOC_ENOINVPROVIDER:
+            return pl_err(req, HTTP_BAD_REQUEST, PL_ERRC_PROVIDER_NOT_FOUND,
+                          "Resource provider %s in inventories not found: "
+                          "No resource provider with uuid %s found",
+                          f->provider, f->provider);
+        case PL_ALLOC_EPROVGEN:
+            return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE, "%s",
+                          text);
+        case PL_ECONFLICT:
+            return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                          "update conflict: %s", text);
+        case APR_ENOENT:
+            return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                          "malformed reshaper data: %s", text);
+        case PL_EINUSE:
+            return pl_err(req, HTTP_CONFLICT, PL_ERRC_INVENTORY_INUSE,
+                          "update conflict: %s", text);
+        default:
+            return pl_err_store(req, rv, "reshaping");
+        }
+    }
+    /* handlers/allocation.py */
+    if (rv == APR_ENOENT && route == PL_API_ALLOC_PUT) {
+        return pl_err(
+            req, HTTP_BAD_REQUEST, NULL,
+            "Unable to allocate inventory for consumer %s: %s",
+            APR_ARRAY_IDX(w->consumers, 0, pl_alloc_consumer_t *)->uuid, text);
+    }
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Unable to allocate inventory %s", text);
+    }
+    if (rv == PL_ECONFLICT) {
+        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
+                      "Inventory and/or allocations changed while "
+                      "attempting to allocate: %s",
+                      text);
+    }
+    return pl_err_store(req, rv, "writing allocations");
 }
 
 void pl_api_alloc_log(pl_req_t *req, const pl_alloc_write_t *w)
@@ -143,45 +251,20 @@ void pl_api_alloc_log(pl_req_t *req, const pl_alloc_write_t *w)
     }
 }
 
-/* The answer to a failed write of PUT and POST (upstream's texts). */
-static int write_error(pl_req_t *req, apr_status_t rv, pl_alloc_write_t *w,
-                       const char *consumer_uuid)
-{
-    int st = pl_api_alloc_common_error(req, rv, w);
-
-    if (st) {
-        return st;
-    }
-    if (rv == APR_ENOENT && consumer_uuid) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "Unable to allocate inventory for consumer %s: %s",
-                      consumer_uuid, w->msg);
-    }
-    if (rv == APR_ENOENT) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "Unable to allocate inventory %s", w->msg);
-    }
-    if (rv == PL_ECONFLICT) {
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                      "Inventory and/or allocations changed while "
-                      "attempting to allocate: %s",
-                      w->msg);
-    }
-    return pl_err_store(req, rv, "writing allocations");
-}
-
 static int run_write(pl_req_t *req, pl_alloc_write_t *w,
-                     const char *consumer_uuid)
+                     pl_api_alloc_route_e route)
 {
     apr_status_t rv;
+    pl_db_t *db;
+    int st;
 
-    if (!pl_req_db(req)) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
-    rv = pl_store_allocation_write(req->db, req->pool, w);
+    rv = pl_store_allocation_write(db, req->pool, w);
     pl_api_alloc_log(req, w);
     if (rv != APR_SUCCESS) {
-        return write_error(req, rv, w, consumer_uuid);
+        return pl_api_alloc_error(req, rv, w, route);
     }
     return pl_reply_empty(req, HTTP_NO_CONTENT);
 }
@@ -195,13 +278,12 @@ static json_object *list_to_dict(pl_req_t *req, json_object *list)
     (void)req;
     for (i = 0; i < n; i++) {
         json_object *item = json_object_array_get_idx(list, i);
-        json_object *rp = NULL, *res = NULL, *one;
+        json_object *rp = pl_body_get(item, "resource_provider");
+        json_object *one = json_object_new_object();
 
-        json_object_object_get_ex(item, "resource_provider", &rp);
-        json_object_object_get_ex(item, "resources", &res);
-        one = json_object_new_object();
-        json_object_object_add(one, "resources", json_object_get(res));
-        json_object_object_add(dict, jstr(rp, "uuid"), one);
+        json_object_object_add(one, "resources",
+                               json_object_get(pl_body_get(item, "resources")));
+        json_object_object_add(dict, pl_body_str(rp, "uuid"), one);
     }
     return dict;
 }
@@ -215,14 +297,11 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
                               PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_34,
                               PL_SCHEMA_ALLOCATION_SCHEMA_PUT_1_38 };
     const char *uuid = req->params[0];
-    json_object *doc, *allocs = NULL;
+    json_object *doc, *allocs;
+    const pl_jsonschema_t *schema;
     pl_alloc_write_t w;
     int st, which;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req, "placement:allocations:update", NULL))) {
-        return st;
-    }
     if (pl_uuid_normalize(req->pool, uuid, &uuid) != APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL,
                       "Malformed consumer_uuid: %s", req->params[0]);
@@ -233,10 +312,11 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
             : req->mv < PL_MV(1, 34) ? 3
             : req->mv < PL_MV(1, 38) ? 4
                                      : 5;
-    if ((st = pl_read_json(req, pl_schema(req, schemas[which]), &doc))) {
+    if ((st = pl_schema(req, schemas[which], &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    json_object_object_get_ex(doc, "allocations", &allocs);
+    allocs = pl_body_get(doc, "allocations");
     if (req->mv < PL_MV(1, 12)) {
         /* doc takes the new dict over, freeing the list */
         allocs = list_to_dict(req, allocs);
@@ -244,30 +324,30 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
     }
     pl_api_alloc_init(req, &w);
     add_items(add_consumer(req, uuid, doc, &w), allocs, &w);
-    return run_write(req, &w, uuid);
+    return run_write(req, &w, PL_API_ALLOC_PUT);
 }
 
 int pl_api_allocation_post(pl_req_t *req)
 {
-    const char *schema = req->mv >= PL_MV(1, 38)
-                             ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_38
-                         : req->mv >= PL_MV(1, 34)
-                             ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_34
-                         : req->mv >= PL_MV(1, 28)
-                             ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_28
-                             : PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_13;
+    const char *text = req->mv >= PL_MV(1, 38)
+                           ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_38
+                       : req->mv >= PL_MV(1, 34)
+                           ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_34
+                       : req->mv >= PL_MV(1, 28)
+                           ? PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_28
+                           : PL_SCHEMA_ALLOCATION_SCHEMA_POST_1_13;
+    const pl_jsonschema_t *schema;
     json_object *doc;
     pl_alloc_write_t w;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req, "placement:allocations:manage", NULL)) ||
-        (st = pl_read_json(req, pl_schema(req, schema), &doc))) {
+    if ((st = pl_schema(req, text, &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
     pl_api_alloc_init(req, &w);
     pl_api_alloc_parse(req, doc, &w);
-    return run_write(req, &w, NULL);
+    return run_write(req, &w, PL_API_ALLOC_POST);
 }
 
 static void touch_rows(pl_req_t *req, const apr_array_header_t *rows)
@@ -339,11 +419,8 @@ int pl_api_allocation_consumer_get(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:allocations:list", NULL))) {
+    if ((st = pl_req_db(req, &db))) {
         return st;
-    }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
     }
     rv = pl_store_allocation_by_consumer(db, req->pool, req->params[0], &rows,
                                          &c);
@@ -378,12 +455,8 @@ int pl_api_allocation_provider_list(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(
-             req, "placement:resource_providers:allocations:list", NULL))) {
+    if ((st = pl_req_db(req, &db))) {
         return st;
-    }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
     }
     if ((st = pl_api_provider_of_path(req,
                                       "Resource provider '%s' not "
@@ -409,11 +482,8 @@ int pl_api_allocation_consumer_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:allocations:delete", NULL))) {
+    if ((st = pl_req_db(req, &db))) {
         return st;
-    }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
     }
     rv = pl_store_allocation_delete_consumer(db, req->pool, req->params[0]);
     if (rv == APR_ENOENT) {

@@ -303,8 +303,8 @@ int pl_api_ac_list(pl_req_t *req)
                               NULL))) {
         return st;
     }
-    if ((schema = pl_schema(req, query_schema(req->mv))) == NULL) {
-        return req->err_status;
+    if ((st = pl_schema(req, query_schema(req->mv), &schema))) {
+        return st;
     }
     if ((st = pl_check_query(req, schema))) {
         return st;
@@ -321,8 +321,8 @@ int pl_api_ac_list(pl_req_t *req)
         APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, code, "%s", err);
     }
-    if ((db = pl_req_db(req)) == NULL) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     memset(&opts, 0, sizeof(opts));
     /* before 1.29 a client cannot see trees */

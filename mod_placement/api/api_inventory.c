@@ -14,6 +14,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_store_inventory.h"
 #include "pl_store_rc.h"
@@ -41,37 +42,6 @@ static apr_status_t class_id(pl_req_t *req, const char *name, apr_int64_t *pid)
         *pid = rc->id;
     }
     return rv;
-}
-
-/* handler.py turns the object layer's NotFound into this 404 */
-static apr_int64_t field_int(json_object *rec, const char *key,
-                             apr_int64_t dflt)
-{
-    json_object *v;
-
-    return json_object_object_get_ex(rec, key, &v) ? json_object_get_int64(v)
-                                                   : dflt;
-}
-
-/* An inventory from a validated body record, with upstream's defaults
- * (handlers/inventory.py INVENTORY_DEFAULTS). */
-static pl_inventory_t *inventory_from_json(apr_pool_t *p, json_object *rec,
-                                           const char *rc_name)
-{
-    pl_inventory_t *inv = apr_pcalloc(p, sizeof(*inv));
-    json_object *v;
-
-    inv->rc_name = rc_name;
-    inv->total = field_int(rec, "total", 0);
-    inv->reserved = field_int(rec, "reserved", 0);
-    inv->min_unit = field_int(rec, "min_unit", 1);
-    inv->max_unit = field_int(rec, "max_unit", PL_INVENTORY_MAX_INT);
-    inv->step_size = field_int(rec, "step_size", 1);
-    inv->allocation_ratio = 1.0;
-    if (json_object_object_get_ex(rec, "allocation_ratio", &v)) {
-        inv->allocation_ratio = json_object_get_double(v);
-    }
-    return inv;
 }
 
 /* _serialize_inventory. rec: the body record it came from, or NULL when
@@ -151,19 +121,15 @@ static void warn_over_capacity(pl_req_t *req, const pl_provider_t *prov,
         prov->uuid, rc_name);
 }
 
-/* Policy, then the provider of the path, with the 404 text the
- * inventory reads give (upstream repeats the message). */
-static int read_provider(pl_req_t *req, const char *rule, pl_provider_t **pprov)
+/* The provider of the path, with the 404 text the inventory reads give
+ * (upstream repeats the message). */
+static int read_provider(pl_req_t *req, pl_provider_t **pprov)
 {
-    int st = pl_policy_check(req, rule, NULL);
-
-    return st ? st
-              : pl_api_provider_of_path(req,
-                                        "No resource provider "
-                                        "with uuid %s found : No "
-                                        "resource provider with uuid "
-                                        "%s found",
-                                        pprov);
+    return pl_api_provider_of_path(req,
+                                   "No resource provider with uuid %s "
+                                   "found : No resource provider with "
+                                   "uuid %s found",
+                                   pprov);
 }
 
 int pl_api_inventory_list(pl_req_t *req)
@@ -174,8 +140,7 @@ int pl_api_inventory_list(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = read_provider(
-             req, "placement:resource_providers:inventories:list", &prov))) {
+    if ((st = read_provider(req, &prov))) {
         return st;
     }
     rv = pl_store_inventory_list(req->db, req->pool, prov->id, &invs);
@@ -206,8 +171,7 @@ int pl_api_inventory_get(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = read_provider(
-             req, "placement:resource_providers:inventories:show", &prov))) {
+    if ((st = read_provider(req, &prov))) {
         return st;
     }
     rv = pl_store_inventory_get(req->db, req->pool, prov->id, rc_name, &inv);
@@ -226,25 +190,20 @@ int pl_api_inventory_get(pl_req_t *req)
 
 int pl_api_inventory_create(pl_req_t *req)
 {
+    const pl_jsonschema_t *schema;
     pl_inventory_t *inv;
     pl_provider_t *prov;
-    json_object *doc, *v;
+    json_object *doc;
     const char *what;
     apr_status_t rv;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req,
-                              "placement:resource_providers:"
-                              "inventories:create",
-                              NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, &prov)) ||
-        (st = pl_read_json(req, pl_schema(req, PL_SCHEMA_INVENTORY_POST_SCHEMA),
-                           &doc))) {
+    if ((st = pl_api_provider_of_path(req, NULL, &prov)) ||
+        (st = pl_schema(req, PL_SCHEMA_INVENTORY_POST_SCHEMA, &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    json_object_object_get_ex(doc, "resource_class", &v);
-    inv = inventory_from_json(req->pool, doc, json_object_get_string(v));
+    inv = pl_body_inventory(req->pool, doc, pl_body_str(doc, "resource_class"));
     what = apr_psprintf(req->pool,
                         "Unable to create inventory for "
                         "resource provider %s",
@@ -281,23 +240,21 @@ int pl_api_inventory_create(pl_req_t *req)
                          inventory_to_json(inv, doc, prov->generation));
 }
 
-/* The start of both PUTs: policy, the provider of the path, the body
- * against schema, and the generation it names, which must be current. */
-static int read_update(pl_req_t *req, const char *schema, pl_provider_t **pprov,
+/* The start of both PUTs (after the route's content type and policy
+ * rule): the provider of the path, the body against schema, and the
+ * generation it names, which must be current. */
+static int read_update(pl_req_t *req, const char *text, pl_provider_t **pprov,
                        json_object **pdoc)
 {
+    const pl_jsonschema_t *schema;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req,
-                              "placement:resource_providers:"
-                              "inventories:update",
-                              NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, pprov)) ||
-        (st = pl_read_json(req, pl_schema(req, schema), pdoc))) {
+    if ((st = pl_api_provider_of_path(req, NULL, pprov)) ||
+        (st = pl_schema(req, text, &schema)) ||
+        (st = pl_read_json(req, schema, pdoc))) {
         return st;
     }
-    if (field_int(*pdoc, "resource_provider_generation", -1) !=
+    if (pl_body_int(*pdoc, "resource_provider_generation", -1) !=
         (*pprov)->generation) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "resource provider generation conflict");
@@ -319,7 +276,7 @@ int pl_api_inventory_update(pl_req_t *req)
                           &doc))) {
         return st;
     }
-    inv = inventory_from_json(req->pool, doc, rc_name);
+    inv = pl_body_inventory(req->pool, doc, rc_name);
     what = apr_psprintf(req->pool,
                         "Unable to update inventory for "
                         "resource provider %s",
@@ -372,12 +329,12 @@ int pl_api_inventory_set_all(pl_req_t *req)
                           &doc))) {
         return st;
     }
-    json_object_object_get_ex(doc, "inventories", &records);
+    records = pl_body_get(doc, "inventories");
     invs = apr_array_make(req->pool, 4, sizeof(pl_inventory_t *));
     {
         json_object_object_foreach(records, rc_name, rec)
         {
-            APR_ARRAY_PUSH(invs, pl_inventory_t *) = inventory_from_json(
+            APR_ARRAY_PUSH(invs, pl_inventory_t *) = pl_body_inventory(
                 req->pool, rec, apr_pstrdup(req->pool, rc_name));
         }
     }
@@ -503,11 +460,7 @@ int pl_api_inventory_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req,
-                              "placement:resource_providers:"
-                              "inventories:delete",
-                              NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     rv = class_id(req, rc_name, &rc_id);

@@ -14,16 +14,9 @@
 #include "pl_api.h"
 #include "pl_schemas.h"
 #include "pl_api_allocation.h"
+#include "pl_body.h"
 
 /* Body and query schemas: pl_schemas.c (PL_SCHEMA_RESHAPER_*). */
-
-static apr_int64_t field(json_object *o, const char *key, apr_int64_t dflt)
-{
-    json_object *v;
-
-    return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v)
-                                                 : dflt;
-}
 
 /* The inventories part, as the store's write takes it. */
 static void read_inventories(pl_req_t *req, json_object *invs,
@@ -32,29 +25,16 @@ static void read_inventories(pl_req_t *req, json_object *invs,
     json_object_object_foreach(invs, rp_uuid, data)
     {
         pl_alloc_inv_set_t *set = apr_pcalloc(req->pool, sizeof(*set));
-        json_object *classes = NULL;
+        json_object *classes = pl_body_get(data, "inventories");
 
         set->provider_uuid = rp_uuid;
-        set->generation = field(data, "resource_provider_generation", 0);
+        set->generation = pl_body_int(data, "resource_provider_generation", 0);
         set->invs = apr_array_make(req->pool, 4, sizeof(pl_inventory_t *));
-        json_object_object_get_ex(data, "inventories", &classes);
         {
             json_object_object_foreach(classes, rc, rec)
             {
-                pl_inventory_t *inv = apr_pcalloc(req->pool, sizeof(*inv));
-                json_object *ratio;
-
-                APR_ARRAY_PUSH(set->invs, pl_inventory_t *) = inv;
-                inv->rc_name = rc;
-                inv->total = field(rec, "total", 0);
-                inv->reserved = field(rec, "reserved", 0);
-                inv->min_unit = field(rec, "min_unit", 1);
-                inv->max_unit = field(rec, "max_unit", PL_INVENTORY_MAX_INT);
-                inv->step_size = field(rec, "step_size", 1);
-                inv->allocation_ratio = json_object_object_get_ex(
-                                            rec, "allocation_ratio", &ratio)
-                                            ? json_object_get_double(ratio)
-                                            : 1.0;
+                APR_ARRAY_PUSH(set->invs, pl_inventory_t *) = pl_body_inventory(
+                    req->pool, rec, rc);
             }
         }
         APR_ARRAY_PUSH(sets, pl_alloc_inv_set_t *) = set;
@@ -63,58 +43,32 @@ static void read_inventories(pl_req_t *req, json_object *invs,
 
 int pl_api_reshaper_post(pl_req_t *req)
 {
-    const char *schema = req->mv >= PL_MV(1, 38)
-                             ? PL_SCHEMA_RESHAPER_SCHEMA_1_38
-                         : req->mv >= PL_MV(1, 34)
-                             ? PL_SCHEMA_RESHAPER_SCHEMA_1_34
-                             : PL_SCHEMA_RESHAPER_SCHEMA_1_30;
-    json_object *doc, *invs = NULL, *allocs = NULL;
+    const char *text = req->mv >= PL_MV(1, 38) ? PL_SCHEMA_RESHAPER_SCHEMA_1_38
+                       : req->mv >= PL_MV(1, 34)
+                           ? PL_SCHEMA_RESHAPER_SCHEMA_1_34
+                           : PL_SCHEMA_RESHAPER_SCHEMA_1_30;
+    const pl_jsonschema_t *schema;
+    json_object *doc;
     pl_alloc_write_t w;
     apr_status_t rv;
     pl_db_t *db;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req, "placement:reshaper:reshape", NULL)) ||
-        (st = pl_read_json(req, pl_schema(req, schema), &doc))) {
+    if ((st = pl_schema(req, text, &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    json_object_object_get_ex(doc, "inventories", &invs);
-    json_object_object_get_ex(doc, "allocations", &allocs);
     pl_api_alloc_init(req, &w);
     w.inventories = apr_array_make(req->pool, 2, sizeof(pl_alloc_inv_set_t *));
-    read_inventories(req, invs, w.inventories);
-    pl_api_alloc_parse(req, allocs, &w);
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    read_inventories(req, pl_body_get(doc, "inventories"), w.inventories);
+    pl_api_alloc_parse(req, pl_body_get(doc, "allocations"), &w);
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_allocation_write(db, req->pool, &w);
     pl_api_alloc_log(req, &w);
-    if (rv == APR_SUCCESS) {
-        return pl_reply_empty(req, HTTP_NO_CONTENT);
+    if (rv != APR_SUCCESS) {
+        return pl_api_alloc_error(req, rv, &w, PL_API_ALLOC_RESHAPER);
     }
-    if ((st = pl_api_alloc_common_error(req, rv, &w))) {
-        return st;
-    }
-    switch (rv) {
-    case PL_ALLOC_ENOINVPROVIDER:
-        return pl_err(req, HTTP_BAD_REQUEST, PL_ERRC_PROVIDER_NOT_FOUND,
-                      "Resource provider %s in inventories not found: "
-                      "No resource provider with uuid %s found",
-                      w.msg, w.msg);
-    case PL_ALLOC_EPROVGEN:
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE, "%s",
-                      w.msg);
-    case PL_ECONFLICT:
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
-                      "update conflict: %s", w.msg);
-    case APR_ENOENT:
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "malformed reshaper data: %s", w.msg);
-    case PL_EINUSE:
-        return pl_err(req, HTTP_CONFLICT, PL_ERRC_INVENTORY_INUSE,
-                      "update conflict: %s", w.msg);
-    default:
-        return pl_err_store(req, rv, "reshaping");
-    }
+    return pl_reply_empty(req, HTTP_NO_CONTENT);
 }

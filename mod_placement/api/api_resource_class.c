@@ -12,6 +12,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_store_rc.h"
 
@@ -105,11 +106,8 @@ int pl_api_rc_list(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = pl_policy_check(req, "placement:resource_classes:list", NULL))) {
+    if ((st = pl_req_db(req, &db))) {
         return st;
-    }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
     }
     rv = pl_store_rc_list(db, req->pool, &rcs);
     if (rv != APR_SUCCESS) {
@@ -130,32 +128,24 @@ int pl_api_rc_list(pl_req_t *req)
     return pl_reply_json(req, HTTP_OK, root);
 }
 
-/* The start of POST and of the 1.2 - 1.6 PUT: policy rule, then the
- * body's "name", then the database. */
-static int read_name(pl_req_t *req, const char *rule, const char **pname,
-                     pl_db_t **pdb)
+/* The start of POST and of the 1.2 - 1.6 PUT, after the content type and
+ * the policy rule: the body's "name", then the database. */
+static int read_name(pl_req_t *req, const char **pname, pl_db_t **pdb)
 {
     const pl_jsonschema_t *schema;
-    json_object *doc, *name;
+    json_object *doc;
     int st;
 
-    if ((st = pl_require_json(req))) {
+    if ((st = pl_schema(req, PL_SCHEMA_RC_RC_SCHEMA, &schema))) {
         return st;
-    }
-    if ((st = pl_policy_check(req, rule, NULL))) {
-        return st;
-    }
-    if (!(schema = pl_schema(req, PL_SCHEMA_RC_RC_SCHEMA))) {
-        return req->err_status;
     }
     if ((st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    if (!(*pdb = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, pdb))) {
+        return st;
     }
-    json_object_object_get_ex(doc, "name", &name);
-    *pname = json_object_get_string(name);
+    *pname = pl_body_str(doc, "name");
     return 0;
 }
 
@@ -165,8 +155,7 @@ int pl_api_rc_create(pl_req_t *req)
     pl_db_t *db;
     int st, created;
 
-    if ((st = read_name(req, "placement:resource_classes:create", &name,
-                        &db)) ||
+    if ((st = read_name(req, &name, &db)) ||
         (st = create_rc(req, db, name, 0, &created))) {
         return st;
     }
@@ -174,17 +163,13 @@ int pl_api_rc_create(pl_req_t *req)
     return pl_reply_empty(req, HTTP_CREATED);
 }
 
-/* Policy, the database, then the class named in the path (404). */
-static int rc_of_path(pl_req_t *req, const char *rule, pl_db_t **pdb,
-                      pl_rc_t **prc)
+/* The database, then the class named in the path (404). */
+static int rc_of_path(pl_req_t *req, pl_db_t **pdb, pl_rc_t **prc)
 {
-    int st = pl_policy_check(req, rule, NULL);
+    int st;
 
-    if (st) {
+    if ((st = pl_req_db(req, pdb))) {
         return st;
-    }
-    if (!(*pdb = pl_req_db(req))) {
-        return req->err_status;
     }
     return find_rc(req, *pdb, req->params[0], prc);
 }
@@ -195,7 +180,7 @@ int pl_api_rc_get(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = rc_of_path(req, "placement:resource_classes:show", &db, &rc))) {
+    if ((st = rc_of_path(req, &db, &rc))) {
         return st;
     }
     touch_rc(req, rc);
@@ -211,8 +196,11 @@ static int rc_rename(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = read_name(req, "placement:resource_classes:update", &name,
-                        &db)) ||
+    /* the route leaves both checks to the handler (1.7+ takes no body) */
+    if ((st = pl_require_json(req)) ||
+        (st = pl_policy_check(req, "placement:resource_classes:update",
+                              NULL)) ||
+        (st = read_name(req, &name, &db)) ||
         (st = find_rc(req, db, old, &rc))) {
         return st;
     }
@@ -250,8 +238,8 @@ static int rc_ensure(pl_req_t *req)
     }
     /* Upstream validates the name as the body {"name": <name>} of the
      * rename schema, so the 400 reads like a body error. */
-    if (!(schema = pl_schema(req, PL_SCHEMA_RC_RC_SCHEMA))) {
-        return req->err_status;
+    if ((st = pl_schema(req, PL_SCHEMA_RC_RC_SCHEMA, &schema))) {
+        return st;
     }
     doc = pl_json_own(req, json_object_new_object());
     json_object_object_add(doc, "name", json_object_new_string(name));
@@ -260,8 +248,8 @@ static int rc_ensure(pl_req_t *req)
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "JSON does not validate: %s",
                       err);
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_rc_get(db, req->pool, name, &rc);
     if (rv == APR_ENOENT) {
@@ -288,7 +276,7 @@ int pl_api_rc_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = rc_of_path(req, "placement:resource_classes:delete", &db, &rc))) {
+    if ((st = rc_of_path(req, &db, &rc))) {
         return st;
     }
     rv = pl_store_rc_delete(db, req->pool, rc);

@@ -11,6 +11,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_qs.h"
 #include "pl_uuid.h"
@@ -83,16 +84,6 @@ static void touch_provider(pl_req_t *req, const pl_provider_t *prov)
     pl_req_touch(req, prov->updated_at ? prov->updated_at : prov->created_at);
 }
 
-static const char *json_str(json_object *doc, const char *key)
-{
-    json_object *v;
-
-    if (!json_object_object_get_ex(doc, key, &v) || v == NULL) {
-        return NULL;
-    }
-    return json_object_get_string(v);
-}
-
 static int bad_query(pl_req_t *req, const char *err)
 {
     return pl_err(req, HTTP_BAD_REQUEST, NULL, "%s", err);
@@ -158,18 +149,14 @@ int pl_api_rp_list(pl_req_t *req)
     pl_db_t *db;
     int st, i;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:list",
-                              NULL))) {
+    if ((st = pl_schema(req, qs, &schema))) {
         return st;
-    }
-    if ((schema = pl_schema(req, qs)) == NULL) {
-        return req->err_status;
     }
     if ((st = pl_check_query(req, schema)) || (st = read_filters(req, &f))) {
         return st;
     }
-    if ((db = pl_req_db(req)) == NULL) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_provider_list(db, req->pool, &f, &provs, &unknown);
     if (rv == APR_ENOENT && unknown.trait) {
@@ -212,23 +199,16 @@ int pl_api_rp_create(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req, "placement:resource_providers:create",
-                              NULL))) {
+    if ((st = pl_schema(req,
+                        req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_POST_SCHEMA_1_14
+                                                : PL_SCHEMA_RP_POST_SCHEMA,
+                        &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    schema = pl_schema(req, req->mv >= PL_MV(1, 14)
-                                ? PL_SCHEMA_RP_POST_SCHEMA_1_14
-                                : PL_SCHEMA_RP_POST_SCHEMA);
-    if (schema == NULL) {
-        return req->err_status;
-    }
-    if ((st = pl_read_json(req, schema, &doc))) {
-        return st;
-    }
-    name = json_str(doc, "name");
-    uuid = json_str(doc, "uuid");
-    parent = json_str(doc, "parent_provider_uuid");
+    name = pl_body_str(doc, "name");
+    uuid = pl_body_str(doc, "uuid");
+    parent = pl_body_str(doc, "parent_provider_uuid");
     /* a uuid without dashes is stored in the canonical form */
     if (uuid == NULL || *uuid == '\0') {
         uuid = pl_uuid_new(req->pool);
@@ -248,8 +228,8 @@ int pl_api_rp_create(pl_req_t *req)
                   "set parent provider UUID to None if there is no "
                   "parent.");
     }
-    if ((db = pl_req_db(req)) == NULL) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_provider_create(db, req->pool, name, uuid, parent, &prov,
                                   &dup);
@@ -283,11 +263,12 @@ int pl_api_provider_of_path(pl_req_t *req, const char *fmt,
                             pl_provider_t **pprov)
 {
     const char *uuid = req->params[0];
-    pl_db_t *db = pl_req_db(req);
     apr_status_t rv;
+    pl_db_t *db;
+    int st;
 
-    if (db == NULL) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_provider_get(db, req->pool, uuid, pprov);
     if (rv == APR_ENOENT && fmt == NULL) { /* get_by_uuid's NotFound */
@@ -309,9 +290,7 @@ int pl_api_rp_get(pl_req_t *req)
     pl_provider_t *prov;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:show",
-                              NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     touch_provider(req, prov);
@@ -334,32 +313,27 @@ int pl_api_rp_update(pl_req_t *req)
     pl_provider_refusal_e refusal = PL_PROVIDER_PARENT_MISSING;
     const pl_jsonschema_t *schema;
     pl_provider_t *prov;
-    json_object *doc, *v;
+    json_object *doc;
     apr_status_t rv;
     pl_db_t *db;
     int st;
 
-    if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req, "placement:resource_providers:update",
-                              NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
-    db = pl_req_db(req);
-    schema = pl_schema(req, req->mv >= PL_MV(1, 14)
-                                ? PL_SCHEMA_RP_PUT_SCHEMA_1_14
-                                : PL_SCHEMA_RP_PUT_SCHEMA);
-    if (schema == NULL) {
-        return req->err_status;
-    }
-    if ((st = pl_read_json(req, schema, &doc))) {
+    if ((st = pl_req_db(req, &db)) ||
+        (st = pl_schema(req,
+                        req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_PUT_SCHEMA_1_14
+                                                : PL_SCHEMA_RP_PUT_SCHEMA,
+                        &schema)) ||
+        (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    name = json_str(doc, "name");
+    name = pl_body_str(doc, "name");
     /* an absent parent_provider_uuid means "keep the one it has" */
     parent = prov->parent_uuid;
-    if (json_object_object_get_ex(doc, "parent_provider_uuid", &v)) {
-        parent = v ? json_object_get_string(v) : NULL;
+    if (json_object_object_get_ex(doc, "parent_provider_uuid", NULL)) {
+        parent = pl_body_str(doc, "parent_provider_uuid");
     }
     /* upstream answers with the last-modified it read, not the new one */
     old_updated_at = prov->updated_at;
@@ -398,12 +372,8 @@ int pl_api_rp_delete(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:delete",
-                              NULL))) {
+    if ((st = pl_req_db(req, &db))) {
         return st;
-    }
-    if ((db = pl_req_db(req)) == NULL) {
-        return req->err_status;
     }
     rv = pl_store_provider_get(db, req->pool, uuid, &prov);
     if (rv == APR_SUCCESS) {

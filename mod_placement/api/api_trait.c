@@ -12,6 +12,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_str.h"
 #include "pl_qs.h"
@@ -93,11 +94,8 @@ int pl_api_trait_list(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:traits:list", NULL))) {
+    if ((st = pl_schema(req, PL_SCHEMA_TRAIT_LIST_TRAITS_QS_SCHEMA, &schema))) {
         return st;
-    }
-    if (!(schema = pl_schema(req, PL_SCHEMA_TRAIT_LIST_TRAITS_QS_SCHEMA))) {
-        return req->err_status;
     }
     if ((st = pl_check_query(req, schema))) {
         return st;
@@ -122,8 +120,8 @@ int pl_api_trait_list(pl_req_t *req)
             return pl_err(req, HTTP_BAD_REQUEST, NULL, "%s", err);
         }
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_trait_list(db, req->pool, &f, &traits);
     if (rv != APR_SUCCESS) {
@@ -138,11 +136,8 @@ int pl_api_trait_get(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:traits:show", NULL))) {
+    if ((st = pl_req_db(req, &db))) {
         return st;
-    }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
     }
     if ((st = find_trait(req, db, req->params[0], &t))) {
         return st;
@@ -164,11 +159,8 @@ int pl_api_trait_put(pl_req_t *req)
     apr_status_t rv;
     int st, status = HTTP_NO_CONTENT;
 
-    if ((st = pl_policy_check(req, "placement:traits:update", NULL))) {
+    if ((st = pl_schema(req, PL_SCHEMA_TRAIT_CUSTOM_TRAIT_SCHEMA, &schema))) {
         return st;
-    }
-    if (!(schema = pl_schema(req, PL_SCHEMA_TRAIT_CUSTOM_TRAIT_SCHEMA))) {
-        return req->err_status;
     }
     jname = pl_json_own(req, json_object_new_string(name));
     if (pl_jsonschema_validate(schema, jname, req->pool, &err) != APR_SUCCESS) {
@@ -178,8 +170,8 @@ int pl_api_trait_put(pl_req_t *req)
                       "\"CUSTOM_\" and use following characters: \"A\"-\"Z\""
                       ", \"0\"-\"9\" and \"_\"");
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     rv = pl_store_trait_get(db, req->pool, name, &t);
     if (rv == APR_ENOENT) {
@@ -210,11 +202,8 @@ int pl_api_trait_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:traits:delete", NULL))) {
+    if ((st = pl_req_db(req, &db))) {
         return st;
-    }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
     }
     if ((st = find_trait(req, db, req->params[0], &t))) {
         return st;
@@ -258,12 +247,8 @@ int pl_api_trait_provider_list(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:traits:list",
-                              NULL))) {
+    if ((st = pl_req_db(req, &db))) {
         return st;
-    }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
     }
     /* GET words its 404 differently from the others */
     if ((st = pl_api_provider_of_path(req,
@@ -326,39 +311,31 @@ static int traits_by_name(pl_req_t *req, pl_db_t *db, json_object *names,
 int pl_api_trait_provider_set(pl_req_t *req)
 {
     const pl_jsonschema_t *schema;
-    json_object *doc, *names, *gen;
+    json_object *doc;
     apr_array_header_t *traits;
     pl_provider_t *prov;
     pl_db_t *db;
     apr_status_t rv;
     int st;
 
-    if ((st = pl_require_json(req))) {
+    if ((st = pl_schema(req, PL_SCHEMA_TRAIT_SET_TRAITS_SCHEMA, &schema))) {
         return st;
-    }
-    if ((st = pl_policy_check(req, "placement:resource_providers:traits:update",
-                              NULL))) {
-        return st;
-    }
-    if (!(schema = pl_schema(req, PL_SCHEMA_TRAIT_SET_TRAITS_SCHEMA))) {
-        return req->err_status;
     }
     if ((st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
-    json_object_object_get_ex(doc, "traits", &names);
-    json_object_object_get_ex(doc, "resource_provider_generation", &gen);
-    if (json_object_get_int64(gen) != prov->generation) {
+    if (pl_body_int(doc, "resource_provider_generation", 0) !=
+        prov->generation) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       GENERATION_CHANGED);
     }
-    if ((st = traits_by_name(req, db, names, &traits))) {
+    if ((st = traits_by_name(req, db, pl_body_get(doc, "traits"), &traits))) {
         return st;
     }
     rv = pl_store_trait_provider_set(db, req->pool, prov, traits);
@@ -380,12 +357,8 @@ int pl_api_trait_provider_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:traits:delete",
-                              NULL))) {
+    if ((st = pl_req_db(req, &db))) {
         return st;
-    }
-    if (!(db = pl_req_db(req))) {
-        return req->err_status;
     }
     if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;

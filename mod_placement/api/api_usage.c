@@ -26,10 +26,6 @@ int pl_api_usage_provider(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = pl_policy_check(req, "placement:resource_providers:usages",
-                              NULL))) {
-        return st;
-    }
     if ((st = pl_api_provider_of_path(req,
                                       "No resource provider with uuid "
                                       "%s found: No resource provider "
@@ -37,7 +33,9 @@ int pl_api_usage_provider(pl_req_t *req)
                                       &prov))) {
         return st;
     }
-    db = pl_req_db(req);
+    if ((st = pl_req_db(req, &db))) {
+        return st;
+    }
     rv = pl_store_usage_provider(db, req->pool, prov->id, &usages);
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "reading provider usages");
@@ -62,6 +60,7 @@ int pl_api_usage_totals(pl_req_t *req)
     const char *user = pl_arg_last(req, "user_id");
     const char *type = pl_arg_last(req, "consumer_type");
     int by_type = req->mv >= PL_MV(1, 38);
+    const pl_jsonschema_t *schema;
     apr_array_header_t *usages;
     json_object *root, *all;
     pl_db_t *db;
@@ -72,13 +71,15 @@ int pl_api_usage_totals(pl_req_t *req)
      * project asked for, which oslo.policy renders "None" when absent. */
     if ((st = pl_policy_check(req, "placement:usages",
                               project ? project : "None")) ||
-        (st = pl_check_query(
-             req, pl_schema(req, by_type ? PL_SCHEMA_USAGE_QS_SCHEMA_V1_38
-                                         : PL_SCHEMA_USAGE_QS_SCHEMA_V1_9)))) {
+        (st = pl_schema(req,
+                        by_type ? PL_SCHEMA_USAGE_QS_SCHEMA_V1_38
+                                : PL_SCHEMA_USAGE_QS_SCHEMA_V1_9,
+                        &schema)) ||
+        (st = pl_check_query(req, schema))) {
         return st;
     }
-    if ((db = pl_req_db(req)) == NULL) {
-        return req->err_status;
+    if ((st = pl_req_db(req, &db))) {
+        return st;
     }
     /* upstream tests "if user_id:", and minLength keeps "" out */
     rv = pl_store_usage_totals(db, req->pool, project, user,

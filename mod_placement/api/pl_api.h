@@ -75,11 +75,22 @@ int pl_api_rc_delete(pl_req_t *req);
 int pl_api_reshaper_post(pl_req_t *req);
 
 /* pl_router.c */
+/** The route takes a JSON body: upstream's require_content
+ *  ('application/json'), checked before the policy rule (415). */
+#define PL_ROUTE_JSON 0x01
+
 typedef struct pl_route_t {
     const char *method;
     const char *path; /* template; {x} matches one segment */
     pl_handler_fn handler;
     int since; /* microversion the route appears in */
+    /* Checked by pl_handler.c before the handler, in upstream's order:
+     * the route's microversion, the content type (flags), then the
+     * policy rule for the caller's own project and user. NULL: the
+     * handler checks its rule itself (one with a target, or one that
+     * comes after a check of the microversion). */
+    const char *rule;
+    int flags; /* PL_ROUTE_* */
 } pl_route_t;
 
 /**

@@ -3,8 +3,8 @@
  * pl_api_allocation.h: what api_allocation.c shares with api_reshaper.c:
  * reading a POST-style allocations document into the store's write
  * (pl_store_allocation_write does the rest: consumers, providers, the
- * write itself, in one transaction), and the answers to the failures
- * both routes give alike.
+ * write itself, in one transaction), and the answer to a failed write
+ * in upstream's words (the store gives a status and the arguments).
  */
 #ifndef PL_API_ALLOCATION_H
 #define PL_API_ALLOCATION_H
@@ -22,11 +22,21 @@ void pl_api_alloc_init(pl_req_t *req, pl_alloc_write_t *w);
  */
 void pl_api_alloc_parse(pl_req_t *req, json_object *doc, pl_alloc_write_t *w);
 
-/** The answer to a failure both routes answer alike (a consumer
- *  generation conflict, an unknown provider, capacity), or 0 for any
- *  other. */
-int pl_api_alloc_common_error(pl_req_t *req, apr_status_t rv,
-                              const pl_alloc_write_t *w);
+/** The routes that write allocations: each words some failures its
+ *  own way. */
+typedef enum pl_api_alloc_route_e {
+    PL_API_ALLOC_PUT,     /* PUT /allocations/{consumer_uuid} */
+    PL_API_ALLOC_POST,    /* POST /allocations */
+    PL_API_ALLOC_RESHAPER /* POST /reshaper */
+} pl_api_alloc_route_e;
+
+/**
+ * The answer to a failed pl_store_allocation_write (rv, w->fail) in
+ * upstream's words for route: records the error and returns its status
+ * (a 500 for a database error).
+ */
+int pl_api_alloc_error(pl_req_t *req, apr_status_t rv,
+                       const pl_alloc_write_t *w, pl_api_alloc_route_e route);
 
 /** Log the retries of a write (debug) and count them. */
 void pl_api_alloc_log(pl_req_t *req, const pl_alloc_write_t *w);

@@ -3,7 +3,9 @@
  * pl_router.c: the route table of the Placement API (placement's
  * ROUTE_DECLARATIONS) and the matching of a path against it. Templates
  * take one path segment per {param}; parameters are validated by the
- * handlers, which know the right 404/400 text.
+ * handlers, which know the right 404/400 text. A route also names the
+ * checks pl_handler.c makes before its handler: a JSON body's content
+ * type and the policy rule (placement's context.can() of each handler).
  */
 #include <string.h>
 #include <apr_strings.h>
@@ -12,59 +14,88 @@
 #include "pl_private.h"
 #include "pl_api.h"
 
+/* Shorthands for the table: the policy rules are placement's
+ * (placement/policies/), as oslo.policy names them. */
+#define RP "placement:resource_providers:"
+#define JSON PL_ROUTE_JSON
+
 static const pl_route_t routes[] = {
-    /* method    path template                                     handler */
-    { "GET", "/", pl_api_root_home, 0 },
-    { "GET", "/resource_classes", pl_api_rc_list, PL_MV(1, 2) },
-    { "POST", "/resource_classes", pl_api_rc_create, PL_MV(1, 2) },
-    { "GET", "/resource_classes/{name}", pl_api_rc_get, PL_MV(1, 2) },
-    { "PUT", "/resource_classes/{name}", pl_api_rc_update, PL_MV(1, 2) },
-    { "DELETE", "/resource_classes/{name}", pl_api_rc_delete, PL_MV(1, 2) },
-    { "GET", "/resource_providers", pl_api_rp_list, 0 },
-    { "POST", "/resource_providers", pl_api_rp_create, 0 },
-    { "GET", "/resource_providers/{uuid}", pl_api_rp_get, 0 },
-    { "DELETE", "/resource_providers/{uuid}", pl_api_rp_delete, 0 },
-    { "PUT", "/resource_providers/{uuid}", pl_api_rp_update, 0 },
-    { "GET", "/resource_providers/{uuid}/inventories", pl_api_inventory_list,
+    /* method, path template, handler, since, policy rule, flags */
+    { "GET", "/", pl_api_root_home, 0, NULL, 0 },
+    { "GET", "/resource_classes", pl_api_rc_list, PL_MV(1, 2),
+      "placement:resource_classes:list", 0 },
+    { "POST", "/resource_classes", pl_api_rc_create, PL_MV(1, 2),
+      "placement:resource_classes:create", JSON },
+    { "GET", "/resource_classes/{name}", pl_api_rc_get, PL_MV(1, 2),
+      "placement:resource_classes:show", 0 },
+    /* 1.2-1.6 takes a body (checked first), 1.7+ none: the handler */
+    { "PUT", "/resource_classes/{name}", pl_api_rc_update, PL_MV(1, 2), NULL,
       0 },
+    { "DELETE", "/resource_classes/{name}", pl_api_rc_delete, PL_MV(1, 2),
+      "placement:resource_classes:delete", 0 },
+    { "GET", "/resource_providers", pl_api_rp_list, 0, RP "list", 0 },
+    { "POST", "/resource_providers", pl_api_rp_create, 0, RP "create", JSON },
+    { "GET", "/resource_providers/{uuid}", pl_api_rp_get, 0, RP "show", 0 },
+    { "DELETE", "/resource_providers/{uuid}", pl_api_rp_delete, 0, RP "delete",
+      0 },
+    { "PUT", "/resource_providers/{uuid}", pl_api_rp_update, 0, RP "update",
+      JSON },
+    { "GET", "/resource_providers/{uuid}/inventories", pl_api_inventory_list, 0,
+      RP "inventories:list", 0 },
     { "POST", "/resource_providers/{uuid}/inventories", pl_api_inventory_create,
-      0 },
+      0, RP "inventories:create", JSON },
     { "PUT", "/resource_providers/{uuid}/inventories", pl_api_inventory_set_all,
-      0 },
+      0, RP "inventories:update", JSON },
+    /* 405 before 1.5, then the rule: the handler */
     { "DELETE", "/resource_providers/{uuid}/inventories",
-      pl_api_inventory_delete_all, 0 },
+      pl_api_inventory_delete_all, 0, NULL, 0 },
     { "GET", "/resource_providers/{uuid}/inventories/{rc}",
-      pl_api_inventory_get, 0 },
+      pl_api_inventory_get, 0, RP "inventories:show", 0 },
     { "PUT", "/resource_providers/{uuid}/inventories/{rc}",
-      pl_api_inventory_update, 0 },
+      pl_api_inventory_update, 0, RP "inventories:update", JSON },
     { "DELETE", "/resource_providers/{uuid}/inventories/{rc}",
-      pl_api_inventory_delete, 0 },
-    { "GET", "/resource_providers/{uuid}/usages", pl_api_usage_provider, 0 },
+      pl_api_inventory_delete, 0, RP "inventories:delete", 0 },
+    { "GET", "/resource_providers/{uuid}/usages", pl_api_usage_provider, 0,
+      RP "usages", 0 },
     { "GET", "/resource_providers/{uuid}/aggregates", pl_api_aggregate_list,
-      PL_MV(1, 1) },
+      PL_MV(1, 1), RP "aggregates:list", 0 },
     { "PUT", "/resource_providers/{uuid}/aggregates", pl_api_aggregate_set,
-      PL_MV(1, 1) },
+      PL_MV(1, 1), RP "aggregates:update", JSON },
     { "GET", "/resource_providers/{uuid}/allocations",
-      pl_api_allocation_provider_list, 0 },
-    { "POST", "/allocations", pl_api_allocation_post, PL_MV(1, 13) },
-    { "GET", "/allocations/{uuid}", pl_api_allocation_consumer_get, 0 },
-    { "PUT", "/allocations/{uuid}", pl_api_allocation_consumer_put, 0 },
-    { "DELETE", "/allocations/{uuid}", pl_api_allocation_consumer_delete, 0 },
-    { "GET", "/allocation_candidates", pl_api_ac_list, PL_MV(1, 10) },
-    { "GET", "/traits", pl_api_trait_list, PL_MV(1, 6) },
-    { "GET", "/traits/{name}", pl_api_trait_get, PL_MV(1, 6) },
-    { "PUT", "/traits/{name}", pl_api_trait_put, PL_MV(1, 6) },
-    { "DELETE", "/traits/{name}", pl_api_trait_delete, PL_MV(1, 6) },
+      pl_api_allocation_provider_list, 0, RP "allocations:list", 0 },
+    { "POST", "/allocations", pl_api_allocation_post, PL_MV(1, 13),
+      "placement:allocations:manage", JSON },
+    { "GET", "/allocations/{uuid}", pl_api_allocation_consumer_get, 0,
+      "placement:allocations:list", 0 },
+    { "PUT", "/allocations/{uuid}", pl_api_allocation_consumer_put, 0,
+      "placement:allocations:update", JSON },
+    { "DELETE", "/allocations/{uuid}", pl_api_allocation_consumer_delete, 0,
+      "placement:allocations:delete", 0 },
+    /* its handler checks placement:allocation_candidates:list */
+    { "GET", "/allocation_candidates", pl_api_ac_list, PL_MV(1, 10), NULL, 0 },
+    { "GET", "/traits", pl_api_trait_list, PL_MV(1, 6), "placement:traits:list",
+      0 },
+    { "GET", "/traits/{name}", pl_api_trait_get, PL_MV(1, 6),
+      "placement:traits:show", 0 },
+    { "PUT", "/traits/{name}", pl_api_trait_put, PL_MV(1, 6),
+      "placement:traits:update", 0 },
+    { "DELETE", "/traits/{name}", pl_api_trait_delete, PL_MV(1, 6),
+      "placement:traits:delete", 0 },
     { "GET", "/resource_providers/{uuid}/traits", pl_api_trait_provider_list,
-      PL_MV(1, 6) },
+      PL_MV(1, 6), RP "traits:list", 0 },
     { "PUT", "/resource_providers/{uuid}/traits", pl_api_trait_provider_set,
-      PL_MV(1, 6) },
+      PL_MV(1, 6), RP "traits:update", JSON },
     { "DELETE", "/resource_providers/{uuid}/traits",
-      pl_api_trait_provider_delete, PL_MV(1, 6) },
-    { "GET", "/usages", pl_api_usage_totals, PL_MV(1, 9) },
-    { "POST", "/reshaper", pl_api_reshaper_post, PL_MV(1, 30) },
-    { NULL, NULL, NULL, 0 }
+      pl_api_trait_provider_delete, PL_MV(1, 6), RP "traits:delete", 0 },
+    /* its target is the project asked for: the handler */
+    { "GET", "/usages", pl_api_usage_totals, PL_MV(1, 9), NULL, 0 },
+    { "POST", "/reshaper", pl_api_reshaper_post, PL_MV(1, 30),
+      "placement:reshaper:reshape", JSON },
+    { NULL, NULL, NULL, 0, NULL, 0 }
 };
+
+#undef RP
+#undef JSON
 
 /* Match one template against path; fills params. A {param} takes one
  * non-empty segment. */

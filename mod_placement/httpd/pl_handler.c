@@ -521,6 +521,14 @@ static int route_and_run(pl_req_t *req)
                       "Only application/json is provided");
     }
     req->route = route;
+    /* upstream's require_content, then context.can(rule), each before
+     * its handler reads anything */
+    if ((route->flags & PL_ROUTE_JSON) && (status = pl_require_json(req))) {
+        return status;
+    }
+    if (route->rule && (status = pl_policy_check(req, route->rule, NULL))) {
+        return status;
+    }
     return route->handler(req);
 }
 

@@ -35,7 +35,6 @@ int pl_err(pl_req_t *req, int status, const char *code, const char *fmt, ...)
     va_start(ap, fmt);
     req->err_detail = apr_pvsprintf(req->pool, fmt, ap);
     va_end(ap);
-    req->err_status = status;
     req->err_code = code ? code : PL_ERRC_DEFAULT;
     return status;
 }
@@ -108,13 +107,10 @@ json_object *pl_json_own(pl_req_t *req, json_object *obj)
     return obj;
 }
 
-/* No schema (pl_schema failed) is never "valid": the 500 pl_schema
- * recorded, or one now. */
+/* No schema is never "valid": the 500 pl_schema answers for a text it
+ * does not know. */
 static int schema_missing(pl_req_t *req)
 {
-    if (req->err_status) {
-        return req->err_status;
-    }
     return pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL, "Broken schema");
 }
 
@@ -363,22 +359,23 @@ apr_status_t pl_schema_compile_all(apr_pool_t *pconf, const char **failed)
     return APR_SUCCESS;
 }
 
-const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text)
+int pl_schema(pl_req_t *req, const char *json_text,
+              const pl_jsonschema_t **pschema)
 {
     const pl_jsonschema_t *s = NULL;
 
     if (schema_startup) {
         s = apr_hash_get(schema_startup, &json_text, sizeof(json_text));
     }
+    *pschema = s;
     if (s == NULL) {
         ap_log_rerror(
             APLOG_MARK, APLOG_CRIT, 0, req->r,
             PL_LOGNO(00103) "a JSON schema not compiled at start-up: %.80s",
             json_text ? json_text : "(none)");
-        pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL, "Broken schema");
-        return NULL;
+        return schema_missing(req);
     }
-    return s;
+    return 0;
 }
 
 /* The request's hold on a database connection ends with the request. */
@@ -389,14 +386,15 @@ static apr_status_t db_released(void *data)
     return APR_SUCCESS;
 }
 
-pl_db_t *pl_req_db(pl_req_t *req)
+int pl_req_db(pl_req_t *req, pl_db_t **pdb)
 {
     static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *acquire = NULL;
     ap_dbd_t *dbd;
     apr_status_t rv;
 
+    *pdb = req->db;
     if (req->db) {
-        return req->db;
+        return 0;
     }
     if (acquire == NULL) {
         acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
@@ -408,9 +406,8 @@ pl_db_t *pl_req_db(pl_req_t *req)
             APLOG_MARK, APLOG_ERR, 0, req->r,
             PL_LOGNO(00102) "no database connection (check DBDriver/DBDParams "
                             "of this server)");
-        pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL,
-               "Database connection unavailable");
-        return NULL;
+        return pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL,
+                      "Database connection unavailable");
     }
     pl_metrics_add(PL_METRIC_DB_ACQUIRED, 1);
     pl_metrics_add(PL_METRIC_DB_IN_USE, 1);
@@ -421,12 +418,15 @@ pl_db_t *pl_req_db(pl_req_t *req)
     pl_db_set_log(req->db, &req->log);
     rv = pl_store_std_sync(req->db, req->pool);
     if (rv != APR_SUCCESS) {
-        pl_err_store(req, rv,
-                     "inserting the standard resource classes "
-                     "and traits");
+        int st = pl_err_store(req, rv,
+                              "inserting the standard resource classes "
+                              "and traits");
+
         req->db = NULL;
+        return st;
     }
-    return req->db;
+    *pdb = req->db;
+    return 0;
 }
 
 int pl_reply_json(pl_req_t *req, int status, json_object *obj)

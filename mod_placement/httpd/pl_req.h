@@ -62,7 +62,6 @@ typedef struct pl_req_t {
     void *body_writer_baton;  /* or one written after the headers */
     apr_time_t last_modified; /* 0: none */
     const char *location;     /* path below the mount point */
-    int err_status;
     const char *err_code;
     const char *err_detail;
     int err_escaped; /* see pl_err_escaped */
@@ -97,8 +96,7 @@ apr_array_header_t *pl_args(const pl_req_t *req, const char *key);
 /**
  * Validate the query string against a JSON schema as upstream does (a dict
  * of parameter -> last value). On failure records the 400 and returns it;
- * returns 0 on success. A NULL schema (pl_schema failed) is a 500, never
- * "valid".
+ * returns 0 on success. A NULL schema is a 500, never "valid".
  */
 int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema);
 
@@ -111,18 +109,19 @@ int pl_require_json(pl_req_t *req);
 /**
  * Read the body: 415 unless Content-Type is application/json, 400 for
  * malformed JSON or a body the schema refuses. Returns 0 and *pdoc (bound
- * to the request pool) or the recorded error status. A NULL schema
- * (pl_schema failed) is a 500 before anything is read, never "valid".
+ * to the request pool) or the recorded error status. A NULL schema is
+ * a 500 before anything is read, never "valid".
  */
 int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
                  json_object **pdoc);
 
 /**
  * The compiled form of a JSON schema of pl_schemas.h (compiled at
- * start-up by pl_schema_compile_all), found by the text's address. Any
- * other text is a bug: NULL after recording a 500.
+ * start-up by pl_schema_compile_all), found by the text's address, into
+ * *pschema. Returns 0, or for any other text (a bug) the 500 it records.
  */
-const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text);
+int pl_schema(pl_req_t *req, const char *json_text,
+              const pl_jsonschema_t **pschema);
 
 /**
  * Called from post_config: compile every text of pl_schemas_all into
@@ -131,9 +130,9 @@ const pl_jsonschema_t *pl_schema(pl_req_t *req, const char *json_text);
  */
 apr_status_t pl_schema_compile_all(apr_pool_t *pconf, const char **failed);
 
-/** The database handle of this request (mod_dbd), or NULL after
- *  recording a 500. */
-pl_db_t *pl_req_db(pl_req_t *req);
+/** The database handle of this request (mod_dbd) into *pdb. Returns 0,
+ *  or the 500 it records when there is none. */
+int pl_req_db(pl_req_t *req, pl_db_t **pdb);
 
 /** Answer with a JSON body (the request pool owns obj). */
 int pl_reply_json(pl_req_t *req, int status, json_object *obj);

@@ -13,13 +13,6 @@
 #include "pl_store_allocation.h"
 #include "pl_store_rc.h"
 
-#define RP_CONFLICT_MSG                                 \
-    "Another thread concurrently updated the resource " \
-    "provider data. Please retry your update"
-#define CONSUMER_CONFLICT_MSG                  \
-    "Another thread concurrently updated the " \
-    "data. Please retry your update"
-
 /* ------------------------------------------------------------------ */
 /* listing                                                             */
 /* ------------------------------------------------------------------ */
@@ -153,7 +146,7 @@ static apr_status_t rc_id(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
     }
     rv = pl_store_rc_id(db, p, name, pid);
     if (rv == APR_ENOENT) {
-        w->msg = apr_psprintf(p, "No such resource class %s.", name);
+        w->fail.rc = name;
         return rv;
     }
     if (rv == APR_SUCCESS) {
@@ -361,7 +354,8 @@ check_capacity(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
 
     /* every provider must have inventory of at least one class asked */
     {
-        const char *missing = NULL, *classes = NULL;
+        apr_array_header_t *missing = apr_array_make(p, 2,
+                                                     sizeof(const char *));
         apr_array_header_t *sorted = apr_array_copy(p, rc_ids);
 
         for (k = 0; k < work->nelts; k++) {
@@ -371,13 +365,19 @@ check_capacity(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
             for (i = 0; i < invs->nelts && !found; i++) {
                 found = APR_ARRAY_IDX(invs, i, inv_row_t).rp_id == wk->prov->id;
             }
-            if (!found && (!missing || !strstr(missing, wk->prov->uuid))) {
-                missing = missing ? apr_pstrcat(p, missing, ", ",
-                                                wk->prov->uuid, NULL)
-                                  : wk->prov->uuid;
+            for (i = 0; i < missing->nelts && !found; i++) {
+                found = !strcmp(APR_ARRAY_IDX(missing, i, const char *),
+                                wk->prov->uuid);
+            }
+            if (!found) {
+                APR_ARRAY_PUSH(missing, const char *) = wk->prov->uuid;
             }
         }
-        if (missing) {
+        if (missing->nelts) {
+            w->fail.why = PL_ALLOC_NO_INVENTORY;
+            w->fail.providers = missing;
+            w->fail.classes = apr_array_make(p, sorted->nelts,
+                                             sizeof(const char *));
             qsort(sorted->elts, sorted->nelts, sizeof(apr_int64_t), cmp_i64);
             for (i = 0; i < sorted->nelts; i++) {
                 apr_int64_t id = APR_ARRAY_IDX(sorted, i, apr_int64_t);
@@ -386,17 +386,11 @@ check_capacity(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
                     work_t *wk = &APR_ARRAY_IDX(work, k, work_t);
 
                     if (wk->rc_id == id) {
-                        classes = classes ? apr_pstrcat(p, classes, ", ",
-                                                        wk->rc, NULL)
-                                          : wk->rc;
+                        APR_ARRAY_PUSH(w->fail.classes, const char *) = wk->rc;
                         break;
                     }
                 }
             }
-            w->msg = apr_psprintf(p,
-                                  "Inventory for '%s' on resource "
-                                  "provider '%s' invalid.",
-                                  classes, missing);
             return PL_ECAPACITY;
         }
     }
@@ -426,20 +420,18 @@ check_capacity(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
             }
         }
         if (inv == NULL) {
-            w->msg = apr_psprintf(p,
-                                  "Inventory for '%s' on resource "
-                                  "provider '%s' invalid.",
-                                  wk->rc, wk->prov->uuid);
+            w->fail.why = PL_ALLOC_NO_INVENTORY;
+            w->fail.providers = apr_array_make(p, 1, sizeof(const char *));
+            w->fail.classes = apr_array_make(p, 1, sizeof(const char *));
+            APR_ARRAY_PUSH(w->fail.providers, const char *) = wk->prov->uuid;
+            APR_ARRAY_PUSH(w->fail.classes, const char *) = wk->rc;
             return PL_ECAPACITY;
         }
         if (wk->used < inv->min_unit || wk->used > inv->max_unit ||
             wk->used % inv->step != 0) {
-            w->msg = apr_psprintf(p,
-                                  "Unable to create allocation for '%s' "
-                                  "on resource provider '%s'. The requested "
-                                  "amount would violate inventory "
-                                  "constraints.",
-                                  wk->rc, wk->prov->uuid);
+            w->fail.why = PL_ALLOC_BAD_AMOUNT;
+            w->fail.rc = wk->rc;
+            w->fail.provider = wk->prov->uuid;
             return PL_ECAPACITY;
         }
         capacity = (double)(inv->total - inv->reserved) * inv->ratio;
@@ -448,11 +440,9 @@ check_capacity(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
         if ((capacity < (double)(inv->used + wk->used) ||
              capacity < (double)(inv->used + sum)) &&
             sum > held_on(held, inv->rp_id, inv->rc_id)) {
-            w->msg = apr_psprintf(p,
-                                  "Unable to create allocation for '%s' "
-                                  "on resource provider '%s'. The requested "
-                                  "amount would exceed the capacity.",
-                                  wk->rc, wk->prov->uuid);
+            w->fail.why = PL_ALLOC_OVER_CAPACITY;
+            w->fail.rc = wk->rc;
+            w->fail.provider = wk->prov->uuid;
             return PL_ECAPACITY;
         }
     }
@@ -481,12 +471,10 @@ static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
     if (rv == APR_SUCCESS) {
         if (ac->check_generation &&
             (!ac->has_generation || ac->generation != c->generation)) {
-            w->msg = apr_psprintf(
-                p,
-                "consumer generation conflict - "
-                "expected %" APR_INT64_T_FMT " but got %s",
-                c->generation,
-                ac->has_generation ? pl_db_i64(p, ac->generation) : "None");
+            w->fail.has_current = 1;
+            w->fail.current = c->generation;
+            w->fail.has_given = ac->has_generation;
+            w->fail.given = ac->generation;
             return PL_ALLOC_ECONSUMER;
         }
     }
@@ -494,10 +482,8 @@ static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     else if (ac->check_generation && ac->has_generation) {
-        w->msg = apr_psprintf(p,
-                              "consumer generation conflict - expected "
-                              "null but got %" APR_INT64_T_FMT,
-                              ac->generation);
+        w->fail.has_given = 1;
+        w->fail.given = ac->generation;
         return PL_ALLOC_ECONSUMER;
     }
     if (ac->type_name && (rv = pl_store_consumer_type_ensure(
@@ -542,7 +528,7 @@ static apr_status_t find_providers(pl_db_t *db, apr_pool_t *p,
         }
         rv = pl_store_provider_get(db, p, uuid, &prov);
         if (rv == APR_ENOENT) {
-            w->msg = uuid;
+            w->fail.provider = uuid;
             return PL_ALLOC_ENOPROVIDER;
         }
         if (rv != APR_SUCCESS) {
@@ -603,13 +589,11 @@ static apr_status_t replace_inventory(pl_db_t *db, apr_pool_t *p,
     }
     rv = pl_store_inventory_set(db, p, prov, invs, &inuse, NULL);
     if (rv == PL_EINUSE) {
-        w->msg = apr_psprintf(p,
-                              "Inventory for '%s' on resource provider "
-                              "'%s' in use.",
-                              inuse, prov->uuid);
+        w->fail.rc = inuse;
+        w->fail.provider = prov->uuid;
     }
     else if (rv == PL_ECONFLICT) {
-        w->msg = RP_CONFLICT_MSG;
+        w->fail.why = PL_ALLOC_PROVIDER_MOVED;
     }
     return rv;
 }
@@ -665,19 +649,18 @@ static apr_status_t find_inventory_providers(pl_db_t *db, apr_pool_t *p,
 
         rv = pl_store_provider_get(db, p, set->provider_uuid, &set->prov);
         if (rv == APR_ENOENT) {
-            w->msg = set->provider_uuid;
+            w->fail.provider = set->provider_uuid;
             return PL_ALLOC_ENOINVPROVIDER;
         }
         if (rv != APR_SUCCESS) {
             return rv;
         }
         if (set->generation != set->prov->generation) {
-            w->msg = apr_psprintf(
-                p,
-                "resource provider generation "
-                "conflict for provider %s: actual: %" APR_INT64_T_FMT
-                ", given: %" APR_INT64_T_FMT,
-                set->provider_uuid, set->prov->generation, set->generation);
+            w->fail.provider = set->provider_uuid;
+            w->fail.has_current = 1;
+            w->fail.current = set->prov->generation;
+            w->fail.has_given = 1;
+            w->fail.given = set->generation;
             return PL_ALLOC_EPROVGEN;
         }
     }
@@ -692,7 +675,7 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
     apr_status_t rv;
     int i;
 
-    w->msg = NULL;
+    memset(&w->fail, 0, sizeof(w->fail));
     if ((rv = find_inventory_providers(db, p, w))) {
         return rv;
     }
@@ -853,7 +836,7 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
 
         rv = pl_store_consumer_bump(db, ac->consumer);
         if (rv == PL_ECONFLICT) {
-            w->msg = CONSUMER_CONFLICT_MSG;
+            w->fail.why = PL_ALLOC_CONSUMER_MOVED;
         }
         if (rv != APR_SUCCESS) {
             return rv;
@@ -881,7 +864,7 @@ apr_status_t pl_store_allocation_write(pl_db_t *db, apr_pool_t *p,
     w->conflicts = stats.retries;
     w->deadlocks = stats.deadlocks;
     if (rv == PL_DB_ERETRY) {
-        w->msg = RP_CONFLICT_MSG;
+        w->fail.why = PL_ALLOC_PROVIDER_MOVED;
         rv = PL_ECONFLICT;
     }
     return rv;
