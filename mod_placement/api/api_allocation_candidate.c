@@ -42,7 +42,7 @@ static const char *query_schema(int mv)
 /* others.                                                              */
 /* ------------------------------------------------------------------ */
 
-#define STREAM_BUFFER (64 * 1024)
+#define STREAM_BUFFER ((apr_size_t)64 * 1024)
 
 /* A string as JSON text, made once: a wide answer names providers over
  * a hundred thousand times, and the summaries repeat the names of a few

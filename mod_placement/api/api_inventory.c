@@ -35,7 +35,7 @@ static apr_status_t class_id(pl_req_t *req, const char *name, apr_int64_t *pid)
     pl_rc_t *rc;
     apr_status_t rv = pl_store_rc_get(req->db, req->pool, name, &rc);
 
-    if (rv == APR_SUCCESS && strcmp(rc->name, name)) {
+    if (rv == APR_SUCCESS && strcmp(rc->name, name) != 0) {
         rv = APR_ENOENT;
     }
     if (rv == APR_SUCCESS) {

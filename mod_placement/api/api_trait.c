@@ -271,7 +271,7 @@ static int traits_by_name(pl_req_t *req, pl_db_t *db, json_object *names,
                           apr_array_header_t **ptraits)
 {
     size_t i, n = json_object_array_length(names);
-    apr_array_header_t *wanted = apr_array_make(req->pool, n,
+    apr_array_header_t *wanted = apr_array_make(req->pool, (int)n,
                                                 sizeof(const char *));
     pl_trait_filter_t f = { NULL, NULL, -1 };
     apr_hash_t *found = apr_hash_make(req->pool);

@@ -190,6 +190,8 @@ static anchor_t *anchor_of(build_t *b, apr_int64_t id)
     if (a == NULL) {
         a = apr_pcalloc(b->c->p, sizeof(*a));
         a->id = id;
+        /* an array of pointers: sizeof(pointer) is meant
+         * NOLINTNEXTLINE(bugprone-sizeof-expression) */
         a->lists = apr_pcalloc(b->c->p, b->nslots * sizeof(*a->lists));
         pl_idmap_set(b->anchors, id, a);
     }

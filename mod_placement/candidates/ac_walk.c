@@ -136,7 +136,7 @@ static int same_subtree_ok(const walk_t *w)
                 const gctx_t *gc = &b->groups[k];
                 int s;
 
-                if (strcmp(gc->g->suffix, suffix)) {
+                if (strcmp(gc->g->suffix, suffix) != 0) {
                     continue;
                 }
                 for (s = gc->slot0; s < gc->slot0 + gc->width; s++) {
@@ -198,12 +198,22 @@ void pl_ac_note_id(pl_idmap_t *seen, apr_array_header_t *a, apr_int64_t id)
     }
 }
 
+/* One amount of a candidate, for its key: provider, class, sum. */
+typedef struct trip_t {
+    apr_int64_t pv, rc, sum;
+} trip_t;
+
+static int trip_less(const trip_t *a, const trip_t *b)
+{
+    return a->pv < b->pv || (a->pv == b->pv && a->rc < b->rc);
+}
+
 /* A candidate made only of sharing providers can come from several
  * anchors: keep it once (upstream's set of AllocationRequest). */
 static int duplicate(walk_t *w)
 {
     apr_pool_t *p = w->b->c->p;
-    apr_int64_t *trip;
+    trip_t *trip;
     const char *key = "";
     int i, j;
 
@@ -212,30 +222,26 @@ static int duplicate(walk_t *w)
             return 0;
         }
     }
-    trip = apr_palloc(p, (w->nacc + 1) * 3 * sizeof(*trip));
+    trip = apr_palloc(p, (w->nacc + 1) * sizeof(*trip));
     for (i = 0; i < w->nacc; i++) {
-        trip[i * 3] = w->acc[i].pv->id;
-        trip[i * 3 + 1] = w->acc[i].rc;
-        trip[i * 3 + 2] = w->acc[i].sum;
+        trip[i].pv = w->acc[i].pv->id;
+        trip[i].rc = w->acc[i].rc;
+        trip[i].sum = w->acc[i].sum;
     }
     /* a few entries: insertion sort on (provider, class) */
     for (i = 1; i < w->nacc; i++) {
-        for (j = i; j > 0 && (trip[j * 3] < trip[j * 3 - 3] ||
-                              (trip[j * 3] == trip[j * 3 - 3] &&
-                               trip[j * 3 + 1] < trip[j * 3 - 2]));
-             j--) {
-            apr_int64_t t[3];
+        for (j = i; j > 0 && trip_less(&trip[j], &trip[j - 1]); j--) {
+            trip_t t = trip[j];
 
-            memcpy(t, &trip[j * 3], sizeof(t));
-            memcpy(&trip[j * 3], &trip[j * 3 - 3], sizeof(t));
-            memcpy(&trip[j * 3 - 3], t, sizeof(t));
+            trip[j] = trip[j - 1];
+            trip[j - 1] = t;
         }
     }
     for (i = 0; i < w->nacc; i++) {
         key = apr_psprintf(p,
                            "%s%" APR_INT64_T_FMT ":%" APR_INT64_T_FMT
                            ":%" APR_INT64_T_FMT ";",
-                           key, trip[i * 3], trip[i * 3 + 1], trip[i * 3 + 2]);
+                           key, trip[i].pv, trip[i].rc, trip[i].sum);
     }
     for (i = 0; i < w->b->ngroups; i++) {
         const gctx_t *gc = &w->b->groups[i];

@@ -154,6 +154,8 @@ void pl_ac_index_world(ctx_t *c)
             c->rc_ids[c->nrc++] = id;
         }
     }
+    /* an array of pointers: sizeof(pointer) is meant
+     * NOLINTNEXTLINE(bugprone-sizeof-expression) */
     c->rc_provs = apr_palloc(c->p, (c->nrc + 1) * sizeof(*c->rc_provs));
     /* each list sized once: a world holds thousands of inventories */
     count = apr_pcalloc(c->p, (c->nrc + 1) * sizeof(*count));
@@ -177,6 +179,8 @@ void pl_ac_index_world(ctx_t *c)
         if (pv->inv == NULL) {
             int j;
 
+            /* an array of pointers: sizeof(pointer) is meant
+             * NOLINTNEXTLINE(bugprone-sizeof-expression) */
             pv->inv = apr_pcalloc(c->p, c->nrc * sizeof(*pv->inv));
             pv->room = apr_pcalloc(c->p, c->nrc * sizeof(*pv->room));
             pv->taken = apr_pcalloc(c->p, c->nrc * sizeof(*pv->taken));

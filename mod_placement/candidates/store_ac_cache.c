@@ -56,7 +56,7 @@ static apr_pool_t *own_pool(apr_pool_t *p, const char *tag)
         return NULL;
     }
     apr_allocator_owner_set(allocator, pool);
-    apr_allocator_max_free_set(allocator, 1024 * 1024);
+    apr_allocator_max_free_set(allocator, (apr_size_t)1024 * 1024);
     apr_pool_tag(pool, tag);
     apr_pool_cleanup_register(p, pool, destroy_pool, apr_pool_cleanup_null);
     return pool;
@@ -112,6 +112,8 @@ int pl_store_ac_cache_get(pl_store_ac_cache_t *c, apr_pool_t *p, int n,
     int i, found = 0;
 
     if (c == NULL) {
+        /* an array of pointers: sizeof(pointer) is meant
+         * NOLINTNEXTLINE(bugprone-sizeof-expression) */
         memset(facts, 0, n * sizeof(*facts));
         return 0;
     }
@@ -145,7 +147,7 @@ static const char *intern(pl_store_ac_cache_t *c, apr_int64_t id,
 {
     const char *kept = pl_idmap_get(c->names, id);
 
-    if (kept == NULL || strcmp(kept, name)) {
+    if (kept == NULL || strcmp(kept, name) != 0) {
         kept = apr_pstrdup(c->names_pool, name);
         pl_idmap_set(c->names, id, (void *)kept);
     }

@@ -103,7 +103,7 @@ static void trait_sets(apr_pool_t *p, const pl_ac_world_t *w,
             continue;
         }
         for (j = 0; j < multi->nelts &&
-                    strcmp(APR_ARRAY_IDX(multi, j, const char *), ids);
+                    strcmp(APR_ARRAY_IDX(multi, j, const char *), ids) != 0;
              j++) {
         }
         if (j == multi->nelts) {

@@ -317,10 +317,10 @@ static void sort_array(apr_array_header_t *a,
                        int (*cmp)(const void *, const void *))
 {
     const char *e = a->elts;
+    apr_size_t size = (apr_size_t)a->elt_size;
     int i;
 
-    for (i = 1; i < a->nelts &&
-                cmp(e + (i - 1) * a->elt_size, e + i * a->elt_size) <= 0;
+    for (i = 1; i < a->nelts && cmp(e + (i - 1) * size, e + i * size) <= 0;
          i++) {
     }
     if (i < a->nelts) {
@@ -381,6 +381,8 @@ static apr_status_t all_facts(pl_db_t *db, apr_pool_t *p,
     int i, n = provs->nelts, nmissed = 0;
     pl_store_ac_cache_key_t *keys = apr_palloc(p, (n + 1) * sizeof(*keys));
     apr_int64_t *missed = apr_palloc(p, (n + 1) * sizeof(*missed));
+    /* an array of pointers: sizeof(pointer) is meant
+     * NOLINTNEXTLINE(bugprone-sizeof-expression) */
     pl_ac_facts_t **facts = apr_palloc(p, (n + 1) * sizeof(*facts));
     pl_idmap_t *read;
     apr_status_t rv;

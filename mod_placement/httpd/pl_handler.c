@@ -103,7 +103,7 @@ static const char *fill_head(pl_req_t *req, const char *head)
         { "${REQUEST_METHOD}", req->r->method },
         /* what placement's RequestLog left in the environ: no Accept, an
          * empty one or the any range alone became application/json */
-        { "${HTTP_ACCEPT}", accept && *accept && strcmp(accept, "*/*")
+        { "${HTTP_ACCEPT}", accept && *accept && strcmp(accept, "*/*") != 0
                                 ? accept
                                 : "application/json" },
         { "${CONTENT_TYPE}", ctype ? ctype : "" },
@@ -132,7 +132,7 @@ static void send_text(pl_req_t *req, const char *body, apr_size_t len,
     apr_bucket_brigade *bb;
 
     ap_set_content_type(r, ctype);
-    ap_set_content_length(r, len);
+    ap_set_content_length(r, (apr_off_t)len);
     if (r->header_only || len == 0) {
         return;
     }
@@ -444,7 +444,7 @@ static const char *mount_prefix(request_rec *r, const pl_dir_conf_t *conf)
         len--;
     }
     /* <Location> may not be a literal prefix (regex): fall back to "" */
-    if (strncmp(r->uri, dir, len)) {
+    if (strncmp(r->uri, dir, len) != 0) {
         return "";
     }
     return apr_pstrmemdup(r->pool, dir, len);
@@ -595,7 +595,7 @@ int pl_handler(request_rec *r)
     const char *grid;
     int status;
 
-    if (r->handler == NULL || strcmp(r->handler, "placement")) {
+    if (r->handler == NULL || strcmp(r->handler, "placement") != 0) {
         return DECLINED;
     }
     req = apr_pcalloc(r->pool, sizeof(*req));

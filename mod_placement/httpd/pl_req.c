@@ -26,7 +26,7 @@
 
 /* Bodies larger than this are refused before parsing (LimitRequestBody
  * applies too); a reshaper of thousands of providers fits easily. */
-#define PL_MAX_BODY (64 * 1024 * 1024)
+#define PL_MAX_BODY ((apr_size_t)64 * 1024 * 1024)
 
 int pl_err(pl_req_t *req, int status, const char *code, const char *fmt, ...)
 {
@@ -156,7 +156,7 @@ int pl_require_json(pl_req_t *req)
     while (end > mt && apr_isspace(end[-1])) {
         *--end = '\0';
     }
-    if (strcmp(mt, "application/json")) {
+    if (strcmp(mt, "application/json") != 0) {
         return pl_err(req, HTTP_UNSUPPORTED_MEDIA_TYPE, NULL,
                       "The media type %s is not supported, use "
                       "application/json",
@@ -207,8 +207,12 @@ static int read_body(pl_req_t *req, char **pbuf, apr_size_t *plen)
  * other than what it says. */
 static int escapes_nul(const char *buf, apr_size_t len)
 {
-    const char *at = buf, *end = buf + len;
+    const char *at = buf, *end;
 
+    if (buf == NULL) { /* no body read: nothing escaped */
+        return 0;
+    }
+    end = buf + len;
     while ((at = memchr(at, '\\', end - at)) != NULL) {
         apr_size_t run = 0;
 
@@ -231,6 +235,9 @@ static int has_non_finite(json_object *o)
 {
     switch (json_object_get_type(o)) {
     case json_type_double:
+        /* glibc's isfinite() is a macro that takes sizeof of its
+         * argument: the call inside is evaluated once, as meant */
+        /* cppcheck-suppress sizeofFunctionCall */
         return !isfinite(json_object_get_double(o));
     case json_type_array: {
         size_t i, n = json_object_array_length(o);
