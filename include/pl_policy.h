@@ -5,7 +5,7 @@
  * defaults of placement 8.0.0 and 9.0.0 are data (pl_policy_rules.c), a
  * request is decided with oslo.policy 4.0.0's layering of policy file,
  * defaults and deprecated rules (pl_policy_enforce.c), and policy files
- * are read with libyaml (pl_policy_file.c). The httpd side is pl_policy.c.
+ * are read with libyaml (pl_policy_file.c). The httpd side is httpd/pl_authorize.c.
  */
 #ifndef PL_POLICY_H
 #define PL_POLICY_H

@@ -28,7 +28,7 @@
 #include "pl_token_cache.h"
 #include "pl_provider_cache.h"
 #include "pl_metrics.h"
-#include "pl_api.h"
+#include "pl_authorize.h"
 
 int pl_handler(request_rec *r);
 
@@ -68,7 +68,7 @@ static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     if (pl_metrics_post_config(pconf, s) != OK ||
-        pl_policy_post_config(pconf, ptemp, s) != OK) {
+        pl_authorize_post_config(pconf, ptemp, s) != OK) {
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     return pl_token_cache_post_config(pconf, ptemp, s);

@@ -299,10 +299,6 @@ int pl_api_ac_list(pl_req_t *req)
     pl_db_t *db;
     int st, i;
 
-    if ((st = pl_policy_check(req, "placement:allocation_candidates:list",
-                              NULL))) {
-        return st;
-    }
     if ((st = pl_schema(req, query_schema(req->mv), &schema))) {
         return st;
     }

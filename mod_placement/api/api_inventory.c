@@ -14,6 +14,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_authorize.h"
 #include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_store_inventory.h"
@@ -423,10 +424,10 @@ int pl_api_inventory_delete_all(pl_req_t *req)
     if (req->mv < PL_MV(1, 5)) {
         return pl_err(req, HTTP_METHOD_NOT_ALLOWED, NULL, "%s", "");
     }
-    if ((st = pl_policy_check(req,
-                              "placement:resource_providers:"
-                              "inventories:delete",
-                              NULL)) ||
+    if ((st = pl_authorize(req,
+                           "placement:resource_providers:"
+                           "inventories:delete",
+                           NULL)) ||
         (st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }

@@ -12,6 +12,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_authorize.h"
 #include "pl_body.h"
 #include "pl_schemas.h"
 #include "pl_store_rc.h"
@@ -198,8 +199,7 @@ static int rc_rename(pl_req_t *req)
 
     /* the route leaves both checks to the handler (1.7+ takes no body) */
     if ((st = pl_require_json(req)) ||
-        (st = pl_policy_check(req, "placement:resource_classes:update",
-                              NULL)) ||
+        (st = pl_authorize(req, "placement:resource_classes:update", NULL)) ||
         (st = read_name(req, &name, &db)) ||
         (st = find_rc(req, db, old, &rc))) {
         return st;
@@ -232,8 +232,7 @@ static int rc_ensure(pl_req_t *req)
     apr_status_t rv;
     int st, created = 0;
 
-    if ((st = pl_policy_check(req, "placement:resource_classes:update",
-                              NULL))) {
+    if ((st = pl_authorize(req, "placement:resource_classes:update", NULL))) {
         return st;
     }
     /* Upstream validates the name as the body {"name": <name>} of the

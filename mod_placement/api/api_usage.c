@@ -10,6 +10,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_authorize.h"
 #include "pl_schemas.h"
 #include "pl_store_provider.h"
 #include "pl_store_usage.h"
@@ -69,8 +70,8 @@ int pl_api_usage_totals(pl_req_t *req)
 
     /* Policy before the query check, as upstream; its target is the
      * project asked for, which oslo.policy renders "None" when absent. */
-    if ((st = pl_policy_check(req, "placement:usages",
-                              project ? project : "None")) ||
+    if ((st = pl_authorize(req, "placement:usages",
+                           project ? project : "None")) ||
         (st = pl_schema(req,
                         by_type ? PL_SCHEMA_USAGE_QS_SCHEMA_V1_38
                                 : PL_SCHEMA_USAGE_QS_SCHEMA_V1_9,

@@ -1,8 +1,8 @@
 /* Licensed under the Apache License, Version 2.0.
  *
  * pl_api.h: every route handler, grouped by the api_<family>.c file that
- * defines it (the C counterparts of placement/handlers/<family>.py), and
- * the route table that binds them to URLs.
+ * defines it (the C counterparts of placement/handlers/<family>.py); the
+ * route table that binds them to URLs is pl_router.h's.
  */
 #ifndef PL_API_H
 #define PL_API_H
@@ -73,53 +73,5 @@ int pl_api_rc_delete(pl_req_t *req);
 
 /* api_reshaper.c */
 int pl_api_reshaper_post(pl_req_t *req);
-
-/* pl_router.c */
-/** The route takes a JSON body: upstream's require_content
- *  ('application/json'), checked before the policy rule (415). */
-#define PL_ROUTE_JSON 0x01
-
-typedef struct pl_route_t {
-    const char *method;
-    const char *path; /* template; {x} matches one segment */
-    pl_handler_fn handler;
-    int since; /* microversion the route appears in */
-    /* Checked by pl_handler.c before the handler, in upstream's order:
-     * the route's microversion, the content type (flags), then the
-     * policy rule for the caller's own project and user. NULL: the
-     * handler checks its rule itself (one with a target, or one that
-     * comes after a check of the microversion). */
-    const char *rule;
-    int flags; /* PL_ROUTE_* */
-} pl_route_t;
-
-/**
- * Find the handler for method and path. Returns 0 and *proute (path
- * parameters in req->params), or HTTP_NOT_FOUND, or HTTP_METHOD_NOT_ALLOWED
- * with *pallow = the methods the path has ("GET, POST").
- */
-int pl_router_match(pl_req_t *req, const char *method,
-                    const pl_route_t **proute, const char **pallow);
-
-/** How many routes there are; route i (NULL past the end); the index
- *  of a route (for per-route metrics). */
-int pl_router_count(void);
-const pl_route_t *pl_router_route(int i);
-int pl_router_index(const pl_route_t *route);
-
-/* pl_policy.c */
-/**
- * Enforce policy rule (e.g. "placement:resource_providers:list") for the
- * caller; target_project may be NULL (the caller's own). Returns 0 when
- * allowed, else records the 403 and returns it.
- */
-int pl_policy_check(pl_req_t *req, const char *rule,
-                    const char *target_project);
-/**
- * post_config: compile the rule defaults and refuse configurations whose
- * rules refer to each other in a loop. Returns OK or an HTTP error (the
- * reason logged).
- */
-int pl_policy_post_config(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s);
 
 #endif /* PL_API_H */

@@ -13,6 +13,7 @@
 
 #include "pl_private.h"
 #include "pl_api.h"
+#include "pl_router.h"
 
 /* Shorthands for the table: the policy rules are placement's
  * (placement/policies/), as oslo.policy names them. */
@@ -21,7 +22,7 @@
 
 static const pl_route_t routes[] = {
     /* method, path template, handler, since, policy rule, flags */
-    { "GET", "/", pl_api_root_home, 0, NULL, 0 },
+    { "GET", "/", pl_api_root_home, 0, NULL, PL_ROUTE_ANY_ACCEPT },
     { "GET", "/resource_classes", pl_api_rc_list, PL_MV(1, 2),
       "placement:resource_classes:list", 0 },
     { "POST", "/resource_classes", pl_api_rc_create, PL_MV(1, 2),
@@ -71,8 +72,8 @@ static const pl_route_t routes[] = {
       "placement:allocations:update", JSON },
     { "DELETE", "/allocations/{uuid}", pl_api_allocation_consumer_delete, 0,
       "placement:allocations:delete", 0 },
-    /* its handler checks placement:allocation_candidates:list */
-    { "GET", "/allocation_candidates", pl_api_ac_list, PL_MV(1, 10), NULL, 0 },
+    { "GET", "/allocation_candidates", pl_api_ac_list, PL_MV(1, 10),
+      "placement:allocation_candidates:list", 0 },
     { "GET", "/traits", pl_api_trait_list, PL_MV(1, 6), "placement:traits:list",
       0 },
     { "GET", "/traits/{name}", pl_api_trait_get, PL_MV(1, 6),

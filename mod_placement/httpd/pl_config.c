@@ -12,7 +12,6 @@
 #include "pl_private.h"
 #include "pl_config.h"
 #include "pl_uuid.h"
-#include "pl_api.h"
 #include "pl_policy.h"
 #include "pl_token_cache.h"
 #include "pl_provider_cache.h"

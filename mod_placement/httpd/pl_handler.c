@@ -19,7 +19,8 @@
 #include <json-c/printbuf.h>
 
 #include "pl_private.h"
-#include "pl_api.h"
+#include "pl_router.h"
+#include "pl_authorize.h"
 #include "pl_auth.h"
 #include "pl_cors.h"
 #include "pl_memory.h"
@@ -515,7 +516,7 @@ static int route_and_run(pl_req_t *req)
     if (req->mv < route->since) { /* raised by version_handler */
         return pl_err(req, HTTP_NOT_FOUND, NULL, "%s", "");
     }
-    if (!strcmp(r->method, "GET") && route->handler != pl_api_root_home &&
+    if (!strcmp(r->method, "GET") && !(route->flags & PL_ROUTE_ANY_ACCEPT) &&
         !accepts_json(req)) {
         return pl_err(req, HTTP_NOT_ACCEPTABLE, NULL,
                       "Only application/json is provided");
@@ -526,7 +527,7 @@ static int route_and_run(pl_req_t *req)
     if ((route->flags & PL_ROUTE_JSON) && (status = pl_require_json(req))) {
         return status;
     }
-    if (route->rule && (status = pl_policy_check(req, route->rule, NULL))) {
+    if (route->rule && (status = pl_authorize(req, route->rule, NULL))) {
         return status;
     }
     return route->handler(req);

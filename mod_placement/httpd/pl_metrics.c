@@ -17,7 +17,7 @@
 #include <http_protocol.h>
 
 #include "pl_private.h"
-#include "pl_api.h"
+#include "pl_router.h"
 #include "pl_metrics.h"
 
 #define MAX_ROUTES 64

@@ -1,6 +1,6 @@
 /* Licensed under the Apache License, Version 2.0.
  *
- * pl_policy.c: policy on the httpd side. At startup the rule defaults of
+ * pl_authorize.c: policy on the httpd side. At startup the rule defaults of
  * both releases are compiled once (they are the same for every location)
  * and every configured location is checked for rule: loops; per request
  * the caller's identity becomes oslo.context's policy credentials and
@@ -13,7 +13,7 @@
 #include <http_core.h>
 
 #include "pl_private.h"
-#include "pl_api.h"
+#include "pl_authorize.h"
 #include "pl_policy.h"
 
 _Static_assert(PL_POLICY_SET_ZED == (int)PL_POLICY_DEFAULTS_ZED &&
@@ -84,7 +84,8 @@ static int check_sections(apr_pool_t *ptemp, server_rec *s,
     return st;
 }
 
-int pl_policy_post_config(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
+int pl_authorize_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
+                             server_rec *s)
 {
     const char *err;
     int set, st = OK;
@@ -146,7 +147,7 @@ static int creds_of(const pl_req_t *req, pl_policy_attr_t *c)
     return n;
 }
 
-int pl_policy_check(pl_req_t *req, const char *rule, const char *target_project)
+int pl_authorize(pl_req_t *req, const char *rule, const char *target_project)
 {
     pl_policy_attr_t creds[16], target[2];
     int ncreds = creds_of(req, creds), ntarget = 0;
