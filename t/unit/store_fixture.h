@@ -28,6 +28,7 @@
 #include "pl_store_inventory.h"
 #include "pl_store_rc.h"
 #include "memory_db.h"
+#include "tap.h"
 
 /* Give up on the whole program: setup went wrong. */
 static inline void fixture_fail(pl_db_t *db, const char *what)
@@ -103,42 +104,60 @@ static inline pl_db_t *fixture_open(apr_pool_t *pool)
     return db;
 }
 
-/* The integer in the first cell of what a query returns; -1 when it
- * fails or returns no row or NULL. The query is printf-like text. */
-static inline apr_int64_t fixture_int(pl_db_t *db, apr_pool_t *p,
-                                      const char *fmt, ...)
+/* The start of a store test program: APR, its root pool (*proot) and
+ * the database, its opening the first test; NULL when it cannot open
+ * (the program then ends with tap_done()). */
+static inline pl_db_t *fixture_start(apr_pool_t **proot)
 {
-    apr_int64_t v = -1;
-    pl_rows_t *rows;
-    const char *sql;
-    va_list ap;
+    pl_db_t *db;
 
-    va_start(ap, fmt);
-    sql = apr_pvsprintf(p, fmt, ap);
-    va_end(ap);
-    if (pl_db_select_text(db, p, &rows, sql) != APR_SUCCESS ||
-        pl_db_int64(rows, 0, 0, &v) != APR_SUCCESS) {
-        return -1;
-    }
-    return v;
+    apr_initialize();
+    apr_pool_create(proot, NULL);
+    apr_dbd_init(*proot);
+    db = fixture_open(*proot);
+    TAP_OK(db != NULL, "an in-memory SQLite database with the schema opens");
+    return db;
 }
 
-/* The first cell as text (NULL for none), same rules. */
-static inline const char *fixture_text(pl_db_t *db, apr_pool_t *p,
-                                       const char *fmt, ...)
+/* The first cell of what the printf-like query text returns; NULL when
+ * the query fails or returns no row (or SQL NULL). */
+static inline const char *fixture_cell(pl_db_t *db, apr_pool_t *p,
+                                       const char *fmt, va_list ap)
 {
     pl_rows_t *rows;
-    const char *sql;
-    va_list ap;
 
-    va_start(ap, fmt);
-    sql = apr_pvsprintf(p, fmt, ap);
-    va_end(ap);
-    if (pl_db_select_text(db, p, &rows, sql) != APR_SUCCESS ||
-        rows->nrows == 0) {
+    if (pl_db_select_text(db, p, &rows, apr_pvsprintf(p, fmt, ap)) !=
+            APR_SUCCESS ||
+        rows->nrows == 0 || rows->ncols == 0) {
         return NULL;
     }
     return PL_CELL(rows, 0, 0);
+}
+
+/* The integer in the first cell; -1 when there is none. */
+static inline apr_int64_t fixture_int(pl_db_t *db, apr_pool_t *p,
+                                      const char *fmt, ...)
+{
+    const char *cell;
+    va_list ap;
+
+    va_start(ap, fmt);
+    cell = fixture_cell(db, p, fmt, ap);
+    va_end(ap);
+    return cell ? apr_atoi64(cell) : -1;
+}
+
+/* The first cell as text (NULL for none). */
+static inline const char *fixture_text(pl_db_t *db, apr_pool_t *p,
+                                       const char *fmt, ...)
+{
+    const char *cell;
+    va_list ap;
+
+    va_start(ap, fmt);
+    cell = fixture_cell(db, p, fmt, ap);
+    va_end(ap);
+    return cell;
 }
 
 /* The stored generation of provider uuid (-1: none). */

@@ -539,12 +539,7 @@ static void test_over_capacity(void)
 
 int main(void)
 {
-    apr_initialize();
-    apr_pool_create(&root, NULL);
-    apr_dbd_init(root);
-    db = fixture_open(root);
-    TAP_OK(db != NULL, "an in-memory SQLite database with the schema opens");
-    if (db == NULL) {
+    if ((db = fixture_start(&root)) == NULL) {
         return tap_done();
     }
     test_capacity();
