@@ -7,7 +7,10 @@
 #ifndef PL_TEST_MEMORY_DB_H
 #define PL_TEST_MEMORY_DB_H
 
+#include <stdio.h>
+#include <string.h>
 #include <apr_dbd.h>
+#include <apr_strings.h>
 #include "pl_db.h"
 
 /* NULL when SQLite's apr_dbd driver cannot be had. Each connection
@@ -29,6 +32,51 @@ static inline pl_db_t *memory_db(apr_pool_t *pool)
         return NULL;
     }
     return pl_db_wrap(pool, conn_pool, driver, handle, 0);
+}
+
+/* Run the statements of a SQL file (sql/sqlite/schema.sql) one by one:
+ * apr_dbd_sqlite3 runs one statement a call. "--" comments go first, as
+ * they may hold ';'. APR_ENOENT when the file cannot be read, else the
+ * first failure or APR_SUCCESS. */
+static inline apr_status_t memory_db_load(pl_db_t *db, apr_pool_t *p,
+                                          const char *path)
+{
+    char line[1024], *text, *stmt, *state;
+    apr_size_t len = 0, cap = 65536;
+    apr_status_t rv = APR_SUCCESS;
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL) {
+        return APR_ENOENT;
+    }
+    text = apr_palloc(p, cap);
+    text[0] = '\0';
+    while (fgets(line, sizeof(line), f)) {
+        char *comment = strstr(line, "--");
+        apr_size_t n;
+
+        if (comment) {
+            *comment = '\0';
+        }
+        n = strlen(line);
+        if (len + n + 1 >= cap) {
+            char *bigger = apr_palloc(p, cap * 2);
+
+            memcpy(bigger, text, len + 1);
+            text = bigger;
+            cap *= 2;
+        }
+        memcpy(text + len, line, n + 1);
+        len += n;
+    }
+    fclose(f);
+    for (stmt = apr_strtok(text, ";", &state); stmt && rv == APR_SUCCESS;
+         stmt = apr_strtok(NULL, ";", &state)) {
+        if (stmt[strspn(stmt, " \t\r\n")] != '\0') {
+            rv = pl_db_exec_text(db, NULL, stmt);
+        }
+    }
+    return rv;
 }
 
 #endif /* PL_TEST_MEMORY_DB_H */

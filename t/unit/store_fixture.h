@@ -47,47 +47,6 @@ static inline void fixture_exec(pl_db_t *db, const char *sql)
     }
 }
 
-/* Run the statements of a SQL file one by one (apr_dbd_sqlite3 runs a
- * single statement a call). Comments go first, as they may hold ';'. */
-static inline void fixture_load_sql(pl_db_t *db, apr_pool_t *p,
-                                    const char *path)
-{
-    char line[1024], *text, *stmt, *state;
-    apr_size_t len = 0, cap = 65536;
-    FILE *f = fopen(path, "r");
-
-    if (f == NULL) {
-        fixture_fail(NULL, path);
-    }
-    text = apr_palloc(p, cap);
-    text[0] = '\0';
-    while (fgets(line, sizeof(line), f)) {
-        char *comment = strstr(line, "--");
-        apr_size_t n;
-
-        if (comment) {
-            *comment = '\0';
-        }
-        n = strlen(line);
-        if (len + n + 1 >= cap) {
-            char *bigger = apr_palloc(p, cap * 2);
-
-            memcpy(bigger, text, len + 1);
-            text = bigger;
-            cap *= 2;
-        }
-        memcpy(text + len, line, n + 1);
-        len += n;
-    }
-    fclose(f);
-    for (stmt = apr_strtok(text, ";", &state); stmt;
-         stmt = apr_strtok(NULL, ";", &state)) {
-        if (stmt[strspn(stmt, " \t\r\n")] != '\0') {
-            fixture_exec(db, stmt);
-        }
-    }
-}
-
 /* A new database with the schema and the standard classes and traits;
  * NULL when SQLite's apr_dbd driver is missing. */
 static inline pl_db_t *fixture_open(apr_pool_t *pool)
@@ -97,7 +56,9 @@ static inline pl_db_t *fixture_open(apr_pool_t *pool)
     if (db == NULL) {
         return NULL;
     }
-    fixture_load_sql(db, pool, "sql/sqlite/schema.sql");
+    if (memory_db_load(db, pool, "sql/sqlite/schema.sql") != APR_SUCCESS) {
+        fixture_fail(db, "sql/sqlite/schema.sql");
+    }
     if (pl_store_std_sync(db, pool) != APR_SUCCESS) {
         fixture_fail(db, "pl_store_std_sync");
     }

@@ -36,33 +36,6 @@ static void exec(pl_db_t *db, const char *sql)
 
 /* the schema, statement by statement (apr_dbd_sqlite3 runs one a call),
  * its comments dropped first (they hold semicolons too) */
-static void load_schema(pl_db_t *db, const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char line[1024], *stmt, *last;
-    const char *text = "";
-
-    if (f == NULL) {
-        fprintf(stderr, "# cannot read %s\n", path);
-        abort();
-    }
-    while (fgets(line, sizeof(line), f)) {
-        char *dash = strstr(line, "--");
-
-        if (dash) {
-            *dash = '\0';
-        }
-        text = apr_pstrcat(pool, text, line, " ", NULL);
-    }
-    fclose(f);
-    for (stmt = apr_strtok(apr_pstrdup(pool, text), ";", &last); stmt;
-         stmt = apr_strtok(NULL, ";", &last)) {
-        if (strspn(stmt, " \t\n") < strlen(stmt)) {
-            exec(db, stmt);
-        }
-    }
-}
-
 /*
  * Four trees: 1 and 2 flat, 3 with a child 4, 5 flat.
  *   1: VCPU 8 (2 used), MEMORY_MB 1024, trait T1, in aggregate A
@@ -72,18 +45,16 @@ static void load_schema(pl_db_t *db, const char *path)
  */
 static pl_db_t *open_db(void)
 {
-    apr_pool_t *conn;
-    pl_db_t *db;
-
-    /* a pool per connection: pl_db keeps a connection's statements in
-     * its pool, so two connections must not share one */
-    apr_pool_create(&conn, pool);
-    db = memory_db(conn);
+    pl_db_t *db = memory_db(pool); /* a pool of its own per connection */
 
     if (db == NULL) {
         return NULL;
     }
-    load_schema(db, "sql/sqlite/schema.sql");
+    if (memory_db_load(db, pool, "sql/sqlite/schema.sql") != APR_SUCCESS) {
+        fprintf(stderr, "# cannot load sql/sqlite/schema.sql: %s\n",
+                pl_db_errstr(db));
+        abort();
+    }
     exec(db, "INSERT INTO resource_classes (id, name) VALUES (0, 'VCPU'), "
              "(1, 'MEMORY_MB'), (10000, 'CUSTOM_X')");
     exec(db, "INSERT INTO traits (id, name) VALUES (1, 'T1'), (2, 'T2'), "
