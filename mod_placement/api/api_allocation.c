@@ -451,13 +451,9 @@ int pl_api_allocation_provider_list(pl_req_t *req)
     apr_array_header_t *rows;
     pl_provider_t *prov;
     json_object *root;
-    pl_db_t *db;
     apr_status_t rv;
     int st;
 
-    if ((st = pl_req_db(req, &db))) {
-        return st;
-    }
     if ((st = pl_api_provider_of_path(req,
                                       "Resource provider '%s' not "
                                       "found: No resource provider with "
@@ -465,7 +461,7 @@ int pl_api_allocation_provider_list(pl_req_t *req)
                                       &prov))) {
         return st;
     }
-    rv = pl_store_allocation_by_provider(db, req->pool, prov->id, &rows);
+    rv = pl_store_allocation_by_provider(req->db, req->pool, prov->id, &rows);
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "listing allocations");
     }

@@ -321,8 +321,8 @@ int pl_api_rp_update(pl_req_t *req)
     if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
-    if ((st = pl_req_db(req, &db)) ||
-        (st = pl_schema(req,
+    db = req->db;
+    if ((st = pl_schema(req,
                         req->mv >= PL_MV(1, 14) ? PL_SCHEMA_RP_PUT_SCHEMA_1_14
                                                 : PL_SCHEMA_RP_PUT_SCHEMA,
                         &schema)) ||

@@ -243,13 +243,9 @@ int pl_api_trait_provider_list(pl_req_t *req)
 {
     apr_array_header_t *traits;
     pl_provider_t *prov;
-    pl_db_t *db;
     apr_status_t rv;
     int st;
 
-    if ((st = pl_req_db(req, &db))) {
-        return st;
-    }
     /* GET words its 404 differently from the others */
     if ((st = pl_api_provider_of_path(req,
                                       "No resource provider with uuid "
@@ -258,7 +254,7 @@ int pl_api_trait_provider_list(pl_req_t *req)
                                       &prov))) {
         return st;
     }
-    rv = pl_store_trait_provider_list(db, req->pool, prov, &traits);
+    rv = pl_store_trait_provider_list(req->db, req->pool, prov, &traits);
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "listing the traits of a provider");
     }
@@ -324,12 +320,10 @@ int pl_api_trait_provider_set(pl_req_t *req)
     if ((st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    if ((st = pl_req_db(req, &db))) {
-        return st;
-    }
     if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
+    db = req->db;
     if (pl_body_int(doc, "resource_provider_generation", 0) !=
         prov->generation) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
@@ -353,18 +347,14 @@ int pl_api_trait_provider_delete(pl_req_t *req)
 {
     apr_array_header_t *none;
     pl_provider_t *prov;
-    pl_db_t *db;
     apr_status_t rv;
     int st;
 
-    if ((st = pl_req_db(req, &db))) {
-        return st;
-    }
     if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
         return st;
     }
     none = apr_array_make(req->pool, 0, sizeof(pl_trait_t *));
-    rv = pl_store_trait_provider_set(db, req->pool, prov, none);
+    rv = pl_store_trait_provider_set(req->db, req->pool, prov, none);
     if (rv == PL_ECONFLICT) {
         return pl_err(req, HTTP_CONFLICT, PL_ERRC_CONCURRENT_UPDATE,
                       "Another thread concurrently updated the resource "

@@ -23,7 +23,6 @@ int pl_api_usage_provider(pl_req_t *req)
     apr_array_header_t *usages;
     json_object *root, *all;
     pl_provider_t *prov;
-    pl_db_t *db;
     apr_status_t rv;
     int st, i;
 
@@ -34,10 +33,7 @@ int pl_api_usage_provider(pl_req_t *req)
                                       &prov))) {
         return st;
     }
-    if ((st = pl_req_db(req, &db))) {
-        return st;
-    }
-    rv = pl_store_usage_provider(db, req->pool, prov->id, &usages);
+    rv = pl_store_usage_provider(req->db, req->pool, prov->id, &usages);
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "reading provider usages");
     }

@@ -23,7 +23,9 @@ struct pl_provider_t;
  * The provider of the path (req->params[0]) into *pprov. On failure the
  * error is recorded and its status returned: a 404 worded by fmt, which
  * may use the uuid up to twice (NULL: handler.py's default "No resource
- * provider with uuid %s found"), or a 500. Returns 0 when found.
+ * provider with uuid %s found"), or a 500. Returns 0 when found, and
+ * then req->db is the request's database (acquired on the way): a
+ * handler that starts here uses it without asking pl_req_db again.
  */
 int pl_api_provider_of_path(pl_req_t *req, const char *fmt,
                             struct pl_provider_t **pprov);
