@@ -12,6 +12,9 @@
 #                  SQLite file in an existing directory is always created.
 #   MOD_PLACEMENT  the module (default <repo>/build/mod_placement.so)
 #   LOGLEVEL       httpd LogLevel (default warn)
+#   PL_RUN_DIR     where the configuration, pid and lock files go (default
+#                  <repo>/var/run; the test runs that serve the shipped
+#                  configuration give each its own)
 #
 # One instance per checkout: while one runs (var/run/run.lock is held, or
 # var/run/httpd.pid names a live httpd of var/run/httpd.conf) a second one
@@ -35,7 +38,7 @@ MOD=${MOD_PLACEMENT:-$REPO/build/mod_placement.so}
 case "$MOD" in /*) ;; *) MOD=$PWD/$MOD ;; esac
 APACHE2=${APACHE2:-$(command -v apache2 || echo /usr/sbin/apache2)}
 MODULES_DIR=$(apxs -q LIBEXECDIR 2>/dev/null || echo /usr/lib/apache2/modules)
-RUN=$REPO/var/run
+RUN=${PL_RUN_DIR:-$REPO/var/run}
 
 [ -f "$MOD" ] || { echo "run.sh: $MOD not found: run make first" >&2; exit 1; }
 case "$PORT" in ''|*[!0-9]*) echo "run.sh: bad PORT '$PORT'" >&2; exit 1 ;; esac
