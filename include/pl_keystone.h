@@ -50,7 +50,9 @@ apr_status_t pl_ks_child_init(apr_pool_t *pchild);
 
 /**
  * The module's own token for ep: kept per process and renewed before it
- * expires, or at once when renew is set (Keystone refused it).
+ * expires, or at once when renew is set (Keystone refused it). One
+ * thread at a time asks Keystone; those that waited for it take its
+ * outcome, a failure too, without asking again.
  * @return APR_SUCCESS with *ptoken (copied into p); PL_KS_EAUTH when
  *         Keystone refuses the credentials; PL_KS_EUNAVAILABLE otherwise,
  *         with *perr saying why.

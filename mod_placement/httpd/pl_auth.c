@@ -6,9 +6,15 @@
  * the shared token cache (pl_token_cache.c), after removing every
  * identity header a client could forge, as keystonemiddleware's
  * auth_token does. The root (version discovery) is always anonymous.
+ * Validations with Keystone in flight are bounded per process, so that a
+ * slow or frozen Keystone cannot take every thread: cached tokens and
+ * the root keep theirs.
  */
 #include <string.h>
+#include <apr_atomic.h>
 #include <apr_strings.h>
+#include <ap_mpm.h>
+#include <http_config.h>
 #include <http_protocol.h>
 
 #include "pl_private.h"
@@ -172,32 +178,134 @@ static pl_ks_endpoint_t *endpoint_of(pl_req_t *req)
     return ep;
 }
 
-/* Validate token: from the cache, else with Keystone (once more with a
- * fresh service token if Keystone refused ours), then cached. */
+/* PlacementKeystoneMaxValidations (0: not set), and the validations this
+ * process has in flight. */
+static int max_validations;
+static apr_uint32_t validations_in_flight;
+static apr_uint32_t busy_logged_at; /* second of the last PL01004 line */
+
+static apr_status_t forget_max_validations(void *data)
+{
+    (void)data;
+    max_validations = 0;
+    return APR_SUCCESS;
+}
+
+const char *pl_auth_max_validations_set(cmd_parms *cmd, void *dc,
+                                        const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    char *end;
+    long n;
+
+    (void)dc;
+    if (err) {
+        return err;
+    }
+    n = strtol(arg, &end, 10);
+    if (end == arg || *end || n < 1 || n > 100000) {
+        return "PlacementKeystoneMaxValidations: a whole number 1..100000";
+    }
+    max_validations = (int)n;
+    /* a restart reads the configuration again, maybe without the line */
+    apr_pool_cleanup_register(cmd->pool, NULL, forget_max_validations,
+                              apr_pool_cleanup_null);
+    return NULL;
+}
+
+/* The bound of this process: the directive, else half of its threads,
+ * so that the other half stays free while Keystone is slow. */
+static apr_uint32_t validation_bound(void)
+{
+    int threads = 0;
+
+    if (max_validations > 0) {
+        return (apr_uint32_t)max_validations;
+    }
+    if (ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads) != APR_SUCCESS ||
+        threads < 2) {
+        return 1;
+    }
+    return (apr_uint32_t)threads / 2;
+}
+
+/* Take a place among the validations in flight; 0 when all are taken. */
+static int validation_begin(void)
+{
+    if (apr_atomic_inc32(&validations_in_flight) >= validation_bound()) {
+        apr_atomic_dec32(&validations_in_flight);
+        return 0;
+    }
+    return 1;
+}
+
+static void validation_end(void)
+{
+    apr_atomic_dec32(&validations_in_flight);
+}
+
+/* Once a second at most: every unknown token of a flood would log it. */
+static void log_busy(pl_req_t *req)
+{
+    apr_uint32_t now = (apr_uint32_t)apr_time_sec(apr_time_now());
+
+    if (apr_atomic_xchg32(&busy_logged_at, now) == now) {
+        return;
+    }
+    ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, req->r,
+                  PL_LOGNO(01004) "%u token validations already wait for "
+                                  "Keystone in this process "
+                                  "(PlacementKeystoneMaxValidations): 503 "
+                                  "without asking Keystone (logged at most "
+                                  "once a second)",
+                  validation_bound());
+}
+
+/* Ask Keystone about token (once more with a fresh service token if
+ * Keystone refused ours). */
+static apr_status_t ask_keystone(pl_req_t *req, const pl_ks_endpoint_t *ep,
+                                 const char *token, pl_ks_identity_t *id,
+                                 const char **perr)
+{
+    const char *svc = NULL;
+    apr_status_t rv = APR_SUCCESS;
+    int tries;
+
+    for (tries = 0; tries < 2; tries++) {
+        rv = pl_ks_service_token(req->pool, ep, tries > 0, &svc, perr);
+        if (rv == APR_SUCCESS) {
+            rv = pl_ks_validate(req->pool, ep, svc, token, id, perr);
+        }
+        if (rv != PL_KS_EAUTH) {
+            break;
+        }
+    }
+    return rv;
+}
+
+/* Validate token: from the cache, else with Keystone when a place among
+ * the validations in flight is free, then cached. */
 static apr_status_t validate(pl_req_t *req, const pl_ks_endpoint_t *ep,
                              const char *token, pl_ks_identity_t *id)
 {
     const char *cached = pl_token_cache_get(req->r, token);
-    const char *svc = NULL, *err = NULL;
+    const char *err = NULL;
     apr_time_t now = apr_time_now(), until;
     apr_status_t rv;
-    int tries;
 
     if (cached && pl_ks_identity_decode(req->pool, cached, id) == APR_SUCCESS &&
         (!id->valid || id->expires > now)) {
         pl_metrics_add(PL_METRIC_TOKEN_CACHE_HITS, 1);
         return APR_SUCCESS;
     }
-    pl_metrics_add(PL_METRIC_TOKEN_VALIDATIONS, 1);
-    for (tries = 0; tries < 2; tries++) {
-        rv = pl_ks_service_token(req->pool, ep, tries > 0, &svc, &err);
-        if (rv == APR_SUCCESS) {
-            rv = pl_ks_validate(req->pool, ep, svc, token, id, &err);
-        }
-        if (rv != PL_KS_EAUTH) {
-            break;
-        }
+    if (!validation_begin()) {
+        pl_metrics_add(PL_METRIC_KEYSTONE_FAILURES, 1);
+        log_busy(req);
+        return PL_KS_EUNAVAILABLE;
     }
+    pl_metrics_add(PL_METRIC_TOKEN_VALIDATIONS, 1);
+    rv = ask_keystone(req, ep, token, id, &err);
+    validation_end();
     if (rv != APR_SUCCESS) {
         pl_metrics_add(PL_METRIC_KEYSTONE_FAILURES, 1);
         ap_log_rerror(

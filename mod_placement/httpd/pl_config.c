@@ -15,6 +15,7 @@
 #include "pl_policy.h"
 #include "pl_token_cache.h"
 #include "pl_provider_cache.h"
+#include "pl_auth.h"
 
 #define ZERO_UUID "00000000-0000-0000-0000-000000000000"
 
@@ -556,6 +557,11 @@ const command_rec pl_cmds[] = {
                   "PROVIDER[:ARGS]: the mod_socache provider that keeps "
                   "validated tokens for all children (default shmcb); "
                   "server config only"),
+    AP_INIT_TAKE1("PlacementKeystoneMaxValidations",
+                  pl_auth_max_validations_set, NULL, RSRC_CONF,
+                  "N: token validations with Keystone in flight per child; "
+                  "an unknown token beyond them is answered 503 at once "
+                  "(default half of ThreadsPerChild); server config only"),
     DIR_COUNT("PlacementTokenCacheTime", ks_token_cache_time,
               "SECONDS: how long a validated token is cached "
               "(token_cache_time, default 300)"),

@@ -359,11 +359,16 @@ static apr_status_t issue_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
     return APR_SUCCESS;
 }
 
-/* The service tokens of this process, one per set of credentials. */
+/* The service tokens of this process, one per set of credentials, with
+ * the outcome of the last attempt to get one. */
 typedef struct {
     apr_pool_t *p; /* holds token; replaced on renewal */
     const char *token;
     apr_time_t renew_at;
+    apr_time_t issued_at;   /* when token arrived */
+    apr_time_t failed_at;   /* when the last failed attempt gave up */
+    apr_status_t failed_rv; /* and why */
+    char failure[256];
 } service_token_t;
 
 static apr_pool_t *tokens_pool;
@@ -389,6 +394,42 @@ apr_status_t pl_ks_child_init(apr_pool_t *pchild)
                                    tokens_pool);
 }
 
+/* A new token for st, or the failure remembered in st. */
+static apr_status_t renew_service_token(apr_pool_t *p,
+                                        const pl_ks_endpoint_t *ep,
+                                        service_token_t *st, const char **perr)
+{
+    apr_pool_t *np;
+    const char *token;
+    apr_time_t now = apr_time_now(), expires = 0, margin;
+    apr_status_t rv;
+
+    apr_pool_create(&np, tokens_pool);
+    apr_pool_tag(np, "pl_ks_service_token");
+    rv = issue_token(np, ep, &token, &expires, perr);
+    if (rv != APR_SUCCESS) {
+        /* the error text lives in np: copy it out first */
+        *perr = apr_pstrdup(p, *perr);
+        apr_cpystrn(st->failure, *perr, sizeof(st->failure));
+        st->failed_rv = rv;
+        st->failed_at = apr_time_now();
+        apr_pool_destroy(np);
+        return rv;
+    }
+    margin = (expires - now) / 4;
+    if (margin > KS_RENEW_MARGIN) {
+        margin = KS_RENEW_MARGIN;
+    }
+    if (st->p) {
+        apr_pool_destroy(st->p);
+    }
+    st->p = np;
+    st->token = token;
+    st->renew_at = expires - margin;
+    st->issued_at = apr_time_now();
+    return APR_SUCCESS;
+}
+
 apr_status_t pl_ks_service_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
                                  int renew, const char **ptoken,
                                  const char **perr)
@@ -396,6 +437,7 @@ apr_status_t pl_ks_service_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
     const char *key = apr_pstrcat(p, ep->auth_url, "\n", ep->username, "\n",
                                   ep->user_domain_name, "\n", ep->project_name,
                                   "\n", ep->project_domain_name, NULL);
+    apr_time_t asked = apr_time_now();
     service_token_t *st;
     apr_status_t rv = APR_SUCCESS;
 
@@ -403,8 +445,11 @@ apr_status_t pl_ks_service_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
         *perr = "the Keystone client was not initialised in this process";
         return PL_KS_EUNAVAILABLE;
     }
-    /* One thread renews while the others wait: a burst of requests after
-     * expiry costs Keystone one authentication, not one per thread. */
+    /* One thread asks Keystone while the others wait for its outcome and
+     * take it, success or failure: a burst of requests after expiry costs
+     * Keystone one authentication, and while Keystone does not answer
+     * each request waits for one timeout, not one per thread ahead of
+     * it. */
     apr_thread_mutex_lock(tokens_lock);
     st = apr_hash_get(tokens, key, APR_HASH_KEY_STRING);
     if (st == NULL) {
@@ -412,31 +457,15 @@ apr_status_t pl_ks_service_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
         apr_hash_set(tokens, apr_pstrdup(tokens_pool, key), APR_HASH_KEY_STRING,
                      st);
     }
-    if (renew || st->token == NULL || apr_time_now() >= st->renew_at) {
-        apr_pool_t *np;
-        const char *token;
-        apr_time_t now = apr_time_now(), expires = 0, margin;
-
-        apr_pool_create(&np, tokens_pool);
-        apr_pool_tag(np, "pl_ks_service_token");
-        rv = issue_token(np, ep, &token, &expires, perr);
-        if (rv == APR_SUCCESS) {
-            margin = (expires - now) / 4;
-            if (margin > KS_RENEW_MARGIN) {
-                margin = KS_RENEW_MARGIN;
-            }
-            if (st->p) {
-                apr_pool_destroy(st->p);
-            }
-            st->p = np;
-            st->token = token;
-            st->renew_at = expires - margin;
-        }
-        else {
-            /* the error text lives in np: copy it out first */
-            *perr = apr_pstrdup(p, *perr);
-            apr_pool_destroy(np);
-        }
+    if (renew && st->issued_at >= asked) {
+        renew = 0; /* renewed by another thread while this one waited */
+    }
+    if (st->failed_at >= asked && st->failed_at > st->issued_at) {
+        *perr = apr_pstrdup(p, st->failure);
+        rv = st->failed_rv;
+    }
+    else if (renew || st->token == NULL || apr_time_now() >= st->renew_at) {
+        rv = renew_service_token(p, ep, st, perr);
     }
     if (rv == APR_SUCCESS) {
         *ptoken = apr_pstrdup(p, st->token);

@@ -16,9 +16,18 @@ databases under --work):
   S3  PlacementTokenCacheTime 2, PlacementKeystoneTimeout 2: a hung Keystone
   S4  started after Keystone's restart with short token lifetimes, so that
       its own service token expires during the test and must be renewed
+  S5  PlacementKeystoneTimeout 2, the default bound on validations in
+      flight (8 a child): a burst of unknown tokens while Keystone is
+      frozen, a cached token answered meanwhile
+  S6  the same with PlacementKeystoneMaxValidations 3, started while
+      Keystone is frozen (no service token yet)
 
 Order: cache, revocation, Keystone down and back (restarted with
-KS_TOKEN_EXPIRATION=15), expiry, hung Keystone. Keystone is left running
+KS_TOKEN_EXPIRATION=15), expiry, hung Keystone, frozen Keystone under a
+burst of unknown tokens (mod_placement only: upstream has no bound).
+--only CASE (repeatable: cache, revocation, down, expiry, hung, frozen)
+runs some cases only, for development; the cases after "down" expect
+Keystone's short token lifetimes that "down" sets up. Keystone is left running
 (with short token lifetimes); t/keystone/run stops it.
 
 With --reference the same cases run against upstream placement 8.0.0 +
@@ -30,6 +39,7 @@ http_connect_timeout; the per-child checks are skipped.
 import argparse
 import concurrent.futures
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -45,6 +55,10 @@ BODY_503 = (b'{"message": "The server is currently unavailable. Please try '
             b'temporarily unavailable.\\n\\n", "code": "503 Service '
             b'Unavailable", "title": "Service Unavailable"}')
 SHORT_LIFETIME = 15      # token lifetime after Keystone's restart (s)
+FROZEN_TIMEOUT = 2       # PlacementKeystoneTimeout of S5 and S6 (s)
+# more than the default bound (half of ThreadsPerChild, 8 x 2 children)
+# and than the 32 threads of the test httpd
+FROZEN_BURST = 64
 REQ_ID = 'req-'
 
 tap = ksutil.Tap('choreo')
@@ -285,11 +299,125 @@ def case_hung(s1, s3, cached):
            'S3 the same token works once Keystone answers again')
 
 
+def freeze_keystone():
+    """SIGSTOP every process of the private Keystone: connections are
+    accepted by the kernel, nothing answers. Returns what to thaw."""
+    pids = keystone_pids()
+    for p in pids:
+        os.kill(p, signal.SIGSTOP)
+    return pids
+
+
+def thaw_keystone(pids):
+    for p in pids:
+        try:
+            os.kill(p, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+
+
+def unknown_token():
+    """A token no Keystone ever issued, shaped like a fernet token."""
+    return 'gAAAAA' + secrets.token_urlsafe(130)
+
+
+def burst(s, n, timeout=60):
+    """n requests with distinct unknown tokens, in parallel, each on its
+    own connection; returns (pool, futures)."""
+    pool = concurrent.futures.ThreadPoolExecutor(n)
+    futs = [pool.submit(s.req, 'GET', USAGES, unknown_token(), V19, None,
+                        timeout) for _ in range(n)]
+    return pool, futs
+
+
+def check_burst(results, name, bound):
+    """Every request of a burst answered 503 as auth_token does, none
+    later than the Keystone timeout (plus the machine's slack), and no
+    more than bound (per child, two children) waited for Keystone."""
+    limit = FROZEN_TIMEOUT + 1.5
+    statuses = sorted(set(r.status for r in results))
+    bodies_ok = all(r.body == BODY_503 for r in results)
+    slowest = max(r.seconds for r in results)
+    fast = sum(1 for r in results if r.seconds < FROZEN_TIMEOUT / 2)
+    tap.ok(len(results) - fast <= 2 * bound, '%s at most 2 x %d waited for '
+           'Keystone, the others were answered at once' % (name, bound),
+           '%d waited' % (len(results) - fast))
+    tap.ok(statuses == [503] and bodies_ok,
+           '%s %d unknown tokens, Keystone frozen: all 503 with '
+           "auth_token's body" % (name, len(results)),
+           'statuses %s, first %r' % (statuses, results[0]))
+    tap.ok(slowest < limit, '%s every one answered within %.1fs (timeout '
+           '%ds)' % (name, limit, FROZEN_TIMEOUT), 'slowest %.1fs' % slowest)
+    tap.note('%s burst of %d: %d answered at once (bound reached), the '
+             'others after the timeout; slowest %.2fs'
+             % (name, len(results), fast, slowest))
+
+
+def case_frozen(servers):
+    """A cached token never waits for Keystone: a burst of unknown tokens
+    while Keystone is frozen may take only a bounded number of threads
+    (the others answer 503 at once), so the cached token finds one."""
+    tap.note('frozen Keystone: %d unknown tokens at once, then a cached '
+             'token' % FROZEN_BURST)
+    s5 = servers.start('S5', timeout=FROZEN_TIMEOUT)
+    cached = ksutil.token('demo-reader')
+    tap.eq(s5.req('GET', USAGES, cached, V19).status, 200,
+           'S5 a token validated before the freeze')
+    pids = freeze_keystone()
+    try:
+        pool, futs = burst(s5, FROZEN_BURST)
+        time.sleep(0.5)
+        r = s5.req('GET', USAGES, cached, V19, timeout=30)
+        root = s5.req('GET', '/', timeout=30)
+        results = [f.result() for f in futs]
+        pool.shutdown()
+        tap.eq(r.status, 200, 'S5 the cached token works during the burst')
+        tap.ok(r.seconds < 1.0, 'S5 the cached token answered within 1s, '
+               'behind %d unknown tokens' % FROZEN_BURST,
+               'took %.2fs' % r.seconds)
+        tap.note('S5 cached token during the burst: %d after %.3fs; root '
+                 '%d after %.3fs' % (r.status, r.seconds, root.status,
+                                     root.seconds))
+        tap.ok(root.status == 200 and root.seconds < 1.0,
+               'S5 the root answered within 1s during the burst',
+               'got %d after %.2fs' % (root.status, root.seconds))
+        check_burst(results, 'S5', 8)
+        # cold: no service token yet, every validation first needs one
+        s6 = servers.start('S6', timeout=FROZEN_TIMEOUT, server=(
+            'PlacementKeystoneMaxValidations 3',))
+        pool, futs = burst(s6, FROZEN_BURST // 2)
+        results = [f.result() for f in futs]
+        pool.shutdown()
+        check_burst(results, 'S6 (no service token yet)', 3)
+    finally:
+        thaw_keystone(pids)
+    # Keystone first works through the calls that were abandoned in its
+    # backlog; placement answers 503 until it gets to ours
+    t0 = time.monotonic()
+    while True:
+        r = s5.req('GET', USAGES, unknown_token(), V19)
+        if r.status != 503 or time.monotonic() - t0 > 60:
+            break
+        time.sleep(0.5)
+    tap.note('S5 Keystone thawed: validating again after %.1fs'
+             % (time.monotonic() - t0))
+    check_401(r, 'S5 Keystone thawed: an unknown token is refused again')
+    tap.eq(s5.req('GET', USAGES, ksutil.token('demo-reader'), V19).status,
+           200, 'S5 Keystone thawed: a new token validates again')
+    tap.eq(s6.req('GET', USAGES, ksutil.token('demo-reader'), V19).status,
+           200, 'S6 Keystone thawed: a new token validates again')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--reference', action='store_true')
     ap.add_argument('--work', required=True)
+    ap.add_argument('--only', action='append', default=[],
+                    choices=['cache', 'revocation', 'down', 'expiry',
+                             'hung', 'frozen'])
     args = ap.parse_args()
+    want = set(args.only or ['cache', 'revocation', 'down', 'expiry',
+                             'hung', 'frozen'])
     os.makedirs(args.work, exist_ok=True)
     servers = Servers(args.work, args.reference)
     crashes = []
@@ -305,11 +433,24 @@ def main():
             tap.eq(len(s1.children()), 2, 'S1 has two children')
         s2 = servers.start('S2', cache_time=2, timeout=5)
         s3 = servers.start('S3', cache_time=2, timeout=2)
-        cached = case_cache(s1)
-        case_revocation(s2)
-        if case_keystone_down(s1, s2, cached):
+        cached = case_cache(s1) if 'cache' in want else None
+        if 'revocation' in want:
+            case_revocation(s2)
+        if cached is None:
+            cached = ksutil.token('demo-reader')
+            tap.eq(s1.req('GET', USAGES, cached, V19).status, 200,
+                   'S1 a token validated and cached')
+        up = case_keystone_down(s1, s2, cached) if 'down' in want else True
+        if up and 'expiry' in want:
             case_expiry(servers, s1, s2)
+        if up and 'hung' in want:
             case_hung(s1, s3, cached)
+        if up and 'frozen' in want:
+            if args.reference:
+                tap.note('frozen: not run against the reference (upstream '
+                         'bounds no validations; its threads queue)')
+            else:
+                case_frozen(servers)
     except KeyboardInterrupt:
         tap.ok(False, 'interrupted')
         servers.stop()
