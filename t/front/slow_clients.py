@@ -9,7 +9,7 @@ usage: slow_clients.py URL [--slow N] [--every E] [--idle] [--wait D]
                            [--seconds S] [--max-wait W] [--give-up G]
                            [--source ADDR]
 
-URL is the server's root (http://127.0.0.1:PORT/). The N (default 200)
+URL is the API's root (http://127.0.0.1:PORT/ or .../placement/). The N (default 200)
 slow connections come from ADDR (default 127.0.0.2: another client than
 the prober on 127.0.0.1, as an attacker would be), each dribbling a byte
 every E seconds (default 2); with --idle they send nothing at all (they
@@ -86,13 +86,14 @@ class Attack:
                 writer.close()
 
 
-async def probe(host, port, give_up):
-    """GET / on a fresh connection: (status or None, seconds)."""
+async def probe(host, port, path, give_up):
+    """GET path on a fresh connection: (status or None, seconds)."""
     t0 = time.monotonic()
     try:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(host, port), give_up)
-        writer.write(b'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n'
+        writer.write(b'GET ' + path.encode() + b' HTTP/1.1\r\n'
+                     b'Host: 127.0.0.1\r\n'
                      b'OpenStack-API-Version: placement latest\r\n'
                      b'Accept: application/json\r\nConnection: close\r\n\r\n')
         await writer.drain()
@@ -125,9 +126,9 @@ async def main():
     ap.add_argument('--wait', type=float, default=1)
     a = ap.parse_args()
     u = urllib.parse.urlsplit(a.url)
-    host, port = u.hostname, u.port
+    host, port, path = u.hostname, u.port, u.path or '/'
 
-    status, secs = await probe(host, port, a.give_up)
+    status, secs = await probe(host, port, path, a.give_up)
     check('GET / answers 200 before the attack (%.3f s)' % secs,
           status == 200, 'status %s' % status)
 
@@ -146,7 +147,7 @@ async def main():
     t_end = time.monotonic() + a.seconds
     while time.monotonic() < t_end:
         held = attack.open
-        status, secs = await probe(host, port, a.give_up)
+        status, secs = await probe(host, port, path, a.give_up)
         results.append((status, secs, held))
         await asyncio.sleep(max(0.0, 3 - secs))
     attack.stop = True
@@ -164,14 +165,17 @@ async def main():
     late = [(st, s) for st, s, _ in results if st != 200 or s > a.max_wait]
     check('GET / answered 200 within %g s at each of %d probes under %d '
           'slow connections' % (a.max_wait, len(results), a.slow),
-          not late and len(results) >= 5,
+          not late and len(results) >= 3,
           '%d of %d late or failed: %s' % (
               len(late), len(results),
               ', '.join('%s in %.1f s' % (st, s) for st, s in late[:6])))
+    # the server cuts them all at once (a header timeout) and they come
+    # back at once: a probe may fall in between, not most of them
+    held = sorted(h for _, _, h in results)
     check('the slow connections stayed open during the probes',
-          min(h for _, _, h in results) >= a.slow * 0.9,
-          'as few as %d' % min(h for _, _, h in results))
-    status, secs = await probe(host, port, a.give_up)
+          held[len(held) // 2] >= a.slow * 0.9,
+          'a median of %d' % held[len(held) // 2])
+    status, secs = await probe(host, port, path, a.give_up)
     check('GET / answers 200 after the attack (%.3f s)' % secs,
           status == 200, 'status %s' % status)
 
