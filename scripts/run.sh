@@ -160,19 +160,34 @@ LoadModule dbd_module "$MODULES_DIR/mod_dbd.so"
 LoadModule reqtimeout_module "$MODULES_DIR/mod_reqtimeout.so"
 LoadModule placement_module "$MOD"
 
-# A client that opens connections and sends nothing (or dribbles) must not
-# hold the worker threads: headers within 20 s (40 s while data keeps
-# coming at 500 B/s), bodies likewise. TRACE would echo X-Auth-Token.
-RequestReadTimeout header=20-40,MinRate=500 body=20,MinRate=500
+# Slow clients (docs/operations.md "Slow clients"). httpd 2.4 gives a
+# connection a worker thread from its first byte until its request header
+# is whole, however slowly the header comes: threads are what a slowloris
+# attack uses up. So many threads, all started at once (1,024: about 70 MB
+# of RSS in all, 100 MB while 900 slow clients hold them), in few children
+# (each has its own caches and up to DBDMax database connections: a
+# request waits for one, the others wait for bytes). A
+# header must come within 10 s (20 s while it keeps coming at 500 B/s), a
+# body likewise; a kept-alive connection waits in the event MPM's
+# listener, not in a thread, 5 s at most. Past about 1,000 slow clients
+# only a proxy in front helps (request buffering, per-client limits).
+# TRACE would echo X-Auth-Token.
+RequestReadTimeout header=10-20,MinRate=500 body=20,MinRate=500
 Timeout 30
+KeepAlive On
+KeepAliveTimeout 5
 TraceEnable Off
 
-StartServers 2
-ServerLimit 2
-ThreadsPerChild 16
-MaxRequestWorkers 32
-MinSpareThreads 4
-MaxSpareThreads 32
+StartServers 4
+ServerLimit 4
+ThreadLimit 256
+ThreadsPerChild 256
+MaxRequestWorkers 1024
+MinSpareThreads 256
+MaxSpareThreads 1024
+# connections a child takes beyond its threads: kept-alive ones waiting
+# for their next request (httpd's default)
+AsyncRequestWorkerFactor 2
 
 ErrorLog /dev/stderr
 LogLevel ${LOGLEVEL:-warn}
@@ -189,6 +204,9 @@ DBDExptime 60
 <Location "$PREFIX">
     SetHandler placement
     PlacementAuthStrategy noauth2
+    # At most this many allocation candidates per request, with or without
+    # limit (docs/directives.md): one request stays within tens of MB.
+    PlacementMaxAllocationCandidates 10000
     Require all granted
 </Location>
 CONF

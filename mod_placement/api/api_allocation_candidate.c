@@ -283,6 +283,31 @@ static void write_answer(pl_req_t *req, void *baton)
     }
 }
 
+/* The counters of a 200. An answer the node budget cut short is a 200
+ * with fewer candidates than the request allowed: the engine logs it
+ * (PL05101) and it is counted here. One that stopped at
+ * PlacementMaxAllocationCandidates rather than at the request's limit is
+ * counted apart, so that an operator sees whether the maximum bites. */
+static void count_answer(const pl_ac_opts_t *opts, const pl_ac_world_t *world,
+                         const pl_ac_result_t *res)
+{
+    int maximum_binds = opts->max_candidates >= 0 &&
+                        (opts->limit <= 0 ||
+                         opts->max_candidates < opts->limit);
+
+    pl_metrics_add(PL_METRIC_CANDIDATE_REQUESTS, 1);
+    pl_metrics_add(PL_METRIC_CANDIDATES_RETURNED, res->cands->nelts);
+    if (res->over_budget) {
+        pl_metrics_add(PL_METRIC_CANDIDATES_CUT, 1);
+    }
+    else if (res->truncated && maximum_binds) {
+        pl_metrics_add(PL_METRIC_CANDIDATES_AT_MAXIMUM, 1);
+    }
+    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_HITS, world->facts_cached);
+    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_MISSES, world->facts_read);
+    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_RESETS, world->cache_resets);
+}
+
 int pl_api_ac_list(pl_req_t *req)
 {
     const pl_jsonschema_t *schema;
@@ -353,10 +378,6 @@ int pl_api_ac_list(pl_req_t *req)
     answer->sums = sums;
     answer->uuids = uuids_make(req->pool, by_id);
     req->last_modified = apr_time_now();
-    pl_metrics_add(PL_METRIC_CANDIDATE_REQUESTS, 1);
-    pl_metrics_add(PL_METRIC_CANDIDATES_RETURNED, res->cands->nelts);
-    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_HITS, world->facts_cached);
-    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_MISSES, world->facts_read);
-    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_RESETS, world->cache_resets);
+    count_answer(&opts, world, res);
     return pl_reply_stream(req, HTTP_OK, write_answer, answer);
 }

@@ -66,6 +66,21 @@ static const struct {
                                         "counter",
                                         "Allocation requests returned by those "
                                         "answers." },
+    [PL_METRIC_CANDIDATES_CUT] = { "placement_allocation_candidates_cut_"
+                                   "total",
+                                   "counter",
+                                   "Allocation candidate answers cut short "
+                                   "by the engine's node budget (PL05101 in "
+                                   "the error log): fewer candidates than "
+                                   "the request allowed." },
+    [PL_METRIC_CANDIDATES_AT_MAXIMUM] = { "placement_allocation_candidates_"
+                                          "maximum_reached_total",
+                                          "counter",
+                                          "Allocation candidate answers that "
+                                          "stopped at "
+                                          "PlacementMaxAllocationCandidates, "
+                                          "below the request's limit or "
+                                          "without one." },
     [PL_METRIC_PROVIDER_CACHE_HITS] = { "placement_provider_cache_hits_total",
                                         "counter",
                                         "Providers of candidate trees whose "
