@@ -330,8 +330,9 @@ def main():
             case_any_of(server, 200))),
         ('candidates', lambda: case_unbounded_candidates(
             server, 100 * k, 5)),
-        ('slow', lambda: case_slow_clients(server, 200, 10 * k)),
     ]
+    if long_run:  # the short slice leaves slow clients to t/front/run
+        cases.append(('slow', lambda: case_slow_clients(server, 500, 100)))
     for name, fn in cases:
         if only is None or name in only:
             try:
