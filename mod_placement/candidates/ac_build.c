@@ -261,6 +261,15 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         return APR_SUCCESS;
     }
     nslots = s; /* b.nslots was an upper bound */
+    /* where upstream keeps the unsuffixed group's choices made only of
+     * sharing providers: seen only beside other groups */
+    for (i = 0; i < b.ngroups && b.ngroups > 1; i++) {
+        gctx_t *gc = &b.groups[i];
+
+        if (gc->multi && gc->shared_abroad) {
+            gc->up_order = pl_ac_upstream_tree_order(&b, gc);
+        }
+    }
 
     b.anchor_list = full_anchors(&b, world, nslots);
     if (opts->randomize) {
@@ -306,6 +315,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     w.bound = bound > 0 ? bound : 0;
     w.out = res->cands;
     w.seen = world->sharing->nelts ? apr_hash_make(p) : NULL;
+    w.kept_at = apr_hash_make(p);
     w.roots_seen = pl_idmap_make(p, 64);
     w.roots = res->roots;
     if (opts->exclude_nested && world->has_trees) {

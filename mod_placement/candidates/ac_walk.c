@@ -167,6 +167,30 @@ static int same_subtree_ok(const walk_t *w)
     return 1;
 }
 
+/* A choice of the multi group gc made only of sharing providers stands
+ * at the one anchor upstream keeps it at (pl_ac_upstream_tree_order). */
+static int kept_here(walk_t *w, const gctx_t *gc)
+{
+    prov_t *const *chosen = w->chosen + gc->slot0;
+    apr_size_t len = gc->width * sizeof(apr_int64_t);
+    apr_int64_t *ids = apr_palloc(w->b->c->p, len), *at;
+    int s;
+
+    for (s = 0; s < gc->width; s++) {
+        if (!chosen[s]->sharing) {
+            return 1;
+        }
+        ids[s] = chosen[s]->id;
+    }
+    at = apr_hash_get(w->kept_at, ids, len);
+    if (at == NULL) {
+        at = apr_palloc(w->b->c->p, sizeof(*at));
+        *at = pl_ac_kept_anchor(w->b, gc, gc->up_order, chosen);
+        apr_hash_set(w->kept_at, ids, len, at);
+    }
+    return *at == 0 || *at == w->anchor->id;
+}
+
 /* opts->exclude_nested (a client that cannot see trees): one provider
  * per tree */
 static int nested_blind_ok(const walk_t *w)
@@ -764,8 +788,9 @@ int pl_ac_step(walk_t *w)
         }
         w->chosen[d] = pv;
         /* the last class of a multi group: its traits, all together */
-        if ((gc->multi && gc->nreq && d == gc->slot0 + gc->width - 1 &&
-             !group_traits_ok(w, gc))) {
+        if (gc->multi && d == gc->slot0 + gc->width - 1 &&
+            ((gc->nreq && !group_traits_ok(w, gc)) ||
+             (gc->up_order && !kept_here(w, gc)))) {
             untake(w, d, pv);
             continue;
         }
