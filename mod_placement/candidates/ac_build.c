@@ -251,6 +251,18 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         s += gc->width;
         st = gc->multi ? pl_ac_solve_multi(&b, gc) : pl_ac_solve_single(&b, gc);
     }
+    /* upstream ends at a group without a choice before it reads the
+     * names of the next: an unknown name there is no error then */
+    if (st == G_UNKNOWN_RC || st == G_UNKNOWN_TRAIT) {
+        int j;
+
+        for (j = 0; j < i; j++) {
+            if (b.groups[j].multi &&
+                !pl_ac_group_has_choice(&b, &b.groups[j])) {
+                st = G_EMPTY;
+            }
+        }
+    }
     if (st == G_UNKNOWN_RC || st == G_UNKNOWN_TRAIT) {
         res->outcome = st == G_UNKNOWN_RC ? PL_AC_UNKNOWN_RC
                                           : PL_AC_UNKNOWN_TRAIT;

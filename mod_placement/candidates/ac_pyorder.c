@@ -396,7 +396,7 @@ static pl_pyset_t *class_entries(apr_pool_t *p, const ctx_t *c,
  * providers can be (each of their aggregates' trees offers them), is
  * kept for the first of those trees upstream meets and dropped for the
  * others, and the numbered groups can then join it in that tree only.
- * Upstream's bug, kept for its answers (docs/errors.md, "Sharing
+ * Upstream's bug, kept for its answers (docs/api-coverage.md, "Sharing
  * providers beside numbered groups"): with DISK_GB from a sharing
  * provider in the unsuffixed group and MEMORY_MB in a numbered one, only
  * one tree of the aggregate gets candidates.

@@ -167,6 +167,59 @@ static int same_subtree_ok(const walk_t *w)
     return 1;
 }
 
+/* some choice for slots s.. of gc (chosen: the ones before) meets its
+ * required traits; *budget counts the nodes tried */
+static int choice_from(const build_t *b, const gctx_t *gc, const anchor_t *a,
+                       int s, const prov_t **chosen, long *budget)
+{
+    const apr_array_header_t *l = a->lists[gc->slot0 + s];
+    int i, j, k;
+
+    if (s == gc->width) {
+        for (i = 0; i < gc->nreq; i++) {
+            for (k = 0, j = 0; j < gc->width && !k; j++) {
+                k = pl_ac_has_any(&chosen[j]->traits, &gc->req[i]);
+            }
+            if (!k) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    for (i = 0; i < l->nelts; i++) {
+        if (--*budget < 0) {
+            return 1; /* too many to try: taken as there */
+        }
+        chosen[s] = APR_ARRAY_IDX(l, i, const prov_t *);
+        if (choice_from(b, gc, a, s + 1, chosen, budget)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int pl_ac_group_has_choice(const build_t *b, const gctx_t *gc)
+{
+    const prov_t **chosen = apr_palloc(b->c->p,
+                                       (gc->width + 1) * sizeof(*chosen));
+    long budget = 100000;
+    apr_size_t pos = 0;
+    const anchor_t *a;
+
+    while ((a = pl_idmap_next(b->anchors, &pos, NULL)) != NULL) {
+        int s;
+
+        for (s = 0; s < gc->width && a->lists[gc->slot0 + s] &&
+                    a->lists[gc->slot0 + s]->nelts;
+             s++) {
+        }
+        if (s == gc->width && choice_from(b, gc, a, 0, chosen, &budget)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* A choice of the multi group gc made only of sharing providers stands
  * at the one anchor upstream keeps it at (pl_ac_upstream_tree_order). */
 static int kept_here(walk_t *w, const gctx_t *gc)

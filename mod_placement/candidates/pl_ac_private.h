@@ -197,6 +197,9 @@ void pl_ac_state_apply(walk_t *w, wstate_t *st);
 void pl_ac_state_unapply(walk_t *w);
 int pl_ac_step(walk_t *w);
 void pl_ac_note_id(pl_idmap_t *seen, apr_array_header_t *a, apr_int64_t id);
+/* whether the multi group gc has a choice at some anchor that meets its
+ * required traits (upstream's group gives no AllocationRequest if not) */
+int pl_ac_group_has_choice(const build_t *b, const gctx_t *gc);
 
 /* ---- ac_pyorder.c: the order upstream meets the unsuffixed group's trees
  * in (CPython's set order) ---- */
