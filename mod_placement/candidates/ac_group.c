@@ -322,7 +322,8 @@ static int entry_ok(const ctx_t *c, const gctx_t *gc, const prov_t *pv,
         return 0;
     }
     /* an aggregate on the root spans the whole tree */
-    if (gc->has_mo && !pl_ac_in_all_aggs(gc, pv) && !root_in_aggs(c, gc, anchor)) {
+    if (gc->has_mo && !pl_ac_in_all_aggs(gc, pv) &&
+        !root_in_aggs(c, gc, anchor)) {
         return 0;
     }
     if (gc->forb_aggs.n && (pl_ac_has_any(&pv->aggs, &gc->forb_aggs) ||

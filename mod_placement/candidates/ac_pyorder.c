@@ -241,8 +241,7 @@ typedef int (*keep_fn)(const ctx_t *c, const gctx_t *gc,
 
 /* set(e for e in s if keep(e)): upstream's RPCandidateList.filter_by_* */
 static pl_pyset_t *filtered(apr_pool_t *p, const ctx_t *c, const gctx_t *gc,
-                            const pl_pyset_t *s, keep_fn keep,
-                            const void *arg)
+                            const pl_pyset_t *s, keep_fn keep, const void *arg)
 {
     pl_pyset_t *out = pl_pyset_make(p, 3);
     const apr_int64_t *e;
@@ -286,8 +285,8 @@ static int keep_allowed(const ctx_t *c, const gctx_t *gc,
            !(root && pl_ac_has_any(&root->aggs, &gc->forb_aggs));
 }
 
-static int keep_tree(const ctx_t *c, const gctx_t *gc,
-                     const apr_int64_t *entry, const void *arg)
+static int keep_tree(const ctx_t *c, const gctx_t *gc, const apr_int64_t *entry,
+                     const void *arg)
 {
     (void)c;
     (void)gc;
@@ -477,8 +476,7 @@ static int listed(const apr_array_header_t *l, const prov_t *pv)
  * gc, all sharing) for: of the trees whose lists offer it, the first in
  * order. 0: none has a place (then the caller keeps it). */
 apr_int64_t pl_ac_kept_anchor(const build_t *b, const gctx_t *gc,
-                              const pl_idmap_t *order,
-                              prov_t *const *chosen)
+                              const pl_idmap_t *order, prov_t *const *chosen)
 {
     const prov_t *first = chosen[0];
     apr_int64_t best = 0;
@@ -494,8 +492,8 @@ apr_int64_t pl_ac_kept_anchor(const build_t *b, const gctx_t *gc,
             (an = pl_idmap_get(b->anchors, a)) == NULL) {
             continue;
         }
-        for (s = 0; s < gc->width && listed(an->lists[gc->slot0 + s],
-                                            chosen[s]);
+        for (s = 0;
+             s < gc->width && listed(an->lists[gc->slot0 + s], chosen[s]);
              s++) {
         }
         if (s == gc->width) {
