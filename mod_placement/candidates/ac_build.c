@@ -16,7 +16,10 @@
  *   or the root of its tree is in the aggregates;
  * - every candidate hangs from one anchor, the root of a tree: all groups
  *   of a candidate share the anchor; a sharing provider can serve every
- *   tree it shares an aggregate with;
+ *   tree it shares an aggregate with, except that a choice of the
+ *   unsuffixed group made only of sharing providers stays at one of
+ *   those trees when other groups join it (upstream's set of choices
+ *   ignores the tree; ac_pyorder.c);
  * - group_policy=isolate wants a different provider for each suffixed
  *   group, same_subtree wants the providers of the listed groups under
  *   one of them, root_required wants traits on the anchor, and amounts
@@ -42,7 +45,9 @@
  * The engine's files (their shared types in pl_ac_private.h): ac_world.c
  * (providers by id, capacity, checks on one provider), ac_group.c (the
  * groups and the choices each anchor offers), ac_walk.c (the walk and its
- * early decisions), and this one: the entry point, which runs them.
+ * early decisions), ac_pyorder.c (the one tree upstream keeps a choice of
+ * the unsuffixed group made only of sharing providers at: an order of
+ * Python sets, replayed), and this one: the entry point, which runs them.
  */
 #include <stdlib.h>
 #include <string.h>

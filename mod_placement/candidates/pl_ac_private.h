@@ -1,9 +1,10 @@
 /* Licensed under the Apache License, Version 2.0.
  *
  * pl_ac_private.h: what the files of the candidate engine share (ac_world.c,
- * ac_group.c, ac_walk.c, ac_build.c): the engine's view of the world, the
- * groups with the choices each anchor offers, and the walk. Nothing outside
- * ac_*.c includes it; the engine's API is pl_ac.h.
+ * ac_group.c, ac_walk.c, ac_pyorder.c, ac_build.c): the engine's view of
+ * the world, the groups with the choices each anchor offers, and the walk.
+ * Nothing outside ac_*.c (and their unit tests) includes it; the engine's
+ * API is pl_ac.h.
  */
 #ifndef PL_AC_PRIVATE_H
 #define PL_AC_PRIVATE_H
