@@ -37,7 +37,8 @@ passed as ids after member_of emptied its sharing set), and "shared
 amounts": with group_policy isolate or none given, the unsuffixed group
 and a numbered group asking one class, where upstream adds amounts into
 objects several candidates share (its answer then changes from one
-process to the next; docs/api-coverage.md).
+process to the next; docs/api-coverage.md), and its candidates, amounts
+aside, are all among URL_B's.
 Last line: "queries N, statuses {...}, differences M"; exit 1 if M > 0.
 """
 import argparse
@@ -269,6 +270,26 @@ def shared_amount_shape(query):
     return policy != 'none' and bool(mine & others)
 
 
+def structures(cands):
+    """The candidates without their amounts: which provider gives which
+    class, and the mappings."""
+    out = set()
+    for c in cands:
+        doc = json.loads(c)
+        allocs = doc['allocations']
+        if isinstance(allocs, dict):
+            allocs = sorted((rp, sorted(v['resources'])) for rp, v in
+                            allocs.items())
+        out.add(json.dumps([allocs, doc.get('mappings')], sort_keys=True))
+    return out
+
+
+def within(cx, cy):
+    """' [A within B]' when A's candidates, amounts aside, are all B's (what
+    upstream's shared-amount bug leaves: other amounts, fewer candidates)."""
+    return ' [A within B]' if structures(cx) <= structures(cy) else ''
+
+
 def same_sets(a, b, query, mv):
     """--sets: whether two answers are upstream-equal; a reason if not."""
     x, y = ask(a, query, mv), ask(b, query, mv)
@@ -285,13 +306,14 @@ def same_sets(a, b, query, mv):
         fny, fcy, fsy = normal(fy[1])
         if fcx != fcy or fnx != fny or fsx != fsy:
             return 200, 'full answers differ: %d / %d candidates, %d / %d ' \
-                'only' % (fnx, fny, len(fcx - fcy), len(fcy - fcx))
+                'only%s' % (fnx, fny, len(fcx - fcy), len(fcy - fcx),
+                            within(fcx, fcy))
         if nx != ny or not cx <= fcx or not cy <= fcy:
             return 200, 'limited answers: %d / %d candidates' % (nx, ny)
         return 200, None
     if cx != cy or nx != ny:
-        return 200, '%d / %d candidates, %d / %d only' % (
-            nx, ny, len(cx - cy), len(cy - cx))
+        return 200, '%d / %d candidates, %d / %d only%s' % (
+            nx, ny, len(cx - cy), len(cy - cx), within(cx, cy))
     if sx != sy:
         return 200, 'provider summaries differ'
     return 200, None
@@ -323,7 +345,8 @@ def main():
             tag = None
             if why and status == 500 and ' / 200, ' in why:
                 tag = '500'
-            elif why and shared_amount_shape(query):
+            elif why and why.endswith('[A within B]') and \
+                    shared_amount_shape(query):
                 tag = 'shared amounts'
             if tag:
                 known[tag] += 1
