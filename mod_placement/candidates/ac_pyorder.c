@@ -182,7 +182,7 @@ void pl_pyset_add(pl_pyset_t *s, const apr_int64_t *key)
 
     memset(&e, 0, sizeof(e));
     memcpy(e.key, key, s->arity * sizeof(apr_int64_t));
-    e.hash = py_tuple_hash(key, s->arity);
+    e.hash = py_tuple_hash(e.key, s->arity);
     e.live = 1;
     add_entry(s, &e);
 }

@@ -200,8 +200,10 @@ static int choice_from(const build_t *b, const gctx_t *gc, const anchor_t *a,
 
 int pl_ac_group_has_choice(const build_t *b, const gctx_t *gc)
 {
-    const prov_t **chosen = apr_palloc(b->c->p,
-                                       (gc->width + 1) * sizeof(*chosen));
+    apr_size_t n = (apr_size_t)gc->width + 1;
+    /* an array of pointers: sizeof(pointer) is meant
+     * NOLINTNEXTLINE(bugprone-sizeof-expression) */
+    const prov_t **chosen = apr_palloc(b->c->p, n * sizeof(*chosen));
     long budget = 100000;
     apr_size_t pos = 0;
     const anchor_t *a;
@@ -225,8 +227,8 @@ int pl_ac_group_has_choice(const build_t *b, const gctx_t *gc)
 static int kept_here(walk_t *w, const gctx_t *gc)
 {
     prov_t *const *chosen = w->chosen + gc->slot0;
-    apr_size_t len = gc->width * sizeof(apr_int64_t);
-    apr_int64_t *ids = apr_palloc(w->b->c->p, len), *at;
+    apr_ssize_t len = (apr_ssize_t)(gc->width * sizeof(apr_int64_t));
+    apr_int64_t *ids = apr_palloc(w->b->c->p, (apr_size_t)len), *at;
     int s;
 
     for (s = 0; s < gc->width; s++) {
