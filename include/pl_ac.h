@@ -17,8 +17,9 @@
  *                         the choices of every group, pruned by capacity
  *                         and group_policy, stopped at limit / the
  *                         configured maximum so that they bound the work
- *                         (ac_build.c runs ac_world.c, ac_group.c and
- *                         ac_walk.c, which share pl_ac_private.h).
+ *                         (ac_build.c runs ac_world.c, ac_group.c,
+ *                         ac_walk.c and ac_pyorder.c, which share
+ *                         pl_ac_private.h).
  * pl_store_ac_candidates (store_ac.c) runs the reads and the builds as
  * the bound needs them and logs the engine's counters; then
  * ac_summary.c makes the provider summaries of the trees that made it

@@ -16,7 +16,10 @@
  *   or the root of its tree is in the aggregates;
  * - every candidate hangs from one anchor, the root of a tree: all groups
  *   of a candidate share the anchor; a sharing provider can serve every
- *   tree it shares an aggregate with;
+ *   tree it shares an aggregate with, except that a choice of the
+ *   unsuffixed group made only of sharing providers stays at one of
+ *   those trees when other groups join it (upstream's set of choices
+ *   ignores the tree; ac_pyorder.c);
  * - group_policy=isolate wants a different provider for each suffixed
  *   group, same_subtree wants the providers of the listed groups under
  *   one of them, root_required wants traits on the anchor, and amounts
@@ -42,7 +45,9 @@
  * The engine's files (their shared types in pl_ac_private.h): ac_world.c
  * (providers by id, capacity, checks on one provider), ac_group.c (the
  * groups and the choices each anchor offers), ac_walk.c (the walk and its
- * early decisions), and this one: the entry point, which runs them.
+ * early decisions), ac_pyorder.c (the one tree upstream keeps a choice of
+ * the unsuffixed group made only of sharing providers at: an order of
+ * Python sets, replayed), and this one: the entry point, which runs them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +256,18 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         s += gc->width;
         st = gc->multi ? pl_ac_solve_multi(&b, gc) : pl_ac_solve_single(&b, gc);
     }
+    /* upstream ends at a group without a choice before it reads the
+     * names of the next: an unknown name there is no error then */
+    if (st == G_UNKNOWN_RC || st == G_UNKNOWN_TRAIT) {
+        int j;
+
+        for (j = 0; j < i; j++) {
+            if (b.groups[j].multi &&
+                !pl_ac_group_has_choice(&b, &b.groups[j])) {
+                st = G_EMPTY;
+            }
+        }
+    }
     if (st == G_UNKNOWN_RC || st == G_UNKNOWN_TRAIT) {
         res->outcome = st == G_UNKNOWN_RC ? PL_AC_UNKNOWN_RC
                                           : PL_AC_UNKNOWN_TRAIT;
@@ -261,6 +278,15 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         return APR_SUCCESS;
     }
     nslots = s; /* b.nslots was an upper bound */
+    /* where upstream keeps the unsuffixed group's choices made only of
+     * sharing providers: seen only beside other groups */
+    for (i = 0; i < b.ngroups && b.ngroups > 1; i++) {
+        gctx_t *gc = &b.groups[i];
+
+        if (gc->multi && gc->shared_abroad) {
+            gc->up_order = pl_ac_upstream_tree_order(&b, gc);
+        }
+    }
 
     b.anchor_list = full_anchors(&b, world, nslots);
     if (opts->randomize) {
@@ -306,6 +332,7 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
     w.bound = bound > 0 ? bound : 0;
     w.out = res->cands;
     w.seen = world->sharing->nelts ? apr_hash_make(p) : NULL;
+    w.kept_at = apr_hash_make(p);
     w.roots_seen = pl_idmap_make(p, 64);
     w.roots = res->roots;
     if (opts->exclude_nested && world->has_trees) {

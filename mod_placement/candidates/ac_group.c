@@ -35,7 +35,7 @@ gstat_e pl_ac_resolve_traits(ctx_t *c, const apr_array_header_t *names,
     return G_OK;
 }
 
-static int in_all_aggs(const gctx_t *gc, const prov_t *pv)
+int pl_ac_in_all_aggs(const gctx_t *gc, const prov_t *pv)
 {
     int i;
 
@@ -120,7 +120,7 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
         n = 0;
         pos = 0;
         while (!n && (pv = pl_idmap_next(c->provs, &pos, NULL)) != NULL) {
-            n = pv->aggs.n && in_all_aggs(gc, pv);
+            n = pv->aggs.n && pl_ac_in_all_aggs(gc, pv);
         }
         if (!n) {
             return G_EMPTY;
@@ -258,7 +258,7 @@ gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc)
             prov_t *pv = APR_ARRAY_IDX(provs, i, prov_t *);
 
             if (serves_all(gc, pv) && has_required(gc, pv) &&
-                (!gc->has_mo || in_all_aggs(gc, pv)) &&
+                (!gc->has_mo || pl_ac_in_all_aggs(gc, pv)) &&
                 !forbidden_here(gc, pv)) {
                 APR_ARRAY_PUSH(hits, prov_t *) = pv;
             }
@@ -272,7 +272,7 @@ gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc)
 
         while ((pv = pl_idmap_next(c->provs, &pos, NULL)) != NULL) {
             if ((pv->traits.n || pv->aggs.n) && has_required(gc, pv) &&
-                (!gc->has_mo || in_all_aggs(gc, pv)) &&
+                (!gc->has_mo || pl_ac_in_all_aggs(gc, pv)) &&
                 !forbidden_here(gc, pv)) {
                 APR_ARRAY_PUSH(hits, prov_t *) = pv;
             }
@@ -303,7 +303,7 @@ gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc)
 
 static int root_in_aggs(const ctx_t *c, const gctx_t *gc, apr_int64_t root)
 {
-    return in_all_aggs(gc, pl_idmap_get(c->provs, root));
+    return pl_ac_in_all_aggs(gc, pl_idmap_get(c->provs, root));
 }
 
 static int root_in_bad(const ctx_t *c, const gctx_t *gc, apr_int64_t root)
@@ -322,7 +322,8 @@ static int entry_ok(const ctx_t *c, const gctx_t *gc, const prov_t *pv,
         return 0;
     }
     /* an aggregate on the root spans the whole tree */
-    if (gc->has_mo && !in_all_aggs(gc, pv) && !root_in_aggs(c, gc, anchor)) {
+    if (gc->has_mo && !pl_ac_in_all_aggs(gc, pv) &&
+        !root_in_aggs(c, gc, anchor)) {
         return 0;
     }
     if (gc->forb_aggs.n && (pl_ac_has_any(&pv->aggs, &gc->forb_aggs) ||
@@ -383,7 +384,7 @@ gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc)
             }
             /* and every tree it shares with (not with in_tree) */
             if (!pv->sharing || gc->has_tree ||
-                (gc->has_mo && !in_all_aggs(gc, pv))) {
+                (gc->has_mo && !pl_ac_in_all_aggs(gc, pv))) {
                 continue;
             }
             for (k = 0; k < pv->anchors.n; k++) {
@@ -396,6 +397,7 @@ gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc)
                 pl_idmap_set(here, a, pv);
                 if (!pl_ac_has_any(&pv->traits, &gc->forb)) {
                     anchor_add(b, a, slot, pv);
+                    gc->shared_abroad |= a != pv->root_id;
                 }
             }
         }

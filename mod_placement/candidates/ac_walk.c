@@ -167,6 +167,85 @@ static int same_subtree_ok(const walk_t *w)
     return 1;
 }
 
+/* some choice for slots s.. of gc (chosen: the ones before) meets its
+ * required traits; *budget counts the nodes tried */
+static int choice_from(const build_t *b, const gctx_t *gc, const anchor_t *a,
+                       int s, const prov_t **chosen, long *budget)
+{
+    const apr_array_header_t *l = a->lists[gc->slot0 + s];
+    int i, j, k;
+
+    if (s == gc->width) {
+        for (i = 0; i < gc->nreq; i++) {
+            for (k = 0, j = 0; j < gc->width && !k; j++) {
+                k = pl_ac_has_any(&chosen[j]->traits, &gc->req[i]);
+            }
+            if (!k) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    for (i = 0; i < l->nelts; i++) {
+        if (--*budget < 0) {
+            return 1; /* too many to try: taken as there */
+        }
+        chosen[s] = APR_ARRAY_IDX(l, i, const prov_t *);
+        if (choice_from(b, gc, a, s + 1, chosen, budget)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int pl_ac_group_has_choice(const build_t *b, const gctx_t *gc)
+{
+    apr_size_t n = (apr_size_t)gc->width + 1;
+    /* an array of pointers: sizeof(pointer) is meant
+     * NOLINTNEXTLINE(bugprone-sizeof-expression) */
+    const prov_t **chosen = apr_palloc(b->c->p, n * sizeof(*chosen));
+    long budget = 100000;
+    apr_size_t pos = 0;
+    const anchor_t *a;
+
+    while ((a = pl_idmap_next(b->anchors, &pos, NULL)) != NULL) {
+        int s;
+
+        for (s = 0; s < gc->width && a->lists[gc->slot0 + s] &&
+                    a->lists[gc->slot0 + s]->nelts;
+             s++) {
+        }
+        if (s == gc->width && choice_from(b, gc, a, 0, chosen, &budget)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A choice of the multi group gc made only of sharing providers stands
+ * at the one anchor upstream keeps it at (pl_ac_upstream_tree_order). */
+static int kept_here(walk_t *w, const gctx_t *gc)
+{
+    prov_t *const *chosen = w->chosen + gc->slot0;
+    apr_ssize_t len = (apr_ssize_t)(gc->width * sizeof(apr_int64_t));
+    apr_int64_t *ids = apr_palloc(w->b->c->p, (apr_size_t)len), *at;
+    int s;
+
+    for (s = 0; s < gc->width; s++) {
+        if (!chosen[s]->sharing) {
+            return 1;
+        }
+        ids[s] = chosen[s]->id;
+    }
+    at = apr_hash_get(w->kept_at, ids, len);
+    if (at == NULL) {
+        at = apr_palloc(w->b->c->p, sizeof(*at));
+        *at = pl_ac_kept_anchor(w->b, gc, gc->up_order, chosen);
+        apr_hash_set(w->kept_at, ids, len, at);
+    }
+    return *at == 0 || *at == w->anchor->id;
+}
+
 /* opts->exclude_nested (a client that cannot see trees): one provider
  * per tree */
 static int nested_blind_ok(const walk_t *w)
@@ -764,8 +843,9 @@ int pl_ac_step(walk_t *w)
         }
         w->chosen[d] = pv;
         /* the last class of a multi group: its traits, all together */
-        if ((gc->multi && gc->nreq && d == gc->slot0 + gc->width - 1 &&
-             !group_traits_ok(w, gc))) {
+        if (gc->multi && d == gc->slot0 + gc->width - 1 &&
+            ((gc->nreq && !group_traits_ok(w, gc)) ||
+             (gc->up_order && !kept_here(w, gc)))) {
             untake(w, d, pv);
             continue;
         }

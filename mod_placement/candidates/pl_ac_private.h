@@ -1,9 +1,10 @@
 /* Licensed under the Apache License, Version 2.0.
  *
  * pl_ac_private.h: what the files of the candidate engine share (ac_world.c,
- * ac_group.c, ac_walk.c, ac_build.c): the engine's view of the world, the
- * groups with the choices each anchor offers, and the walk. Nothing outside
- * ac_*.c includes it; the engine's API is pl_ac.h.
+ * ac_group.c, ac_walk.c, ac_pyorder.c, ac_build.c): the engine's view of
+ * the world, the groups with the choices each anchor offers, and the walk.
+ * Nothing outside ac_*.c (and their unit tests) includes it; the engine's
+ * API is pl_ac.h.
  */
 #ifndef PL_AC_PRIVATE_H
 #define PL_AC_PRIVATE_H
@@ -90,6 +91,11 @@ typedef struct gctx_t {
     int multi;        /* several providers may serve it */
     int slot0, width; /* its slots in the walk */
     int *order;       /* multi: resources by class id */
+    /* multi: a sharing provider serves a tree not its own here, and
+     * upstream's order of the trees (pl_ac_upstream_tree_order) when it
+     * decides where such choices are kept; NULL: everywhere */
+    int shared_abroad;
+    pl_idmap_t *up_order;
 } gctx_t;
 
 /* Each anchor: for every slot of the walk, the providers it may take. */
@@ -120,6 +126,7 @@ gstat_e pl_ac_resolve_traits(ctx_t *c, const apr_array_header_t *names,
 gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown);
 gstat_e pl_ac_solve_single(build_t *b, gctx_t *gc);
 gstat_e pl_ac_solve_multi(build_t *b, gctx_t *gc);
+int pl_ac_in_all_aggs(const gctx_t *gc, const prov_t *pv);
 
 /* ---- ac_walk.c: per anchor, the walk over the choices of all groups ---- */
 
@@ -171,6 +178,8 @@ typedef struct walk_t {
     int bound;               /* 0: none */
     apr_array_header_t *out; /* pl_ac_cand_t * */
     apr_hash_t *seen;        /* dedup of all-sharing candidates */
+    apr_hash_t *kept_at;     /* all-sharing choice of the unsuffixed
+                              * group -> the anchor upstream keeps it at */
     pl_idmap_t *roots_seen;
     apr_array_header_t *roots;
     pl_idmap_t *rps_seen;
@@ -189,5 +198,29 @@ void pl_ac_state_apply(walk_t *w, wstate_t *st);
 void pl_ac_state_unapply(walk_t *w);
 int pl_ac_step(walk_t *w);
 void pl_ac_note_id(pl_idmap_t *seen, apr_array_header_t *a, apr_int64_t id);
+/* whether the multi group gc has a choice at some anchor that meets its
+ * required traits (upstream's group gives no AllocationRequest if not) */
+int pl_ac_group_has_choice(const build_t *b, const gctx_t *gc);
+
+/* ---- ac_pyorder.c: the order upstream meets the unsuffixed group's trees
+ * in (CPython's set order) ---- */
+
+/* A set of tuples of arity (2 or 3) integers, ordered as CPython's. */
+typedef struct pl_pyset_t pl_pyset_t;
+
+pl_pyset_t *pl_pyset_make(apr_pool_t *p, int arity);
+void pl_pyset_add(pl_pyset_t *s, const apr_int64_t *key);
+void pl_pyset_merge(pl_pyset_t *s, const pl_pyset_t *other); /* s |= other */
+apr_size_t pl_pyset_count(const pl_pyset_t *s);
+/* from *pos = 0: the next key in iteration order, NULL at the end */
+const apr_int64_t *pl_pyset_next(const pl_pyset_t *s, apr_size_t *pos);
+
+/* the roots of the (multi) group gc in upstream's order: root -> place
+ * (1 first, as a pointer-sized integer); NULL: no tree */
+pl_idmap_t *pl_ac_upstream_tree_order(build_t *b, const gctx_t *gc);
+/* where upstream keeps a choice of gc made only of sharing providers
+ * (chosen: one per slot of gc); 0: nowhere known */
+apr_int64_t pl_ac_kept_anchor(const build_t *b, const gctx_t *gc,
+                              const pl_idmap_t *order, prov_t *const *chosen);
 
 #endif /* PL_AC_PRIVATE_H */
