@@ -35,8 +35,8 @@ void repr_string(sb_t *sb, const char *s, apr_size_t n)
     }
     /* a builder with a limit takes what fits of a long string: its repr
      * is never made whole (ten bytes a byte at worst) */
-    sb_add(sb, pl_py_repr_cut(sb->p, s, n, JSON_TEXT, sb->limit - sb->len,
-                              &cut));
+    sb_add(sb,
+           pl_py_repr_cut(sb->p, s, n, JSON_TEXT, sb->limit - sb->len, &cut));
     if (cut) {
         sb->over = 1;
     }
@@ -192,15 +192,14 @@ static const char *cut_note(apr_pool_t *p, json_object *o)
 {
     switch (json_object_get_type(o)) {
     case json_type_string:
-        return apr_psprintf(
-            p, "a str of %" APR_INT64_T_FMT " characters",
-            pl_py_len(json_object_get_string(o),
-                      (apr_size_t)json_object_get_string_len(o), JSON_TEXT));
+        return apr_psprintf(p, "a str of %" APR_INT64_T_FMT " characters",
+                            pl_py_len(json_object_get_string(o),
+                                      (apr_size_t)json_object_get_string_len(o),
+                                      JSON_TEXT));
     case json_type_array:
         return count_of(p, "a list", json_object_array_length(o));
     case json_type_object:
-        return count_of(p, "a dict",
-                        (apr_size_t)json_object_object_length(o));
+        return count_of(p, "a dict", (apr_size_t)json_object_object_length(o));
     default:
         return "a value";
     }

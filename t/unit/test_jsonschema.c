@@ -999,8 +999,7 @@ static void run_cut(apr_pool_t *pool)
                strstr(err, "... (cut: a list of 3000000 items) is not of "
                            "type 'object'\n") &&
                strstr(err, "On instance:\n    [None, None, "),
-           "3,000,000 items are shown cut (%zu bytes)",
-           err ? strlen(err) : 0);
+           "3,000,000 items are shown cut (%zu bytes)", err ? strlen(err) : 0);
     json_object_put(list);
 
     /* 100,000 unexpected properties with long names */
@@ -1015,9 +1014,8 @@ static void run_cut(apr_pool_t *pool)
     }
     pl_jsonschema_validate_detail(s, o, pool, &err);
     TAP_OK(err && strlen(err) < 4096 &&
-               strncmp(err,
-                       "Additional properties are not allowed ('k000000", 47) ==
-                   0 &&
+               strncmp(err, "Additional properties are not allowed ('k000000",
+                       47) == 0 &&
                strstr(err, "... (cut: 100000 properties) were unexpected)"),
            "100,000 unexpected properties are named cut (%zu bytes)",
            err ? strlen(err) : 0);
