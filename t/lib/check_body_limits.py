@@ -128,9 +128,18 @@ def route_caps(raw, api, rp, gen):
     st, answer, _ = raw.send('PUT', '/allocations/%s' % uuid.uuid4(),
                              padded({'allocations': {}, 'project_id': 'p',
                                      'user_id': 'u',
-                                     'consumer_generation': None},
+                                     'consumer_generation': None,
+                                     'consumer_type': 'INSTANCE'},
                                     MEDIUM + 1))
     check('cap: PUT an allocation in 1 MB + 1 byte is a 413', st == 413,
+          (st, detail_of(answer)))
+    st, answer, _ = raw.send('PUT', '/allocations/%s' % uuid.uuid4(),
+                             padded({'allocations': {}, 'project_id': 'p',
+                                     'user_id': 'u',
+                                     'consumer_generation': None,
+                                     'consumer_type': 'INSTANCE'},
+                                    MEDIUM - 1))
+    check('cap: PUT an allocation in 1 MB - 1 byte is taken', st == 204,
           (st, detail_of(answer)))
 
 
