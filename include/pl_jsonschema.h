@@ -69,7 +69,9 @@ apr_status_t pl_jsonschema_compile_ex(apr_pool_t *p, const char *schema_json,
  *         the message of the error python-jsonschema's best_match() picks
  *         (the first line of str(ValidationError), e.g. "'name' is a
  *         required property" or "1 is not of type 'string'"), values
- *         rendered as Python reprs; allocated from p. Scratch memory comes
+ *         rendered as Python reprs (a value of the document whose repr is
+ *         over 1024 bytes cut: its start, then "... (cut: a list of N
+ *         items)"); allocated from p. Scratch memory comes
  *         from p too (a few small records per schema level, independent of
  *         the document size for the common cases).
  */

@@ -91,6 +91,16 @@ const char *pl_py_repr(apr_pool_t *p, const char *s, apr_size_t maxchars);
  */
 const char *pl_py_repr_n(apr_pool_t *p, const char *s, apr_size_t n, int flags);
 
+/**
+ * The start of pl_py_repr_n(p, s, n, flags): at most max bytes of it,
+ * cut after the last whole character that fits with the closing quote
+ * (which a cut text lacks), so that a huge string costs max bytes, not
+ * ten times its size. The quote is the whole string's. *pcut (if not
+ * NULL) is set to 1 when the repr was cut. max 0: no cut.
+ */
+const char *pl_py_repr_cut(apr_pool_t *p, const char *s, apr_size_t n,
+                           int flags, apr_size_t max, int *pcut);
+
 /** Room pl_py_float_repr needs: "-1.7976931348623157e+308" and a NUL. */
 #define PL_PY_FLOAT_REPR_SIZE 32
 
@@ -121,5 +131,14 @@ const char *pl_py_json_str(apr_pool_t *p, const char *s, apr_size_t n,
  * and Infinity included) or it nests too deeply to follow.
  */
 const char *pl_py_json_error(apr_pool_t *p, const char *s, apr_size_t n);
+
+/**
+ * The UnicodeDecodeError text bytes.decode('utf-8') raises for the n bytes
+ * at s ("'utf-8' codec can't decode byte 0xed in position 13: invalid
+ * continuation byte", positions in bytes), or NULL when they are UTF-8 as
+ * Python reads it: no overlong forms, no encoded surrogates, nothing past
+ * U+10FFFF (a NUL is a character).
+ */
+const char *pl_py_utf8_error(apr_pool_t *p, const char *s, apr_size_t n);
 
 #endif /* PL_PY_H */

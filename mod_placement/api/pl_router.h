@@ -28,6 +28,9 @@ typedef struct pl_route_t {
      * comes after a check of the microversion). */
     const char *rule;
     int flags; /* PL_ROUTE_* */
+    /* The largest body the route takes (PL_BODY_* of pl_req.h): what its
+     * largest real request needs; PlacementMaxBodySize replaces it. */
+    apr_size_t max_body;
 } pl_route_t;
 
 /**

@@ -30,7 +30,9 @@ void sb_init(sb_t *sb, apr_pool_t *p)
 
 void sb_addn(sb_t *sb, const char *s, apr_size_t n)
 {
-    if (sb->limit && sb->len + n > sb->limit) {
+    /* past the limit nothing more is added: the text stays a start of
+     * the whole (no closing bracket after a dropped item) */
+    if (sb->over || (sb->limit && sb->len + n > sb->limit)) {
         sb->over = 1;
         return;
     }

@@ -23,7 +23,23 @@
 
 void repr_string(sb_t *sb, const char *s, apr_size_t n)
 {
-    sb_add(sb, pl_py_repr_n(sb->p, s, n, JSON_TEXT));
+    int cut = 0;
+
+    if (sb->limit == 0) {
+        sb_add(sb, pl_py_repr_n(sb->p, s, n, JSON_TEXT));
+        return;
+    }
+    if (sb->over || sb->len >= sb->limit) {
+        sb->over = 1;
+        return;
+    }
+    /* a builder with a limit takes what fits of a long string: its repr
+     * is never made whole (ten bytes a byte at worst) */
+    sb_add(sb,
+           pl_py_repr_cut(sb->p, s, n, JSON_TEXT, sb->limit - sb->len, &cut));
+    if (cut) {
+        sb->over = 1;
+    }
 }
 
 static void repr_double(sb_t *sb, double d)
@@ -154,6 +170,81 @@ static void repr_any(sb_t *sb, json_object *o, int depth, int sorted)
 void repr_value(sb_t *sb, json_object *o, int depth)
 {
     repr_any(sb, o, depth, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Values of the instance (the request's body) are shown cut: upstream
+ * prints them whole, so a 63 MB string made a 132 MB answer. A repr of
+ * up to REPR_CUT bytes is shown whole, as upstream shows it; a longer one
+ * by its first bytes, "..." and what was cut: "[1, 2, ... (cut: a list
+ * of 3000000 items)". docs/errors.md says so.                          */
+
+#define REPR_CUT 1024
+
+static const char *count_of(apr_pool_t *p, const char *what, apr_size_t n)
+{
+    return apr_psprintf(p, "%s of %" APR_SIZE_T_FMT " item%s", what, n,
+                        n == 1 ? "" : "s");
+}
+
+/* Python's len() of o, in words, for the note after a cut. */
+static const char *cut_note(apr_pool_t *p, json_object *o)
+{
+    switch (json_object_get_type(o)) {
+    case json_type_string:
+        return apr_psprintf(p, "a str of %" APR_INT64_T_FMT " characters",
+                            pl_py_len(json_object_get_string(o),
+                                      (apr_size_t)json_object_get_string_len(o),
+                                      JSON_TEXT));
+    case json_type_array:
+        return count_of(p, "a list", json_object_array_length(o));
+    case json_type_object:
+        return count_of(p, "a dict", (apr_size_t)json_object_object_length(o));
+    default:
+        return "a value";
+    }
+}
+
+/* repr() of o into a builder of its own, at most REPR_CUT bytes; returns
+ * whether it was cut. */
+static int repr_bounded(sb_t *part, apr_pool_t *p, json_object *o)
+{
+    sb_init(part, p);
+    part->limit = REPR_CUT;
+    repr_any(part, o, 0, 0);
+    return part->over;
+}
+
+/* repr() of the instance value o, cut past REPR_CUT bytes. */
+static void repr_inst(sb_t *sb, json_object *o)
+{
+    sb_t part;
+
+    if (repr_bounded(&part, sb->p, o)) {
+        sb_addn(sb, part.buf, part.len);
+        sb_add(sb, "... (cut: ");
+        sb_add(sb, cut_note(sb->p, o));
+        sb_addc(sb, ')');
+        return;
+    }
+    sb_addn(sb, part.buf, part.len);
+}
+
+/* repr() of a str of the instance (a key), cut past REPR_CUT bytes. */
+static void repr_inst_string(sb_t *sb, const char *s, apr_size_t n)
+{
+    sb_t part;
+
+    sb_init(&part, sb->p);
+    part.limit = REPR_CUT;
+    repr_string(&part, s, n);
+    sb_addn(sb, part.buf, part.len);
+    if (part.over) {
+        sb_add(sb, apr_psprintf(sb->p,
+                                "... (cut: a str of %" APR_INT64_T_FMT
+                                " characters)",
+                                pl_py_len(s, n, JSON_TEXT)));
+    }
 }
 
 const char *pl_jsonschema_repr(apr_pool_t *p, json_object *o)
@@ -424,6 +515,27 @@ static const char *pformat(apr_pool_t *p, json_object *o, int indent)
 /* ------------------------------------------------------------------ */
 /* Messages                                                            */
 
+/* The names of n unexpected properties ('a', 'b'), cut past REPR_CUT
+ * bytes (a body may send a million). */
+static void add_extras(sb_t *sb, const char **v, int n)
+{
+    sb_t part;
+    int i;
+
+    sb_init(&part, sb->p);
+    part.limit = REPR_CUT;
+    for (i = 0; i < n && !part.over; i++) {
+        if (i) {
+            sb_add(&part, ", ");
+        }
+        repr_string(&part, v[i], strlen(v[i]));
+    }
+    sb_addn(sb, part.buf, part.len);
+    if (part.over) {
+        sb_add(sb, apr_psprintf(sb->p, "... (cut: %d properties)", n));
+    }
+}
+
 const char *err_message(apr_pool_t *p, const js_err *e)
 {
     sb_t sb;
@@ -433,10 +545,10 @@ const char *err_message(apr_pool_t *p, const js_err *e)
     switch (e->kw) {
     case KW_FALSE_SCHEMA:
         sb_add(&sb, "False schema does not allow ");
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         break;
     case KW_TYPE:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " is not of type ");
         for (i = 0; i < e->k->n; i++) {
             if (i) {
@@ -446,7 +558,7 @@ const char *err_message(apr_pool_t *p, const js_err *e)
         }
         break;
     case KW_ENUM:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " is not one of ");
         repr_value(&sb, e->k->value, 0);
         break;
@@ -470,12 +582,7 @@ const char *err_message(apr_pool_t *p, const js_err *e)
         if (!e->node->pats_kw) {
             sb_add(&sb, "Additional properties are not allowed (");
         }
-        for (i = 0; i < extras->nelts; i++) {
-            if (i) {
-                sb_add(&sb, ", ");
-            }
-            repr_string(&sb, v[i], strlen(v[i]));
-        }
+        add_extras(&sb, v, extras->nelts);
         if (!e->node->pats_kw) {
             sb_add(&sb, extras->nelts == 1 ? " was unexpected)"
                                            : " were unexpected)");
@@ -506,11 +613,11 @@ const char *err_message(apr_pool_t *p, const js_err *e)
         sb_add(&sb, " is a required property");
         break;
     case KW_MINPROPERTIES:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " does not have enough properties");
         break;
     case KW_MAXPROPERTIES:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " has too many properties");
         break;
     case KW_ITEMS:
@@ -520,23 +627,23 @@ const char *err_message(apr_pool_t *p, const js_err *e)
         break;
     case KW_MINITEMS:
     case KW_MINLENGTH:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " is too short");
         break;
     case KW_MAXITEMS:
     case KW_MAXLENGTH:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " is too long");
         break;
     case KW_UNIQUEITEMS:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " has non-unique elements");
         break;
     case KW_MINIMUM:
     case KW_MAXIMUM:
     case KW_EXCLUSIVEMINIMUM:
     case KW_EXCLUSIVEMAXIMUM:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, e->kw == KW_MINIMUM   ? " is less than the minimum of "
                     : e->kw == KW_MAXIMUM ? " is greater than the maximum of "
                     : e->kw == KW_EXCLUSIVEMINIMUM
@@ -545,22 +652,22 @@ const char *err_message(apr_pool_t *p, const js_err *e)
         repr_num(&sb, e->k->num);
         break;
     case KW_PATTERN:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " does not match ");
         repr_string(&sb, e->k->pats[0].source, strlen(e->k->pats[0].source));
         break;
     case KW_FORMAT:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " is not a ");
         repr_value(&sb, e->k->value, 0);
         break;
     case KW_ANYOF:
     case KW_ONEOF:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " is not valid under any of the given schemas");
         break;
     case KW_ONEOF_MULTI:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " is valid under each of ");
         for (i = 0; i < e->nvalid; i++) {
             if (i) {
@@ -570,7 +677,7 @@ const char *err_message(apr_pool_t *p, const js_err *e)
         }
         break;
     case KW_NOT:
-        repr_value(&sb, e->inst, 0);
+        repr_inst(&sb, e->inst);
         sb_add(&sb, " should not be valid under ");
         repr_value(&sb, e->k->value, 0);
         break;
@@ -579,6 +686,20 @@ const char *err_message(apr_pool_t *p, const js_err *e)
         break;
     }
     return sb.buf;
+}
+
+/* pformat() of the instance value o as the trailer shows it (indented
+ * by four), or its cut repr() when that is over REPR_CUT bytes. */
+static const char *pformat_inst(apr_pool_t *p, json_object *o)
+{
+    sb_t part;
+
+    if (repr_bounded(&part, p, o)) {
+        sb_init(&part, p);
+        repr_inst(&part, o);
+        return part.buf;
+    }
+    return pformat(p, o, 4);
 }
 
 /* "instance['allocations'][0]": error.relative_path as
@@ -594,7 +715,7 @@ static const char *instance_path(apr_pool_t *p, const js_err *e)
     for (i = 0; e->path && i < e->depth; i++) {
         sb_addc(&sb, '[');
         if (e->path[i].key) {
-            repr_string(&sb, e->path[i].key, strlen(e->path[i].key));
+            repr_inst_string(&sb, e->path[i].key, strlen(e->path[i].key));
         }
         else {
             snprintf(num, sizeof(num), "%zu", e->path[i].idx);
@@ -628,5 +749,5 @@ const char *err_trailer(apr_pool_t *p, const js_err *e,
                         "\n\nFailed validating '%s' in schema%s:\n    %s"
                         "\n\nOn %s:\n    %s",
                         kw, path, pformat(p, e->node->json, 4),
-                        instance_path(p, e), pformat(p, e->inst, 4));
+                        instance_path(p, e), pformat_inst(p, e->inst));
 }

@@ -136,7 +136,7 @@ typedef struct {
     char *buf;
     apr_size_t len, cap;
     apr_size_t limit; /* 0, or the most bytes wanted */
-    int over;         /* more than limit was added */
+    int over;         /* more than limit was asked: nothing added since */
 } sb_t;
 
 typedef struct js_coll js_coll;

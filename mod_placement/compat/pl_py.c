@@ -440,53 +440,87 @@ const char *pl_py_strip(apr_pool_t *p, const char *s, apr_size_t len)
     return apr_pstrmemdup(p, start, last - start);
 }
 
-const char *pl_py_repr_n(apr_pool_t *p, const char *s, apr_size_t n, int flags)
+/* What repr() writes for the character cp (len bytes at s) inside quote,
+ * into o (room for 10 bytes); returns the length written. */
+static apr_size_t repr_char(char *o, const char *s, apr_size_t len,
+                            apr_uint32_t cp, char quote, int flags)
 {
-    /* worst case: "\U0010ffff" (10 chars) per input byte, plus quotes */
-    char *out = apr_palloc(p, n * 10 + 3), *o = out;
+    if (cp == (apr_uint32_t)quote || cp == '\\') {
+        o[0] = '\\';
+        o[1] = (char)cp;
+        return 2;
+    }
+    if (cp == '\t' || cp == '\n' || cp == '\r') {
+        o[0] = '\\';
+        o[1] = (char)(cp == '\t' ? 't' : cp == '\n' ? 'n' : 'r');
+        return 2;
+    }
+    if ((flags & PL_PY_REPR_BYTES) && len == 1 && cp >= 0xdc80 &&
+        cp <= 0xdcff && (unsigned char)s[0] >= 0x80) {
+        /* a byte that is no UTF-8, shown as the byte itself */
+        return (apr_size_t)apr_snprintf(o, 5, "\\x%02x", (unsigned char)s[0]);
+    }
+    if (!py_isprintable(cp)) {
+        if (cp <= 0xff) {
+            return (apr_size_t)apr_snprintf(o, 5, "\\x%02x", (unsigned)cp);
+        }
+        if (cp <= 0xffff) {
+            return (apr_size_t)apr_snprintf(o, 7, "\\u%04x", (unsigned)cp);
+        }
+        return (apr_size_t)apr_snprintf(o, 11, "\\U%08x", (unsigned)cp);
+    }
+    memcpy(o, s, len);
+    return len;
+}
+
+const char *pl_py_repr_cut(apr_pool_t *p, const char *s, apr_size_t n,
+                           int flags, apr_size_t max, int *pcut)
+{
+    /* worst case: "\U0010ffff" (10 chars) per input byte, plus quotes;
+     * with a cut, never more than max */
+    apr_size_t room = n * 10 + 3;
+    char *out, *o;
     char quote = '\'';
     apr_size_t i, len;
+    int cut = 0;
 
+    if (max > 0 && room > max + 1) {
+        room = max + 1;
+    }
+    out = o = apr_palloc(p, room > 2 ? room : 2);
+    /* the quote is the whole string's, cut or not */
     if (memchr(s, '\'', n) && !memchr(s, '"', n)) {
         quote = '"';
     }
     *o++ = quote;
     for (i = 0; i < n; i += len) {
+        char one[12];
         apr_uint32_t cp;
+        apr_size_t k;
 
         len = pl_py_u8_decode(s + i, n - i, flags, &cp);
-        if (cp == (apr_uint32_t)quote || cp == '\\') {
-            *o++ = '\\';
-            *o++ = (char)cp;
+        k = repr_char(one, s + i, len, cp, quote, flags);
+        /* room for this character and the closing quote */
+        if (max > 0 && (apr_size_t)(o - out) + k + 1 > max) {
+            cut = 1;
+            break;
         }
-        else if (cp == '\t' || cp == '\n' || cp == '\r') {
-            *o++ = '\\';
-            *o++ = (char)(cp == '\t' ? 't' : cp == '\n' ? 'n' : 'r');
-        }
-        else if ((flags & PL_PY_REPR_BYTES) && len == 1 && cp >= 0xdc80 &&
-                 cp <= 0xdcff && (unsigned char)s[i] >= 0x80) {
-            /* a byte that is no UTF-8, shown as the byte itself */
-            o += apr_snprintf(o, 5, "\\x%02x", (unsigned char)s[i]);
-        }
-        else if (!py_isprintable(cp)) {
-            if (cp <= 0xff) {
-                o += apr_snprintf(o, 5, "\\x%02x", (unsigned)cp);
-            }
-            else if (cp <= 0xffff) {
-                o += apr_snprintf(o, 7, "\\u%04x", (unsigned)cp);
-            }
-            else {
-                o += apr_snprintf(o, 11, "\\U%08x", (unsigned)cp);
-            }
-        }
-        else {
-            memcpy(o, s + i, len);
-            o += len;
-        }
+        memcpy(o, one, k);
+        o += k;
     }
-    *o++ = quote;
+    if (!cut) {
+        *o++ = quote;
+    }
     *o = '\0';
+    if (pcut) {
+        *pcut = cut;
+    }
     return out;
+}
+
+const char *pl_py_repr_n(apr_pool_t *p, const char *s, apr_size_t n, int flags)
+{
+    return pl_py_repr_cut(p, s, n, flags, 0, NULL);
 }
 
 const char *pl_py_repr(apr_pool_t *p, const char *s, apr_size_t maxchars)
@@ -1121,4 +1155,73 @@ const char *pl_py_json_error(apr_pool_t *p, const char *s, apr_size_t n)
                         "%s: line %" APR_SIZE_T_FMT " column %" APR_SIZE_T_FMT
                         " (char %" APR_SIZE_T_FMT ")",
                         j.msg, line, col, chars);
+}
+
+/* ------------------------------------------------------------------ */
+/* bytes.decode('utf-8')'s errors                                      */
+/* ------------------------------------------------------------------ */
+
+/* The range a continuation byte must be in: the second byte after E0,
+ * ED, F0 and F4 is narrower (no overlong forms, no surrogates, nothing
+ * past U+10FFFF), as in CPython's decoder. */
+static void utf8_second_range(unsigned lead, unsigned *plo, unsigned *phi)
+{
+    *plo = lead == 0xe0 ? 0xa0 : lead == 0xf0 ? 0x90 : 0x80;
+    *phi = lead == 0xed ? 0x9f : lead == 0xf4 ? 0x8f : 0xbf;
+}
+
+const char *pl_py_utf8_error(apr_pool_t *p, const char *s, apr_size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    const char *why = NULL;
+    apr_size_t i = 0, bad = 0;
+
+    while (i < n) {
+        unsigned lead = u[i], lo, hi;
+        apr_size_t need, k;
+
+        if (lead < 0x80) {
+            i++;
+            continue;
+        }
+        if (lead < 0xc2 || lead > 0xf4) {
+            why = "invalid start byte";
+            bad = 1;
+            break;
+        }
+        need = lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+        utf8_second_range(lead, &lo, &hi);
+        for (k = 1; k < need; k++) {
+            if (i + k >= n) {
+                /* CPython's range: from the lead byte to the end */
+                why = "unexpected end of data";
+                bad = n - i;
+                break;
+            }
+            if (u[i + k] < (k == 1 ? lo : 0x80) ||
+                u[i + k] > (k == 1 ? hi : 0xbf)) {
+                /* the bytes before the bad one */
+                why = "invalid continuation byte";
+                bad = k;
+                break;
+            }
+        }
+        if (why != NULL) {
+            break;
+        }
+        i += need;
+    }
+    if (why == NULL) {
+        return NULL;
+    }
+    if (bad == 1) {
+        return apr_psprintf(p,
+                            "'utf-8' codec can't decode byte 0x%02x in "
+                            "position %" APR_SIZE_T_FMT ": %s",
+                            u[i], i, why);
+    }
+    return apr_psprintf(p,
+                        "'utf-8' codec can't decode bytes in position "
+                        "%" APR_SIZE_T_FMT "-%" APR_SIZE_T_FMT ": %s",
+                        i, i + bad - 1, why);
 }

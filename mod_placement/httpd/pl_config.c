@@ -6,6 +6,7 @@
  */
 /* offsetof, so APR_OFFSETOF is not a NULL pointer subtraction */
 #include <stddef.h>
+#include <apr_lib.h>
 #include <apr_strings.h>
 #include <http_core.h>
 
@@ -30,6 +31,7 @@ void *pl_config_create_dir(apr_pool_t *p, char *dir)
     c->max_candidates = -2; /* -1 is a legal value: unlimited */
     c->ac_strategy = -1;
     c->statement_timeout = -1;
+    c->max_body = -1;
     c->policy = apr_table_make(p, 4);
     c->policy_exprs = apr_hash_make(p);
     c->enforce_scope = -1;
@@ -71,6 +73,7 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_INT(max_candidates, -2);
     MERGE_INT(ac_strategy, -1);
     MERGE_INT(statement_timeout, -1);
+    MERGE_INT(max_body, -1);
     MERGE_PTR(incomplete_project);
     MERGE_PTR(incomplete_user);
     c->policy = apr_table_overlay(p, base->policy, add->policy);
@@ -128,6 +131,11 @@ int pl_config_max_candidates(const pl_dir_conf_t *c)
 int pl_config_statement_timeout(const pl_dir_conf_t *c)
 {
     return c->statement_timeout < 0 ? 60 : c->statement_timeout;
+}
+
+apr_size_t pl_config_max_body(const pl_dir_conf_t *c, apr_size_t route_max)
+{
+    return c->max_body < 0 ? route_max : (apr_size_t)c->max_body;
 }
 
 /* breadth-first by default: see docs/directives.md */
@@ -380,6 +388,41 @@ static const char *set_count(cmd_parms *cmd, void *dc, const char *arg)
     return NULL;
 }
 
+/* PlacementMaxBodySize: bytes, or with K, M or G (1024, 1024^2, 1024^3),
+ * from 1 to 1G; json-c takes a body's length as an int, and no request
+ * needs more. */
+static const char *set_max_body(cmd_parms *cmd, void *dc, const char *arg)
+{
+    static const apr_int64_t most = (apr_int64_t)1024 * 1024 * 1024;
+    char *end;
+    apr_int64_t v = apr_strtoi64(arg, &end, 10), unit = 1;
+
+    switch (apr_toupper(*end)) {
+    case 'K':
+        unit = 1024;
+        end++;
+        break;
+    case 'M':
+        unit = (apr_int64_t)1024 * 1024;
+        end++;
+        break;
+    case 'G':
+        unit = most;
+        end++;
+        break;
+    default:
+        break;
+    }
+    if (!apr_isdigit(*arg) || *end != '\0' || v < 1 || v > most / unit) {
+        return apr_psprintf(cmd->pool,
+                            "%s: '%s' is not a size from 1 to 1G (bytes, "
+                            "or with K, M or G)",
+                            cmd->cmd->name, arg);
+    }
+    ((pl_dir_conf_t *)dc)->max_body = (int)(v * unit);
+    return NULL;
+}
+
 /* A list directive (oslo's ListOpt): each argument may itself be a
  * comma-separated list; the words are added to the array at the offset
  * cmd->info gives. */
@@ -478,6 +521,11 @@ const command_rec pl_cmds[] = {
     DIR_COUNT("PlacementStatementTimeout", statement_timeout,
               "SECONDS: the longest one SQL statement may run on the "
               "database server, 0 for no limit (default 60)"),
+    AP_INIT_TAKE1("PlacementMaxBodySize", set_max_body, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "SIZE: the largest request body every route takes, in "
+                  "bytes or with K, M or G (default each route's own: "
+                  "64K, 1M or 8M)"),
     AP_INIT_TAKE1("PlacementProviderCache", pl_provider_cache_set, NULL,
                   RSRC_CONF,
                   "N: providers whose inventories and traits each child "

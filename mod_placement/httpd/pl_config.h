@@ -31,6 +31,8 @@ typedef struct pl_dir_conf_t {
     /* PlacementStatementTimeout: seconds any one SQL statement may run
      * on the server, 0 no limit, -1 unset */
     int statement_timeout;
+    /* PlacementMaxBodySize: bytes, -1 unset (each route's own) */
+    int max_body;
     /* PlacementAllocationCandidatesStrategy: -1 unset, 0 depth-first,
      * 1 breadth-first (pl_ac_strategy_e) */
     int ac_strategy;
@@ -94,6 +96,9 @@ int pl_config_max_candidates(const pl_dir_conf_t *c);
 /** seconds a statement may run on the database server, 0 no limit
  *  (default 60) */
 int pl_config_statement_timeout(const pl_dir_conf_t *c);
+/** The largest request body a route takes: PlacementMaxBodySize if set,
+ *  else the route's own (route_max) */
+apr_size_t pl_config_max_body(const pl_dir_conf_t *c, apr_size_t route_max);
 /** 0 depth-first, 1 breadth-first (the default) */
 int pl_config_ac_strategy(const pl_dir_conf_t *c);
 const char *pl_config_incomplete_project(const pl_dir_conf_t *c);

@@ -522,6 +522,7 @@ static int route_and_run(pl_req_t *req)
                       "Only application/json is provided");
     }
     req->route = route;
+    req->body_max = pl_config_max_body(req->conf, route->max_body);
     /* upstream's require_content, then context.can(rule), each before
      * its handler reads anything */
     if ((route->flags & PL_ROUTE_JSON) && (status = pl_require_json(req))) {
@@ -635,6 +636,13 @@ int pl_handler(request_rec *r)
     }
 
     status = route_and_run(req);
+    if (r->eos_sent) {
+        /* httpd has answered already: its own 413 for a chunked body
+         * over LimitRequestBody; nothing more may be sent */
+        pl_metrics_request(pl_router_index(req->route), r->status,
+                           apr_time_now() - r->request_time);
+        return OK;
+    }
     set_log_notes(req);
     add_answer_headers(req, status);
     r->status = status;

@@ -12,6 +12,7 @@
 #include <apr_lib.h>
 #include <apr_date.h>
 #include <apr_hash.h>
+#include <http_core.h>
 #include <http_protocol.h>
 #include <apr_dbd.h>
 #include <mod_dbd.h>
@@ -24,9 +25,27 @@
 #include "pl_metrics.h"
 #include "pl_schemas.h"
 
-/* Bodies larger than this are refused before parsing (LimitRequestBody
- * applies too); a reshaper of thousands of providers fits easily. */
-#define PL_MAX_BODY ((apr_size_t)64 * 1024 * 1024)
+/* What json-c 0.16 spends on x86-64 per value it builds (measured with
+ * 1,000,000 of each in a list): an object about 800 bytes (its hash
+ * table has 16 slots from the start), an array 150, any other value 70
+ * to 90 (an int 72, an empty string 88), a member of a large object 100
+ * more for its key and slot. A body's scan counts the brackets and the
+ * separators ("," and ":") outside strings and prices them so. */
+#define JSON_COST_OBJECT 800
+#define JSON_COST_ARRAY 160
+#define JSON_COST_SEPARATOR 80
+
+/* What parsing may cost: at most this many times the body, or the floor
+ * for a small one. The densest real requests cost less than 40 times
+ * their size (an inventory of "total" alone per class, compact); 3
+ * million "{}" in a list would cost 270 times. docs/directives.md. */
+#define JSON_COST_FACTOR 48
+#define JSON_COST_FLOOR ((apr_uint64_t)1024 * 1024)
+
+/* How deep a body may nest: the deepest request (a reshape's
+ * allocations) has 6 levels; Python's json gives up near 1000 (upstream
+ * answers 500 there). */
+#define JSON_MAX_DEPTH 64
 
 int pl_err(pl_req_t *req, int status, const char *code, const char *fmt, ...)
 {
@@ -165,35 +184,107 @@ int pl_require_json(pl_req_t *req)
     return 0;
 }
 
-static int read_body(pl_req_t *req, char **pbuf, apr_size_t *plen)
+/* 413 for a body over max (size: its Content-Length, or -1 for a
+ * chunked one): said to the client with the sizes, and to the error log
+ * at info (an operator who sees legitimate clients here raises
+ * PlacementMaxBodySize). The connection closes after the answer, so the
+ * rest of the body is not read. */
+static int body_too_large(pl_req_t *req, apr_off_t size, apr_size_t max)
 {
     request_rec *r = req->r;
-    apr_size_t cap = 8192, len = 0;
+    const char *bytes = size < 0
+                            ? apr_psprintf(req->pool,
+                                           "more than %" APR_SIZE_T_FMT, max)
+                            : apr_off_t_toa(req->pool, size);
+
+    r->connection->keepalive = AP_CONN_CLOSE;
+    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r,
+                  PL_LOGNO(00104) "%s: a request body of %s bytes refused, "
+                                  "over the %" APR_SIZE_T_FMT " %s %.200s "
+                                  "takes (PlacementMaxBodySize, "
+                                  "LimitRequestBody)",
+                  req->request_id, bytes, max, r->method, r->uri);
+    if (size < 0) {
+        return pl_err(req, HTTP_REQUEST_ENTITY_TOO_LARGE, NULL,
+                      "Request body too large: more than the "
+                      "%" APR_SIZE_T_FMT " bytes accepted here",
+                      max);
+    }
+    return pl_err(req, HTTP_REQUEST_ENTITY_TOO_LARGE, NULL,
+                  "Request body too large: %s bytes, more than the "
+                  "%" APR_SIZE_T_FMT " accepted here",
+                  bytes, max);
+}
+
+/* The request's Content-Length, or -1 */
+static apr_off_t content_length(request_rec *r)
+{
+    const char *cl = apr_table_get(r->headers_in, "Content-Length");
+    apr_off_t len;
+    char *end;
+
+    if (cl == NULL || apr_strtoff(&len, cl, &end, 10) != APR_SUCCESS ||
+        *end != '\0' || len < 0) {
+        return -1;
+    }
+    return len;
+}
+
+/* The body, at most max bytes (or httpd's LimitRequestBody, if lower:
+ * its own 413 is an HTML page, this one the JSON error): with a
+ * Content-Length, refused before a byte is read if over, else read into
+ * one buffer of its size; chunked, read into a buffer that doubles up to
+ * max + 1. */
+static int read_body(pl_req_t *req, apr_size_t max, char **pbuf,
+                     apr_size_t *plen)
+{
+    request_rec *r = req->r;
+    apr_off_t httpd_limit = ap_get_limit_req_body(r);
+    apr_size_t cap, len = 0;
     char *buf;
     long n;
+    int status;
 
-    if (ap_setup_client_block(r, REQUEST_CHUNKED_DECHUNK) != OK) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Unable to read body");
+    if (httpd_limit > 0 && (apr_uint64_t)httpd_limit < max) {
+        max = (apr_size_t)httpd_limit;
     }
+    if ((status = ap_setup_client_block(r, REQUEST_CHUNKED_DECHUNK)) != OK) {
+        /* a Content-Length over LimitRequestBody, or one httpd cannot
+         * read */
+        return status == HTTP_REQUEST_ENTITY_TOO_LARGE
+                   ? body_too_large(req, content_length(r), max)
+                   : pl_err(req, HTTP_BAD_REQUEST, NULL, "Unable to read body");
+    }
+    if (!r->read_chunked && r->remaining > (apr_off_t)max) {
+        return body_too_large(req, r->remaining, max);
+    }
+    cap = r->read_chunked ? 8192 : (apr_size_t)r->remaining;
     buf = apr_palloc(req->pool, cap + 1);
     if (ap_should_client_block(r)) {
-        while ((n = ap_get_client_block(r, buf + len, cap - len)) > 0) {
-            len += n;
+        for (;;) {
             if (len == cap) {
                 char *bigger;
 
-                if (cap >= PL_MAX_BODY) {
-                    return pl_err(req, HTTP_REQUEST_ENTITY_TOO_LARGE, NULL,
-                                  "Request body too large");
+                if (!r->read_chunked) {
+                    break; /* all of Content-Length */
                 }
-                bigger = apr_palloc(req->pool, cap * 2 + 1);
+                if (cap > max) {
+                    return body_too_large(req, -1, max);
+                }
+                cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+                bigger = apr_palloc(req->pool, cap + 1);
                 memcpy(bigger, buf, len);
                 buf = bigger;
-                cap *= 2;
             }
-        }
-        if (n < 0) {
-            return pl_err(req, HTTP_BAD_REQUEST, NULL, "Unable to read body");
+            n = ap_get_client_block(r, buf + len, cap - len);
+            if (n < 0) {
+                return pl_err(req, HTTP_BAD_REQUEST, NULL,
+                              "Unable to read body");
+            }
+            if (n == 0) {
+                break;
+            }
+            len += (apr_size_t)n;
         }
     }
     buf[len] = '\0';
@@ -202,29 +293,164 @@ static int read_body(pl_req_t *req, char **pbuf, apr_size_t *plen)
     return 0;
 }
 
-/* Does the JSON text escape a NUL (\u0000)? C strings would end there,
- * keys included, so such a body is refused before it can name something
- * other than what it says. */
-static int escapes_nul(const char *buf, apr_size_t len)
-{
-    const char *at = buf, *end;
+/* What one pass over a body's bytes finds before json-c builds anything
+ * of it. Outside strings: the brackets and separators that price the
+ * parse; inside: escapes a C string or a database cannot hold. */
+typedef struct {
+    apr_uint64_t objects, arrays, separators;
+    const char *refused; /* why the body is refused, or NULL */
+} body_scan_t;
 
-    if (buf == NULL) { /* no body read: nothing escaped */
+static int hex4(const char *s, const char *end, unsigned *pv)
+{
+    unsigned v = 0;
+    int i;
+
+    if (end - s < 4) {
         return 0;
     }
-    end = buf + len;
-    while ((at = memchr(at, '\\', end - at)) != NULL) {
-        apr_size_t run = 0;
+    for (i = 0; i < 4; i++) {
+        int c = (unsigned char)s[i];
 
-        while (at + run < end && at[run] == '\\') {
-            run++;
+        if (!apr_isxdigit(c)) {
+            return 0;
         }
-        /* an odd run: its last backslash starts an escape */
-        if (run % 2 == 1 && end - (at + run) >= 5 &&
-            !memcmp(at + run, "u0000", 5)) {
-            return 1;
+        v = v * 16 +
+            (unsigned)(apr_isdigit(c) ? c - '0' : apr_tolower(c) - 'a' + 10);
+    }
+    *pv = v;
+    return 1;
+}
+
+/* The escape at at (just after its backslash): its length, or 0 when it
+ * is one the body may not have (why in *prefused). \u0000 would end a C
+ * string (a name cut short); a surrogate not in a pair cannot be stored
+ * as UTF-8 (json-c would make it U+FFFD, Python keeps it, the databases
+ * refuse it). */
+static apr_size_t scan_escape(apr_pool_t *p, const char *at, const char *end,
+                              const char **prefused)
+{
+    unsigned v, w;
+
+    if (at == end || *at != 'u' || !hex4(at + 1, end, &v)) {
+        return 1; /* json-c judges the others */
+    }
+    if (v == 0) {
+        *prefused = "\\u0000 is not allowed in strings";
+        return 0;
+    }
+    if (v >= 0xd800 && v <= 0xdbff && end - at >= 11 && at[5] == '\\' &&
+        at[6] == 'u' && hex4(at + 7, end, &w) && w >= 0xdc00 && w <= 0xdfff) {
+        return 11; /* a pair: one character beyond U+FFFF */
+    }
+    if (v >= 0xd800 && v <= 0xdfff) {
+        *prefused = apr_psprintf(p,
+                                 "\\u%04x is not allowed in strings (a "
+                                 "surrogate alone is no character)",
+                                 v);
+        return 0;
+    }
+    return 5;
+}
+
+static void scan_body(apr_pool_t *p, const char *buf, apr_size_t len,
+                      body_scan_t *scan)
+{
+    const char *at = buf, *end = buf + len;
+    int in_string = 0;
+
+    memset(scan, 0, sizeof(*scan));
+    while (at < end) {
+        char c = *at++;
+
+        if (in_string) {
+            if (c == '"') {
+                in_string = 0;
+            }
+            else if (c == '\\') {
+                apr_size_t n = scan_escape(p, at, end, &scan->refused);
+
+                if (n == 0) {
+                    return;
+                }
+                at += n;
+            }
+            continue;
         }
-        at += run;
+        switch (c) {
+        case '"':
+            in_string = 1;
+            break;
+        case '{':
+            scan->objects++;
+            break;
+        case '[':
+            scan->arrays++;
+            break;
+        case ',':
+        case ':':
+            scan->separators++;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* What json-c would spend building the body scanned (bytes). */
+static apr_uint64_t parse_cost(const body_scan_t *scan, apr_size_t len)
+{
+    return scan->objects * JSON_COST_OBJECT + scan->arrays * JSON_COST_ARRAY +
+           (scan->separators + 1) * JSON_COST_SEPARATOR + len;
+}
+
+/* 413 for a body that would cost more than JSON_COST_FACTOR times its
+ * size to parse (many small objects: "[{},{},...]"). */
+static int body_too_dense(pl_req_t *req, const body_scan_t *scan,
+                          apr_size_t len, apr_uint64_t cost,
+                          apr_uint64_t allowed)
+{
+    apr_uint64_t containers = scan->objects + scan->arrays;
+
+    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, req->r,
+                  PL_LOGNO(00105) "%s: a request body of %" APR_SIZE_T_FMT
+                                  " bytes refused: its %" APR_UINT64_T_FMT
+                                  " objects and arrays would cost about "
+                                  "%" APR_UINT64_T_FMT " bytes to parse",
+                  req->request_id, len, containers, cost);
+    return pl_err(req, HTTP_REQUEST_ENTITY_TOO_LARGE, NULL,
+                  "Request body too large: parsing its %" APR_UINT64_T_FMT
+                  " objects and arrays would take about %" APR_UINT64_T_FMT
+                  " MB, more than the %" APR_UINT64_T_FMT
+                  " MB allowed for %" APR_SIZE_T_FMT " bytes",
+                  containers, cost >> 20, allowed >> 20, len);
+}
+
+/* Before json-c reads the body: Python's decoding (upstream decodes the
+ * body as UTF-8 first: overlong forms and encoded surrogates are refused
+ * in its words), the escapes refused, then the price of parsing. */
+static int check_body_text(pl_req_t *req, const char *buf, apr_size_t len)
+{
+    const char *decode_error = pl_py_utf8_error(req->pool, buf, len);
+    body_scan_t scan;
+    apr_uint64_t cost, allowed;
+
+    if (decode_error) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s",
+                      decode_error);
+    }
+    scan_body(req->pool, buf, len, &scan);
+    if (scan.refused) {
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s",
+                      scan.refused);
+    }
+    cost = parse_cost(&scan, len);
+    allowed = (apr_uint64_t)len * JSON_COST_FACTOR;
+    if (allowed < JSON_COST_FLOOR) {
+        allowed = JSON_COST_FLOOR;
+    }
+    if (cost > allowed) {
+        return body_too_dense(req, &scan, len, cost, allowed);
     }
     return 0;
 }
@@ -280,17 +506,14 @@ int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
         return schema_missing(req);
     }
     if ((status = pl_require_json(req)) != 0 ||
-        (status = read_body(req, &buf, &len)) != 0) {
+        (status = read_body(req, req->body_max ? req->body_max : PL_BODY_SMALL,
+                            &buf, &len)) != 0 ||
+        (status = check_body_text(req, buf, len)) != 0) {
         return status;
     }
     /* Strict, as Python's json: no trailing commas, no single quotes.
      * JSON null is a valid document (a NULL json_object). */
-    if (escapes_nul(buf, len)) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "Malformed JSON: "
-                      "\\u0000 is not allowed in strings");
-    }
-    tok = json_tokener_new_ex(64);
+    tok = json_tokener_new_ex(JSON_MAX_DEPTH);
     /* invalid UTF-8 is refused as Python refuses to decode it */
     json_tokener_set_flags(tok,
                            JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);

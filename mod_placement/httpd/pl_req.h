@@ -21,6 +21,18 @@
 
 #define PL_MAX_PATH_PARAMS 2
 
+/* The largest request body a route takes (pl_route_t's max_body), in
+ * bytes: what the largest real request of the route needs, with room.
+ * PlacementMaxBodySize replaces them all (docs/directives.md). */
+#define PL_BODY_NONE ((apr_size_t)0) /* none: PL_BODY_SMALL if read */
+/* one resource class, provider or inventory */
+#define PL_BODY_SMALL ((apr_size_t)64 * 1024)
+/* the inventories of a provider, the allocations of one consumer */
+#define PL_BODY_MEDIUM ((apr_size_t)1024 * 1024)
+/* 100,000 traits or aggregates, the allocations of many consumers, a
+ * reshape of a big host */
+#define PL_BODY_LARGE ((apr_size_t)8 * 1024 * 1024)
+
 typedef struct pl_arg_t {
     const char *key;
     const char *value;
@@ -41,6 +53,7 @@ typedef struct pl_req_t {
     const char *request_id;                 /* req-<uuid4>, ours */
     const char *global_request_id;          /* the caller's, when well formed */
     const struct pl_route_t *route;         /* matched route, for the logs */
+    apr_size_t body_max; /* the largest body it takes (0: PL_BODY_SMALL) */
 
     /* identity (noauth2 or keystone): a token is scoped to the system
      * (system_scope_all), a domain (domain_id) or a project (project_id) */
@@ -107,10 +120,13 @@ int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema);
 int pl_require_json(pl_req_t *req);
 
 /**
- * Read the body: 415 unless Content-Type is application/json, 400 for
- * malformed JSON or a body the schema refuses. Returns 0 and *pdoc (bound
- * to the request pool) or the recorded error status. A NULL schema is
- * a 500 before anything is read, never "valid".
+ * Read the body: 415 unless Content-Type is application/json; 413 for a
+ * body over req->body_max or one whose JSON would cost more than 48 times
+ * its size to parse; 400 for text that is no UTF-8 (Python's words),
+ * malformed JSON (nested deeper than 64 too), an escaped NUL or lone
+ * surrogate, or a body the schema refuses. Returns 0 and *pdoc (bound to
+ * the request pool) or the recorded error status. A NULL schema is a 500
+ * before anything is read, never "valid".
  */
 int pl_read_json(pl_req_t *req, const pl_jsonschema_t *schema,
                  json_object **pdoc);

@@ -292,6 +292,100 @@ static void run_json(apr_pool_t *p)
     }
 }
 
+/* bytes.decode('utf-8')'s errors, as Python 3.11 words them (upstream's
+ * "Malformed JSON: ..." for a body that is no UTF-8) */
+static const struct {
+    const char *in;
+    apr_size_t n;
+    const char *err; /* NULL: valid */
+} utf8_errs[] = {
+    { "ok \xc3\xa9 \xf0\x9f\x98\x80 \0", 15, NULL },
+    { "{\"name\": \"bad\xed\xa0\x80name\"}", 22,
+      "'utf-8' codec can't decode byte 0xed in position 13: invalid "
+      "continuation byte" },
+    { "{\"name\": \"bad\xc0\xafname\"}", 21,
+      "'utf-8' codec can't decode byte 0xc0 in position 13: invalid start "
+      "byte" },
+    { "ab\xe2\x82", 4,
+      "'utf-8' codec can't decode bytes in position 2-3: unexpected end of "
+      "data" },
+    { "ab\xe2\x82"
+      "A",
+      5,
+      "'utf-8' codec can't decode bytes in position 2-3: invalid "
+      "continuation byte" },
+    { "ab\xe2", 3,
+      "'utf-8' codec can't decode byte 0xe2 in position 2: unexpected end "
+      "of data" },
+    { "\xf0\x9f\x98"
+      "A",
+      4,
+      "'utf-8' codec can't decode bytes in position 0-2: invalid "
+      "continuation byte" },
+    { "\xf0\x8f\xbf\xbf", 4,
+      "'utf-8' codec can't decode byte 0xf0 in position 0: invalid "
+      "continuation byte" },
+    { "\xf4\x90\x80\x80", 4,
+      "'utf-8' codec can't decode byte 0xf4 in position 0: invalid "
+      "continuation byte" },
+    { "\xe0\x80\xaf", 3,
+      "'utf-8' codec can't decode byte 0xe0 in position 0: invalid "
+      "continuation byte" },
+    { "\xff", 1,
+      "'utf-8' codec can't decode byte 0xff in position 0: invalid start "
+      "byte" },
+    { "\xed\x9f\xbf\xed\xbf\xbf", 6,
+      "'utf-8' codec can't decode byte 0xed in position 3: invalid "
+      "continuation byte" },
+    { "\xf4\x8f\xbf", 3,
+      "'utf-8' codec can't decode bytes in position 0-2: unexpected end of "
+      "data" },
+};
+
+static void run_utf8(apr_pool_t *p)
+{
+    apr_size_t i;
+
+    for (i = 0; i < sizeof(utf8_errs) / sizeof(utf8_errs[0]); i++) {
+        const char *got = pl_py_utf8_error(p, utf8_errs[i].in, utf8_errs[i].n);
+
+        if (utf8_errs[i].err == NULL) {
+            TAP_OK(got == NULL, "decode: case %zu is UTF-8 (%s)", i,
+                   got ? got : "");
+        }
+        else {
+            TAP_IS_STR(got, utf8_errs[i].err, "decode: case %zu", i);
+        }
+    }
+}
+
+/* A repr cut at a bound costs the bound, whatever the string's size. */
+static void run_repr_cut(apr_pool_t *p)
+{
+    apr_size_t n = 10 * 1024 * 1024;
+    char *big = apr_palloc(p, n);
+    const char *r;
+    int cut = 0;
+
+    TAP_IS_STR(pl_py_repr_cut(p, "abc", 3, 0, 5, &cut), "'abc'",
+               "repr_cut: a repr that fits is whole");
+    TAP_IS_INT(cut, 0, "... and not cut");
+    TAP_IS_STR(pl_py_repr_cut(p, "abcd", 4, 0, 5, &cut), "'abc",
+               "repr_cut: cut before the closing quote would not fit");
+    TAP_IS_INT(cut, 1, "... and says so");
+    TAP_IS_STR(pl_py_repr_cut(p, "ab'\"\xc3\xa9", 6, 0, 6, &cut), "'ab\\'",
+               "repr_cut: the quote is the whole string's");
+    TAP_IS_STR(pl_py_repr_cut(p, "a\xc3\xa9\xc3\xa9", 5, 0, 5, &cut),
+               "'a\xc3\xa9", "repr_cut: never inside a character");
+    TAP_IS_STR(pl_py_repr_cut(p, "\x01\x02", 2, 0, 6, &cut), "'\\x01",
+               "repr_cut: never inside an escape");
+    memset(big, 'x', n);
+    r = pl_py_repr_cut(p, big, n, 0, 1024, &cut);
+    /* the quote and 1022 x: a 1023rd x would leave no room to close */
+    TAP_IS_INT(strlen(r), 1023, "repr_cut: 10 MB cut within 1024 bytes");
+    TAP_IS_INT(cut, 1, "... and cut");
+}
+
 int main(void)
 {
     apr_pool_t *p;
@@ -301,6 +395,8 @@ int main(void)
     run_float_repr();
     run_str(p);
     run_json(p);
+    run_utf8(p);
+    run_repr_cut(p);
     apr_pool_destroy(p);
     apr_terminate();
     return tap_done();

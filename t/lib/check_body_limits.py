@@ -1,0 +1,247 @@
+#!/usr/bin/python3
+"""A request body costs bounded memory (issue 23: 3 million "{}" in a
+list, 9 MB, grew a child to 3 GB and answered 39 MB of error; a 63 MB
+string 1.9 GB and a 132 MB answer). Each route takes a body up to its own
+size (64 KB, 1 MB or 8 MB; PlacementMaxBodySize replaces them), a body
+whose JSON would cost more than 48 times its size to parse is refused, and
+error texts show long values cut.
+
+usage: check_body_limits.py API_URL [MAX]
+MAX: the PlacementMaxBodySize the server runs with (bytes), if any.
+Prints "ok ..." / "not ok ..." lines.
+"""
+
+import http.client
+import json
+import sys
+import time
+import urllib.parse
+import uuid
+
+from placement_client import Api, check
+
+KB = 1024
+MB = 1024 * 1024
+SMALL, MEDIUM, LARGE = 64 * KB, 1 * MB, 8 * MB
+# an error answer to a body of any size stays under this
+ERROR_MAX = 4 * KB
+
+
+class Raw:
+    """One request of raw bytes on a connection of its own (a 413 closes
+    it): (status, answer bytes, seconds)."""
+
+    def __init__(self, url):
+        self.url = urllib.parse.urlsplit(url)
+
+    def send(self, method, path, body, chunked=False):
+        conn = http.client.HTTPConnection(self.url.hostname, self.url.port,
+                                          timeout=30)
+        headers = {'x-auth-token': 'admin', 'accept': 'application/json',
+                   'openstack-api-version': 'placement 1.39',
+                   'content-type': 'application/json'}
+        t0 = time.time()
+        try:
+            if chunked:
+                pieces = (body[i:i + 65536]
+                          for i in range(0, len(body), 65536))
+                conn.request(method, self.url.path.rstrip('/') + path,
+                             body=pieces, headers=headers,
+                             encode_chunked=True)
+            else:
+                conn.request(method, self.url.path.rstrip('/') + path,
+                             body=body, headers=headers)
+        except OSError:
+            pass  # the server may answer and close before all is sent
+        try:
+            resp = conn.getresponse()
+            raw = resp.read()
+            return resp.status, raw, time.time() - t0
+        except (OSError, http.client.HTTPException) as e:
+            return None, repr(e).encode(), time.time() - t0
+        finally:
+            conn.close()
+
+
+def detail_of(raw):
+    try:
+        return json.loads(raw.decode('utf-8'))['errors'][0]['detail']
+    except (ValueError, KeyError, IndexError, TypeError):
+        return raw[:300]
+
+
+def padded(doc, size):
+    """doc as JSON, blanks added after it up to exactly size bytes"""
+    text = json.dumps(doc).encode()
+    assert len(text) <= size, (len(text), size)
+    return text + b' ' * (size - len(text))
+
+
+def check_refused(raw, name, method, path, body, want, chunked=False):
+    st, answer, secs = raw.send(method, path, body, chunked)
+    check('%s: %d, error answer under %d bytes, under 10 s' %
+          (name, want, ERROR_MAX),
+          st == want and len(answer) < ERROR_MAX and secs < 10,
+          (st, len(answer), round(secs, 2), detail_of(answer)))
+    return detail_of(answer)
+
+
+def route_caps(raw, api, rp, gen):
+    """A body of the route's cap is taken, one byte more is refused."""
+    traits = {'resource_provider_generation': gen,
+              'traits': ['HW_CPU_X86_AVX']}
+    st, answer, _ = raw.send('PUT', '/resource_providers/%s/traits' % rp,
+                             padded(traits, LARGE - 1))
+    check('cap: PUT traits of 8 MB - 1 byte is taken', st == 200,
+          (st, detail_of(answer)))
+    traits['resource_provider_generation'] = gen + 1
+    detail = check_refused(raw, 'cap: PUT traits of 8 MB + 1 byte', 'PUT',
+                           '/resource_providers/%s/traits' % rp,
+                           padded(traits, LARGE + 1), 413)
+    check('cap: ... says the sizes', 'Request body too large: 8388609 '
+          'bytes, more than the 8388608 accepted here' in str(detail),
+          detail)
+    check_refused(raw, 'cap: PUT traits of 8 MB + 1 chunked', 'PUT',
+                  '/resource_providers/%s/traits' % rp,
+                  padded(traits, LARGE + 1), 413, chunked=True)
+    st, answer, _ = raw.send('PUT', '/resource_providers/%s/traits' % rp,
+                             padded(traits, LARGE), chunked=True)
+    check('cap: PUT traits of 8 MB chunked is taken', st == 200,
+          (st, detail_of(answer)))
+
+    # a fresh client: the kept-alive one may have idled out meanwhile
+    st, body = Api(api.url).call('GET', '/resource_providers/%s' % rp)
+    aggs = {'resource_provider_generation': body['generation'],
+            'aggregates': [str(uuid.uuid4()) for _ in range(1000)]}
+    st, answer, _ = raw.send('PUT', '/resource_providers/%s/aggregates' % rp,
+                             padded(aggs, LARGE - 1))
+    check('cap: PUT aggregates in 8 MB - 1 byte is taken',
+          st == 200, (st, detail_of(answer)))
+
+    st, answer, _ = raw.send('POST', '/resource_classes',
+                             padded({'name': 'CUSTOM_CAP'}, SMALL - 1))
+    check('cap: POST a class in 64 KB - 1 byte is taken', st == 201,
+          (st, detail_of(answer)))
+    check_refused(raw, 'cap: POST a class in 64 KB + 1 byte', 'POST',
+                  '/resource_classes',
+                  padded({'name': 'CUSTOM_CAP2'}, SMALL + 1), 413)
+    st, answer, _ = raw.send('PUT', '/allocations/%s' % uuid.uuid4(),
+                             padded({'allocations': {}, 'project_id': 'p',
+                                     'user_id': 'u',
+                                     'consumer_generation': None,
+                                     'consumer_type': 'INSTANCE'},
+                                    MEDIUM + 1))
+    check('cap: PUT an allocation in 1 MB + 1 byte is a 413', st == 413,
+          (st, detail_of(answer)))
+    st, answer, _ = raw.send('PUT', '/allocations/%s' % uuid.uuid4(),
+                             padded({'allocations': {}, 'project_id': 'p',
+                                     'user_id': 'u',
+                                     'consumer_generation': None,
+                                     'consumer_type': 'INSTANCE'},
+                                    MEDIUM - 1))
+    check('cap: PUT an allocation in 1 MB - 1 byte is taken', st == 204,
+          (st, detail_of(answer)))
+
+
+def directive_caps(raw, rp, gen, most):
+    """PlacementMaxBodySize replaces every route's own size."""
+    traits = {'resource_provider_generation': gen,
+              'traits': ['HW_CPU_X86_AVX']}
+    st, answer, _ = raw.send('PUT', '/resource_providers/%s/traits' % rp,
+                             padded(traits, most))
+    check('directive: PUT traits of PlacementMaxBodySize bytes is taken',
+          st == 200, (st, detail_of(answer)))
+    traits['resource_provider_generation'] = gen + 1
+    detail = check_refused(raw, 'directive: PUT traits of one byte more',
+                           'PUT', '/resource_providers/%s/traits' % rp,
+                           padded(traits, most + 1), 413)
+    check('directive: ... says the sizes', 'Request body too large: %d '
+          'bytes, more than the %d accepted here' % (most + 1, most)
+          in str(detail), detail)
+
+
+def dense_bodies(raw, api, rp):
+    """Bodies that would cost too much to parse are refused before."""
+    path = '/resource_providers/%s/traits' % rp
+    # 3,000,000 {} (9 MB): over the route's size
+    check_refused(raw, 'dense: 3,000,000 {} (9 MB)', 'PUT', path,
+                  b'[' + b','.join([b'{}'] * 3000000) + b']', 413)
+    # 2,000,000 {} (6 MB): under it, but 1.7 GB of json-c objects
+    detail = check_refused(raw, 'dense: 2,000,000 {} (6 MB)', 'PUT', path,
+                           b'[' + b','.join([b'{}'] * 2000000) + b']', 413)
+    check('dense: ... says why', 'parsing its 2000001 objects and arrays '
+          'would take about' in str(detail), detail)
+    check_refused(raw, 'dense: 1,000,000 [] nested two deep (7 MB)', 'PUT',
+                  path, b'[' + b','.join([b'[[]]'] * 1000000) + b']', 413)
+    # nesting deeper than 64 levels
+    st, answer, _ = raw.send('PUT', path, b'[' * 65 + b']' * 65)
+    check('dense: 65 nested lists are a 400',
+          st == 400 and 'nesting too deep' in str(detail_of(answer)),
+          (st, detail_of(answer)))
+    st, answer, _ = raw.send('PUT', path, b'[' * 64 + b']' * 64)
+    check('dense: 64 nested lists parse (then fail the schema)',
+          st == 400 and 'JSON does not validate' in str(detail_of(answer)),
+          (st, detail_of(answer)))
+
+
+def long_values(raw, rp):
+    """Error texts show a long value cut, not whole (twice)."""
+    path = '/resource_providers/%s/traits' % rp
+    body = json.dumps({'resource_provider_generation': 0,
+                       'traits': 'x' * (LARGE - 100)}).encode()
+    detail = check_refused(raw, 'cut: an 8 MB string where a list belongs',
+                           'PUT', path, body, 400)
+    check('cut: ... says how long it was',
+          "xxx... (cut: a str of %d characters) is not of type 'array'" %
+          (LARGE - 100) in str(detail), detail)
+    body = json.dumps({'resource_provider_generation': 0,
+                       'traits': ['CUSTOM_' + 'Y' * (4 * MB)]}).encode()
+    detail = check_refused(raw, 'cut: a 4 MB trait name', 'PUT', path, body,
+                           400)
+    check('cut: ... is too long, cut', 'YYY... (cut: a str of %d '
+          'characters) is too long' % (4 * MB + 7) in str(detail), detail)
+
+
+def dense_but_real(raw, api, rp):
+    """The densest real body (inventories of "total" alone, compact) is
+    over the parse floor and still taken."""
+    api = Api(api.url)
+    names = ['CUSTOM_D%04d' % i for i in range(1500)]
+    made = sum(api.call('PUT', '/resource_classes/' + n)[0] in (201, 204)
+               for n in names)
+    check('real: 1,500 classes made', made == len(names), made)
+    st, body = api.call('GET', '/resource_providers/%s' % rp)
+    doc = {'resource_provider_generation': body['generation'],
+           'inventories': {n: {'total': 1} for n in names}}
+    text = json.dumps(doc, separators=(',', ':')).encode()
+    st, answer, _ = raw.send('PUT', '/resource_providers/%s/inventories' % rp,
+                             text)
+    check('real: 1,500 inventories of "total" alone (%d bytes) are taken'
+          % len(text), st == 200, (st, detail_of(answer)))
+
+
+def main():
+    url = sys.argv[1]
+    most = int(sys.argv[2]) if len(sys.argv) > 2 else None
+    api = Api(url)
+    api.url = url
+    raw = Raw(url)
+    rp = str(uuid.uuid4())
+    st, _ = api.call('POST', '/resource_providers',
+                     {'name': 'body-limits-' + rp, 'uuid': rp})
+    check('body limits: provider created', st == 200, st)
+    if most:
+        directive_caps(raw, rp, 0, most)
+        return
+    dense_bodies(raw, api, rp)
+    long_values(raw, rp)
+    route_caps(raw, api, rp, 0)
+    dense_but_real(raw, api, rp)
+
+
+if __name__ == '__main__':
+    try:
+        main()
+    except Exception as e:  # a failed step is a failed test, not silence
+        check('body limits: the checks ran to the end', False, repr(e))
+        raise
