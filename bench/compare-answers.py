@@ -5,8 +5,8 @@ bodies' request ids aside). For a change to how candidates are read or
 built: its answers must be the old build's.
 
 usage: bench/compare-answers.py URL_A URL_B [--n 1000] [--seed 1]
-           [--aggregates UUID,...] [--trees UUID,...]
-           [--load SEED] [--sets]
+           [--aggregates UUID,...] [--trees UUID,...] [--wide P]
+           [--providers P] [--reference] [--load SEED] [--sets]
 
 The queries mix one to four groups (unsuffixed, numbered, named),
 resources of VCPU, MEMORY_MB, DISK_GB and SRIOV_NET_VF (small to large
@@ -39,6 +39,21 @@ and a numbered group asking one class, where upstream adds amounts into
 objects several candidates share (its answer then changes from one
 process to the next; docs/api-coverage.md), and its candidates, amounts
 aside, are all among URL_B's.
+
+--wide P: each group is wide with probability P (default 0.1): 5 to 40
+more required=in: sets, up to 30 forbidden traits, 2 to 12 more
+member_of values (in: sets when there are two aggregates or more), the
+kind of request that once cost a subquery per set (issue 23), asked at
+1.39; drawn from a random stream of their own, so that --wide 0 asks
+what the tool asked before it had the option. --providers P: a share P of the queries is
+GET /resource_providers with the filters of the first group (traits at
+1.39, member_of, in_tree; resources). --reference: URL_A is upstream's
+reference server (../shared/conformance/serve_reference.sh): answers
+are compared as sets (lists sorted: upstream lists traits in its own
+order), without limit (which candidates a limit keeps is each server's
+own order), without forbidden traits (upstream 8.0.0 answers 500 on
+PostgreSQL for some: it compares trait ids with their names) and only
+queries shorter than its request line limit (8,190 bytes).
 Last line: "queries N, statuses {...}, differences M"; exit 1 if M > 0.
 """
 import argparse
@@ -60,10 +75,37 @@ STATIC_AGG = '14a5c8a3-5a99-4e8f-88be-00d85fcb1c17'
 
 
 class Queries:
-    def __init__(self, seed, aggs, trees):
+    def __init__(self, seed, aggs, trees, wide=0.0, providers=0.0,
+                 reference=False):
         self.rnd = random.Random(seed)
+        self.reference = reference
+        self.wide_rnd = random.Random('wide-%d' % seed)
+        self.wide = wide
+        self.providers = providers
         self.aggs = aggs
         self.trees = trees
+
+    def wide_params(self, g):
+        """Many any-of sets, forbidden traits and member_of values for
+        group g, or none (from the stream of their own)."""
+        r = self.wide_rnd
+        if r.random() >= self.wide:
+            return []
+        q = ['required%s=in:%s' % (g, ','.join(r.sample(TRAITS,
+                                                        r.randint(2, 4))))
+             for _ in range(r.randint(5, 40))]
+        if r.random() < 0.5:
+            q.append('required%s=%s' % (g, ','.join(
+                '!' + t for t in r.sample(TRAITS[2:], r.randint(1, 8)))))
+        if r.random() < 0.4:
+            for _ in range(r.randint(2, 12)):
+                if len(self.aggs) >= 2 and r.random() < 0.6:
+                    q.append('member_of%s=in:%s' % (g, ','.join(
+                        r.sample(self.aggs,
+                                 r.randint(2, min(4, len(self.aggs)))))))
+                else:
+                    q.append('member_of%s=%s' % (g, r.choice(self.aggs)))
+        return q
 
     def resources(self):
         r = self.rnd
@@ -89,6 +131,7 @@ class Queries:
             groups.append(r.choice(['1', '2', '3', '_A', '_B']))
         groups = list(dict.fromkeys(groups)) or ['']
         q = []
+        wide = False
         for g in groups:
             q.append('resources%s=%s' % (g, self.resources()))
             if r.random() < 0.4:
@@ -101,6 +144,9 @@ class Queries:
                              (g, ','.join(r.sample(self.aggs, 2))))
             if self.trees and r.random() < 0.05:
                 q.append('in_tree%s=%s' % (g, r.choice(self.trees)))
+            more = self.wide_params(g)
+            wide = wide or bool(more)
+            q += more
         if len(groups) > 1 or r.random() < 0.2:
             q.append('group_policy=' + r.choice(['none', 'isolate']))
         suffixed = [g for g in groups if g]
@@ -112,13 +158,71 @@ class Queries:
                 for t in r.sample(TRAITS, r.randint(1, 2))))
         if r.random() < 0.7:
             q.append('limit=%d' % r.choice([1, 5, 50, 300, 1000, 3000]))
-        return '&'.join(q), r.choice(['1.39', '1.36', '1.33', '1.29',
-                                      '1.25'])
+        mv = r.choice(['1.39', '1.36', '1.33', '1.29', '1.25'])
+        if wide:
+            mv = '1.39'
+        if self.reference:
+            q = self.for_reference(q)
+            if len('&'.join(q)) > 7900:
+                return self.query()
+        if self.wide_rnd.random() < self.providers:
+            return '/resource_providers?' + self.provider_query(q), mv
+        return '/allocation_candidates?' + '&'.join(q), mv
+
+    @staticmethod
+    def for_reference(q):
+        """q without limit and forbidden traits (--reference)."""
+        out = []
+        for param in q:
+            key, value = param.split('=', 1)
+            if key == 'limit':
+                continue
+            if key.startswith(('required', 'root_required')) and \
+                    not value.startswith('in:'):
+                value = ','.join(t for t in value.split(',')
+                                 if not t.startswith('!'))
+                if not value:
+                    continue
+            out.append('%s=%s' % (key, value))
+        return out
+
+    @staticmethod
+    def provider_query(q):
+        """The first group's filters as GET /resource_providers takes
+        them (no suffix, no limit or group-wide parameters)."""
+        first = q[0].split('=', 1)[0][len('resources'):]
+        out = []
+        for param in q:
+            key, value = param.split('=', 1)
+            for name in ('resources', 'required', 'member_of', 'in_tree'):
+                if key == name + first:
+                    out.append('%s=%s' % (name, value))
+        return '&'.join(out)
 
 
-def ask(base, query, mv):
+def normalized(body):
+    """A JSON answer with every list sorted, recursively."""
+    def norm(v):
+        if isinstance(v, dict):
+            return {k: norm(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return sorted((norm(x) for x in v),
+                          key=lambda x: json.dumps(x, sort_keys=True))
+        return v
+    try:
+        return json.dumps(norm(json.loads(body)), sort_keys=True).encode()
+    except ValueError:
+        return body
+
+
+def ask(base, query, mv, sets=False):
+    status, body = ask_raw(base, query, mv)
+    return status, normalized(body) if sets else body
+
+
+def ask_raw(base, query, mv):
     req = urllib.request.Request(
-        base.rstrip('/') + '/allocation_candidates?' + query,
+        base.rstrip('/') + query,
         headers={'x-auth-token': 'admin',
                  'openstack-api-version': 'placement ' + mv})
     try:
@@ -327,6 +431,9 @@ def main():
     p.add_argument('--seed', type=int, default=1)
     p.add_argument('--aggregates', default=STATIC_AGG)
     p.add_argument('--trees', default='')
+    p.add_argument('--wide', type=float, default=0.1)
+    p.add_argument('--providers', type=float, default=0.0)
+    p.add_argument('--reference', action='store_true')
     p.add_argument('--load', type=int, default=None)
     p.add_argument('--sets', action='store_true')
     a = p.parse_args()
@@ -336,11 +443,11 @@ def main():
         layout = Layout(a.url_a, a.load).load()
         aggs, trees = layout.aggs, layout.roots
         print('loaded %d providers (%d roots)' % (layout.n, len(trees)))
-    gen = Queries(a.seed, aggs, trees)
+    gen = Queries(a.seed, aggs, trees, a.wide, a.providers, a.reference)
     statuses, differences, known = {}, 0, {'500': 0, 'shared amounts': 0}
     for _ in range(a.n):
         query, mv = gen.query()
-        if a.sets:
+        if a.sets and query.startswith('/allocation_candidates'):
             status, why = same_sets(a.url_a, a.url_b, query, mv)
             tag = None
             if why and status == 500 and ' / 200, ' in why:
@@ -353,7 +460,8 @@ def main():
                 print('upstream bug (%s) at %s: %s: %s' % (tag, mv, query, why))
                 why = None
         else:
-            x, y = ask(a.url_a, query, mv), ask(a.url_b, query, mv)
+            sets = a.reference or a.sets
+            x, y = ask(a.url_a, query, mv, sets), ask(a.url_b, query, mv, sets)
             status, why = x[0], None
             if x != y:
                 why = '%d, %d bytes / %d, %d bytes' % (

@@ -11,103 +11,202 @@
 #include <string.h>
 #include <apr_strings.h>
 
+#include "pl_id_sets.h"
 #include "pl_store_provider.h"
 #include "pl_store_rc.h"
 #include "pl_store_trait.h"
+#include "pl_str.h"
 
 /* ------------------------------------------------------------------ */
 /* Filters                                                             */
 /* ------------------------------------------------------------------ */
 
-/* The ids of the named traits, appended to ids; APR_ENOENT with
- * *punknown at the first name the database does not know. */
-static apr_status_t trait_ids(pl_db_t *db, apr_pool_t *p,
-                              const apr_array_header_t *names,
-                              apr_array_header_t *ids,
-                              pl_provider_unknown_t *punknown)
+/* name -> "" for each name of names not in seen yet, into out */
+static void add_unique(apr_hash_t *seen, apr_array_header_t *out,
+                       const apr_array_header_t *names)
+{
+    int i;
+
+    for (i = 0; names && i < names->nelts; i++) {
+        const char *name = APR_ARRAY_IDX(names, i, const char *);
+
+        if (!apr_hash_get(seen, name, APR_HASH_KEY_STRING)) {
+            apr_hash_set(seen, name, APR_HASH_KEY_STRING, "");
+            APR_ARRAY_PUSH(out, const char *) = name;
+        }
+    }
+}
+
+/* The ids of every trait t names (required, any_of, forbidden), read in
+ * one statement: *pmap, name -> apr_int64_t *, each name as the database
+ * has it byte for byte (as upstream's cache, whatever the collation). A
+ * request may name hundreds: one statement a name took a round trip
+ * each. */
+static apr_status_t trait_map(pl_db_t *db, apr_pool_t *p,
+                              const pl_qs_traits_t *t, apr_hash_t **pmap)
+{
+    apr_array_header_t *names = apr_array_make(p, 8, sizeof(const char *));
+    apr_hash_t *seen = apr_hash_make(p);
+    pl_trait_filter_t f = { names, NULL, -1 };
+    apr_array_header_t *traits;
+    apr_status_t rv;
+    int i;
+
+    *pmap = apr_hash_make(p);
+    add_unique(seen, names, t->required);
+    for (i = 0; t->any_of && i < t->any_of->nelts; i++) {
+        add_unique(seen, names,
+                   APR_ARRAY_IDX(t->any_of, i, const apr_array_header_t *));
+    }
+    add_unique(seen, names, t->forbidden);
+    if (names->nelts == 0) {
+        return APR_SUCCESS;
+    }
+    if ((rv = pl_store_trait_list(db, p, &f, &traits)) != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < traits->nelts; i++) {
+        pl_trait_t *trait = APR_ARRAY_IDX(traits, i, pl_trait_t *);
+
+        apr_hash_set(*pmap, trait->name, APR_HASH_KEY_STRING, &trait->id);
+    }
+    return APR_SUCCESS;
+}
+
+/* The id in map of the trait name; APR_ENOENT with *punknown if the
+ * database does not know it. */
+static apr_status_t trait_id(apr_hash_t *map, const char *name,
+                             apr_int64_t *pid, pl_provider_unknown_t *punknown)
+{
+    const apr_int64_t *id = apr_hash_get(map, name, APR_HASH_KEY_STRING);
+
+    if (id == NULL) {
+        punknown->trait = name;
+        return APR_ENOENT;
+    }
+    *pid = *id;
+    return APR_SUCCESS;
+}
+
+/* The ids of names in map into ids, in their order: the first one the
+ * database does not know as trait_id says. */
+static apr_status_t trait_ids(apr_hash_t *map, const apr_array_header_t *names,
+                              apr_int64_t *ids, pl_provider_unknown_t *punknown)
 {
     apr_status_t rv;
     int i;
 
     for (i = 0; i < names->nelts; i++) {
-        const char *name = APR_ARRAY_IDX(names, i, const char *);
-        pl_trait_t *trait;
-
-        rv = pl_store_trait_get(db, p, name, &trait);
-        if (rv == APR_ENOENT) {
-            punknown->trait = name;
-        }
+        rv = trait_id(map, APR_ARRAY_IDX(names, i, const char *), &ids[i],
+                      punknown);
         if (rv != APR_SUCCESS) {
             return rv;
         }
-        APR_ARRAY_PUSH(ids, apr_int64_t) = trait->id;
     }
     return APR_SUCCESS;
 }
 
 static const char *having_trait_sql(apr_pool_t *p, const char *op,
-                                    const apr_array_header_t *ids)
+                                    const apr_int64_t *ids, int n)
 {
     return apr_pstrcat(p, "rp.id ", op,
                        " (SELECT resource_provider_id "
                        "FROM resource_provider_traits WHERE trait_id IN (",
-                       pl_db_id_array(p, ids), "))", NULL);
+                       pl_db_id_list(p, ids, n), "))", NULL);
 }
 
 static const char *in_aggregate_sql(apr_pool_t *p, const char *op,
-                                    const apr_array_header_t *ids)
+                                    const apr_int64_t *ids, int n)
 {
     return apr_pstrcat(p, "rp.id ", op,
                        " (SELECT resource_provider_id "
                        "FROM resource_provider_aggregates WHERE "
                        "aggregate_id IN (",
-                       pl_db_id_array(p, ids), "))", NULL);
+                       pl_db_id_list(p, ids, n), "))", NULL);
 }
 
-/* The ids of the aggregates with these uuids that exist (compared as
- * given, as upstream does). */
-static apr_status_t aggregate_ids(pl_db_t *db, apr_pool_t *p,
-                                  const apr_array_header_t *uuids,
-                                  apr_array_header_t **pids)
+/* "rp has one of each set of s in table.col": one subquery, grouped by
+ * provider, however many sets (one a set once cost a second of planning
+ * each on PostgreSQL past a dozen). */
+static const char *having_sets_sql(apr_pool_t *p, const char *table,
+                                   const char *col, const pl_id_sets_t *s)
 {
-    const char *in = "";
+    const char *ids, *test;
+
+    pl_id_sets_sql(s, -1, col, &ids, &test);
+    return apr_pstrcat(
+        p, "rp.id IN (SELECT resource_provider_id FROM ", table, " WHERE ", col,
+        " IN (", ids, ")",
+        test ? apr_pstrcat(p, " GROUP BY resource_provider_id HAVING ", test,
+                           NULL)
+             : "",
+        ")", NULL);
+}
+
+/* The ids of the aggregates of every uuid mo names (any_of, forbidden)
+ * that exist, in one statement: *pmap, uuid -> apr_int64_t * (compared
+ * as given, as upstream does). */
+static apr_status_t aggregate_map(pl_db_t *db, apr_pool_t *p,
+                                  const pl_qs_member_of_t *mo,
+                                  apr_hash_t **pmap)
+{
+    apr_array_header_t *uuids = apr_array_make(p, 8, sizeof(const char *));
+    apr_array_header_t *quoted;
+    apr_hash_t *seen = apr_hash_make(p);
     pl_rows_t *rows;
     apr_status_t rv;
     int i;
 
-    *pids = apr_array_make(p, uuids->nelts, sizeof(apr_int64_t));
+    *pmap = apr_hash_make(p);
+    for (i = 0; mo->any_of && i < mo->any_of->nelts; i++) {
+        add_unique(seen, uuids,
+                   APR_ARRAY_IDX(mo->any_of, i, const apr_array_header_t *));
+    }
+    add_unique(seen, uuids, mo->forbidden);
     if (uuids->nelts == 0) {
         return APR_SUCCESS;
     }
+    quoted = apr_array_make(p, uuids->nelts, sizeof(const char *));
     for (i = 0; i < uuids->nelts; i++) {
-        in = apr_pstrcat(
-            p, in, i ? ", " : "",
-            pl_db_quote(db, p, APR_ARRAY_IDX(uuids, i, const char *)), NULL);
+        APR_ARRAY_PUSH(quoted, const char *) = pl_db_quote(
+            db, p, APR_ARRAY_IDX(uuids, i, const char *));
     }
-    rv = pl_db_select_text(
-        db, p, &rows,
-        apr_pstrcat(p,
-                    "SELECT id, uuid FROM placement_aggregates "
-                    "WHERE uuid IN (",
-                    in, ")", NULL));
+    rv = pl_db_select_text(db, p, &rows,
+                           apr_pstrcat(p,
+                                       "SELECT id, uuid FROM "
+                                       "placement_aggregates WHERE uuid IN (",
+                                       pl_str_join(p, quoted, ", "), ")",
+                                       NULL));
     if (rv != APR_SUCCESS) {
         return rv;
     }
     for (i = 0; i < rows->nrows; i++) {
-        const char *uuid = PL_CELL(rows, i, 1);
-        int j, same = 0;
+        apr_int64_t *id = apr_palloc(p, sizeof(*id));
 
         /* byte for byte, as upstream's dict of uuids, whatever the
-         * collation of the column says */
-        for (j = 0; j < uuids->nelts && !same; j++) {
-            same = !strcmp(uuid, APR_ARRAY_IDX(uuids, j, const char *));
-        }
-        if (same) {
-            APR_ARRAY_PUSH(*pids,
-                           apr_int64_t) = apr_atoi64(PL_CELL(rows, i, 0));
-        }
+         * collation of the column says: a uuid given in another case
+         * finds no key */
+        *id = apr_atoi64(PL_CELL(rows, i, 0));
+        apr_hash_set(*pmap, PL_CELL(rows, i, 1), APR_HASH_KEY_STRING, id);
     }
     return APR_SUCCESS;
+}
+
+/* The ids in map of those of names it has, into ids: their count. */
+static int known_aggregates(apr_hash_t *map, const apr_array_header_t *names,
+                            apr_int64_t *ids)
+{
+    int i, n = 0;
+
+    for (i = 0; i < names->nelts; i++) {
+        const apr_int64_t *id = apr_hash_get(
+            map, APR_ARRAY_IDX(names, i, const char *), APR_HASH_KEY_STRING);
+
+        if (id) {
+            ids[n++] = *id;
+        }
+    }
+    return n;
 }
 
 /* Does some provider satisfy all of conds (on rp)? */
@@ -135,66 +234,75 @@ static void push_cond(apr_array_header_t *conds, apr_pool_t *p,
                                                        : cond;
 }
 
-/* Required traits as conditions appended to conds: one per trait of
- * required, one per any_of set (placement's list of sets, in its order of
- * name resolution: the plain traits first). */
-static apr_status_t required_trait_conds(pl_db_t *db, apr_pool_t *p,
+/* Required traits as a condition appended to conds: every trait of
+ * required and one of each any_of set (placement's list of sets, in its
+ * order of name resolution: the plain traits first), in one subquery. */
+static apr_status_t required_trait_conds(apr_pool_t *p, apr_hash_t *map,
                                          const pl_qs_traits_t *t,
                                          apr_array_header_t *conds,
                                          pl_provider_unknown_t *punknown)
 {
-    apr_array_header_t *one, *ids;
+    pl_id_sets_t sets;
+    apr_int64_t *ids;
     apr_status_t rv;
     int i;
 
+    pl_id_sets_init(&sets, p);
     for (i = 0; t->required && i < t->required->nelts; i++) {
-        one = apr_array_make(p, 1, sizeof(const char *));
-        APR_ARRAY_PUSH(one, const char *) = APR_ARRAY_IDX(t->required, i,
-                                                          const char *);
-        ids = apr_array_make(p, 1, sizeof(apr_int64_t));
-        if ((rv = trait_ids(db, p, one, ids, punknown)) != APR_SUCCESS) {
+        apr_int64_t id;
+
+        rv = trait_id(map, APR_ARRAY_IDX(t->required, i, const char *), &id,
+                      punknown);
+        if (rv != APR_SUCCESS) {
             return rv;
         }
-        push_cond(conds, p, having_trait_sql(p, "IN", ids));
+        pl_id_sets_add(&sets, &id, 1);
     }
     for (i = 0; t->any_of && i < t->any_of->nelts; i++) {
         const apr_array_header_t *set = APR_ARRAY_IDX(
             t->any_of, i, const apr_array_header_t *);
 
-        ids = apr_array_make(p, set->nelts, sizeof(apr_int64_t));
-        if ((rv = trait_ids(db, p, set, ids, punknown)) != APR_SUCCESS) {
+        ids = apr_palloc(p, (set->nelts + 1) * sizeof(*ids));
+        if ((rv = trait_ids(map, set, ids, punknown)) != APR_SUCCESS) {
             return rv;
         }
-        push_cond(conds, p, having_trait_sql(p, "IN", ids));
+        pl_id_sets_add(&sets, ids, set->nelts);
+    }
+    if (!pl_id_sets_empty(&sets)) {
+        push_cond(
+            conds, p,
+            having_sets_sql(p, "resource_provider_traits", "trait_id", &sets));
     }
     return APR_SUCCESS;
 }
 
-/* member_of: in one aggregate of each set; *pnone when a set names only
- * unknown aggregates (nothing can match). */
-static apr_status_t member_of_conds(pl_db_t *db, apr_pool_t *p,
-                                    const pl_qs_member_of_t *mo,
-                                    apr_array_header_t *conds, int *pnone)
+/* member_of: in one aggregate of each set, one condition; *pnone when a
+ * set names only unknown aggregates (nothing can match). */
+static void member_of_conds(apr_pool_t *p, apr_hash_t *map,
+                            const pl_qs_member_of_t *mo,
+                            apr_array_header_t *conds, int *pnone)
 {
-    apr_array_header_t *ids;
-    apr_status_t rv;
-    int i;
+    pl_id_sets_t sets;
+    int i, n;
 
     *pnone = 0;
+    pl_id_sets_init(&sets, p);
     for (i = 0; mo->any_of && i < mo->any_of->nelts; i++) {
-        rv = aggregate_ids(
-            db, p, APR_ARRAY_IDX(mo->any_of, i, const apr_array_header_t *),
-            &ids);
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-        if (ids->nelts == 0) {
+        const apr_array_header_t *set = APR_ARRAY_IDX(
+            mo->any_of, i, const apr_array_header_t *);
+        apr_int64_t *ids = apr_palloc(p, (set->nelts + 1) * sizeof(*ids));
+
+        if ((n = known_aggregates(map, set, ids)) == 0) {
             *pnone = 1;
-            return APR_SUCCESS;
+            return;
         }
-        push_cond(conds, p, in_aggregate_sql(p, "IN", ids));
+        pl_id_sets_add(&sets, ids, n);
     }
-    return APR_SUCCESS;
+    if (!pl_id_sets_empty(&sets)) {
+        push_cond(conds, p,
+                  having_sets_sql(p, "resource_provider_aggregates",
+                                  "aggregate_id", &sets));
+    }
 }
 
 /* The condition "provider rp has room for amount of class rc_id":
@@ -261,9 +369,11 @@ static apr_status_t filter_sql(pl_db_t *db, apr_pool_t *p,
                                pl_provider_unknown_t *punknown)
 {
     apr_array_header_t *conds = apr_array_make(p, 8, sizeof(const char *));
-    apr_array_header_t *sub, *ids;
+    apr_array_header_t *sub;
+    apr_hash_t *map;
+    apr_int64_t *ids;
     apr_status_t rv;
-    int none, i;
+    int none, i, n;
 
     *pwhere = NULL;
     punknown->trait = punknown->resource_class = NULL;
@@ -292,9 +402,12 @@ static apr_status_t filter_sql(pl_db_t *db, apr_pool_t *p,
                               pl_db_i64(p, tree->root_id), NULL));
     }
     if (f->traits) {
+        const apr_array_header_t *forbidden = f->traits->forbidden;
+
         sub = apr_array_make(p, 4, sizeof(const char *));
-        rv = required_trait_conds(db, p, f->traits, sub, punknown);
-        if (rv != APR_SUCCESS) {
+        if ((rv = trait_map(db, p, f->traits, &map)) != APR_SUCCESS ||
+            (rv = required_trait_conds(p, map, f->traits, sub, punknown)) !=
+                APR_SUCCESS) {
             return rv;
         }
         /* upstream looks at the traits alone first */
@@ -302,33 +415,33 @@ static apr_status_t filter_sql(pl_db_t *db, apr_pool_t *p,
             none) {
             return rv;
         }
-        if (f->traits->forbidden && f->traits->forbidden->nelts) {
-            ids = apr_array_make(p, 4, sizeof(apr_int64_t));
-            rv = trait_ids(db, p, f->traits->forbidden, ids, punknown);
-            if (rv != APR_SUCCESS) {
+        if (forbidden && forbidden->nelts) {
+            ids = apr_palloc(p, forbidden->nelts * sizeof(*ids));
+            if ((rv = trait_ids(map, forbidden, ids, punknown)) !=
+                APR_SUCCESS) {
                 return rv;
             }
-            push_cond(conds, p, having_trait_sql(p, "NOT IN", ids));
+            push_cond(conds, p,
+                      having_trait_sql(p, "NOT IN", ids, forbidden->nelts));
         }
     }
     if (f->member_of) {
+        const apr_array_header_t *forbidden = f->member_of->forbidden;
+
         sub = apr_array_make(p, 4, sizeof(const char *));
-        rv = member_of_conds(db, p, f->member_of, sub, &none);
-        if (rv != APR_SUCCESS) {
+        if ((rv = aggregate_map(db, p, f->member_of, &map)) != APR_SUCCESS) {
             return rv;
         }
+        member_of_conds(p, map, f->member_of, sub, &none);
         if (none ||
             (rv = push_if_any(db, p, conds, sub, &none)) != APR_SUCCESS ||
             none) {
             return rv;
         }
-        if (f->member_of->forbidden && f->member_of->forbidden->nelts) {
-            rv = aggregate_ids(db, p, f->member_of->forbidden, &ids);
-            if (rv != APR_SUCCESS) {
-                return rv;
-            }
-            if (ids->nelts) {
-                push_cond(conds, p, in_aggregate_sql(p, "NOT IN", ids));
+        if (forbidden && forbidden->nelts) {
+            ids = apr_palloc(p, forbidden->nelts * sizeof(*ids));
+            if ((n = known_aggregates(map, forbidden, ids)) > 0) {
+                push_cond(conds, p, in_aggregate_sql(p, "NOT IN", ids, n));
             }
         }
     }
