@@ -362,7 +362,7 @@ def shared_amount_shape(query):
     unsuffixed group and a numbered one ask for a class in common, and
     group_policy is not none (upstream copies amounts only for none)."""
     classes, policy = {}, None
-    for kv in query.split('&'):
+    for kv in query.partition('?')[2].split('&'):
         key, _, value = kv.partition('=')
         if key.startswith('resources'):
             classes[key[len('resources'):]] = set(
