@@ -118,6 +118,55 @@ apr_status_t pl_db_select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
 apr_status_t pl_db_select_each_text(pl_db_t *db, apr_pool_t *p, const char *sql,
                                     pl_db_row_fn *fn, void *baton);
 
+/** The most items pl_db_exec_list and pl_db_select_list put in one
+ *  statement: a statement's round trip is then small beside its rows, and
+ *  its arguments stay far below every driver's limit (SQLite 32766,
+ *  PostgreSQL and MySQL 65535) with a few per item. */
+#define PL_DB_LIST_MAX 512
+
+/**
+ * A statement over a list of values: head, then one item per value
+ * joined by ", ", then tail; e.g. head "DELETE FROM t WHERE id IN (",
+ * item "%s", tail ")"; or head "INSERT INTO t (name, created_at) VALUES ",
+ * item "(%s, %s)" with extra { now }, tail "".
+ * Arguments: head_args (nhead of them, for the "%s" of head), then for
+ * each item its value and the nextra extra arguments (the same for every
+ * item), in that order.
+ */
+typedef struct pl_db_list_t {
+    const char *head;
+    int nhead;
+    const char *const *head_args;
+    const char *item;
+    int nextra;
+    const char *const *extra;
+    const char *tail;
+} pl_db_list_t;
+
+/**
+ * Run the statement of l over values[0 .. n - 1], as few statements as
+ * it takes: chunks of PL_DB_LIST_MAX values, the rest in chunks of
+ * decreasing powers of two, so that each list statement has at most ten
+ * texts, each prepared once per connection. Nothing is run for n == 0.
+ * The driver's buffers of each chunk are freed before the next: the
+ * cost in memory is one chunk's. *pchanged (may be NULL): the rows all
+ * chunks changed. Return codes as pl_db_exec; a failure stops the run.
+ */
+apr_status_t pl_db_exec_list(pl_db_t *db, apr_pool_t *p, const pl_db_list_t *l,
+                             const char *const *values, int n, int *pchanged);
+
+/** The values of an apr_array_header_t of const char *, as the two
+ *  arguments pl_db_exec_list and pl_db_select_list take them. */
+#define PL_DB_ARRAY(a) ((const char *const *)(a)->elts), (a)->nelts
+
+/**
+ * The same for a query: every row of every chunk to fn (as
+ * pl_db_select_each gives them: valid during the call only).
+ */
+apr_status_t pl_db_select_list(pl_db_t *db, apr_pool_t *p,
+                               const pl_db_list_t *l, const char *const *values,
+                               int n, pl_db_row_fn *fn, void *baton);
+
 /** 'value' quoted and escaped for this connection, allocated from p. */
 const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value);
 

@@ -27,10 +27,12 @@ apr_status_t pl_store_aggregate_list(pl_db_t *db, apr_pool_t *p,
                                      apr_array_header_t **puuids);
 
 /**
- * Make uuids (const char *, stored as given) the aggregates of prov,
- * creating the aggregates never seen before; with bump, also bump the
- * generation of prov (1.19+). One transaction, started over when a
- * concurrent writer made the same aggregate or association first.
+ * Make uuids (const char *, stored as given; one sent twice counts
+ * once) the aggregates of prov, creating the aggregates never seen
+ * before; with bump, also bump the generation of prov (1.19+). One
+ * transaction, in time linear in the uuids (statements of up to
+ * PL_DB_LIST_MAX of them); an aggregate or association a concurrent
+ * writer made first is taken as it is.
  * @return APR_SUCCESS; PL_ECONFLICT (bump only); APR_EEXIST when the
  *         retries ran out; database errors.
  */

@@ -112,6 +112,21 @@ static int pl_translate_name(request_rec *r)
     return DECLINED;
 }
 
+/* The request's own name, when no module mapped it: core's translation
+ * (the document root plus the path) never runs for the API, which failed
+ * on a path of 4096 bytes or more (over PATH_MAX: ENAMETOOLONG) with
+ * httpd's HTML 403 and the whole request line in an error-level line
+ * (AH00127), for anyone, without a token. Last of the translators, so
+ * that Alias, RewriteRule and the like still see API paths first. */
+static int pl_translate_api(request_rec *r)
+{
+    if (apr_table_get(r->notes, "pl-api") == NULL) {
+        return DECLINED;
+    }
+    r->filename = apr_pstrcat(r->pool, "placement:", r->uri, NULL);
+    return OK;
+}
+
 static int pl_map_to_storage(request_rec *r)
 {
     if (apr_table_get(r->notes, "pl-api") == NULL) {
@@ -129,6 +144,7 @@ static void pl_register_hooks(apr_pool_t *p)
     ap_hook_post_config(pl_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(pl_child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_translate_name(pl_translate_name, NULL, NULL, APR_HOOK_FIRST);
+    ap_hook_translate_name(pl_translate_api, NULL, NULL, APR_HOOK_LAST);
     ap_hook_map_to_storage(pl_map_to_storage, NULL, NULL, APR_HOOK_FIRST);
     ap_hook_handler(pl_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(pl_metrics_handler, NULL, NULL, APR_HOOK_MIDDLE);

@@ -284,6 +284,26 @@ static const char *error_media_type(pl_req_t *req)
     return json > 0 ? "application/json" : "text/plain";
 }
 
+/* The bytes of a client's text a log line shows at most: a detail may
+ * echo a path of 8 kB or a body's value. */
+#define LOG_DETAIL_MAX 200
+
+/* text for a log line: whole up to LOG_DETAIL_MAX bytes, else its head
+ * (cut between UTF-8 characters) and its length. */
+static const char *log_cut(apr_pool_t *p, const char *text)
+{
+    apr_size_t len = strlen(text), cut = LOG_DETAIL_MAX;
+
+    if (len <= LOG_DETAIL_MAX) {
+        return text;
+    }
+    while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80) {
+        cut--;
+    }
+    return apr_psprintf(p, "%.*s... (%" APR_SIZE_T_FMT " bytes)", (int)cut,
+                        text, len);
+}
+
 /* {"errors": [{status, title, detail, code (1.23+), request_id}]}, or
  * webob's text and HTML pages for clients that ask for those. */
 static void send_error(pl_req_t *req, int status)
@@ -330,7 +350,7 @@ static void send_error(pl_req_t *req, int status)
      * flood the log); a 5xx is ours, with the request id to find it */
     ap_log_rerror(APLOG_MARK, status >= 500 ? APLOG_ERR : APLOG_DEBUG, 0,
                   req->r, PL_LOGNO(00201) "%s: %d: %s", req->request_id, status,
-                  detail);
+                  log_cut(req->pool, detail));
     if (req->r->header_only) {
         /* webob answers HEAD with its exception's bare Response: no
          * body generated, so neither a length nor its media type */

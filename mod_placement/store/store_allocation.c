@@ -12,6 +12,7 @@
 
 #include "pl_store_allocation.h"
 #include "pl_store_rc.h"
+#include "pl_idmap.h"
 
 /* ------------------------------------------------------------------ */
 /* listing                                                             */
@@ -128,11 +129,34 @@ typedef struct inv_row_t {
     apr_int64_t used;
 } inv_row_t;
 
-/* What the consumers of a write held on one provider and class before
- * their allocations were cleared. */
-typedef struct held_t {
-    apr_int64_t rp_id, rc_id, used;
-} held_t;
+/* A provider and a class: the key (its bytes) of the write's maps of
+ * inventories, holdings and sums, so that an item finds its own in one
+ * lookup, not in a scan of all (a write is linear in its items). */
+typedef struct pair_t {
+    apr_int64_t rp_id, rc_id;
+} pair_t;
+
+static void *pair_get(apr_hash_t *map, apr_int64_t rp_id, apr_int64_t rc_id)
+{
+    pair_t key;
+
+    key.rp_id = rp_id;
+    key.rc_id = rc_id;
+    return apr_hash_get(map, &key, sizeof(key));
+}
+
+static void pair_set(apr_pool_t *p, apr_hash_t *map, apr_int64_t rp_id,
+                     apr_int64_t rc_id, void *val)
+{
+    pair_t *key = apr_palloc(p, sizeof(*key));
+
+    key->rp_id = rp_id;
+    key->rc_id = rc_id;
+    apr_hash_set(map, key, sizeof(*key), val);
+}
+
+/* A pointer as the key of a pl_idmap_t. */
+#define PTR_KEY(ptr) ((apr_int64_t)(apr_uintptr_t)(ptr))
 
 static apr_status_t rc_id(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
                           apr_hash_t *cache, const char *name, apr_int64_t *pid)
@@ -157,16 +181,13 @@ static apr_status_t rc_id(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
     return rv;
 }
 
-static void push_unique(apr_array_header_t *ids, apr_int64_t id)
+/* id pushed onto ids unless the set of them (seen) has it already. */
+static void push_unique(apr_array_header_t *ids, pl_idmap_t *seen,
+                        apr_int64_t id)
 {
-    int i;
-
-    for (i = 0; i < ids->nelts; i++) {
-        if (APR_ARRAY_IDX(ids, i, apr_int64_t) == id) {
-            return;
-        }
+    if (pl_idmap_add(seen, id)) {
+        APR_ARRAY_PUSH(ids, apr_int64_t) = id;
     }
-    APR_ARRAY_PUSH(ids, apr_int64_t) = id;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -220,10 +241,11 @@ static apr_status_t add_removals(pl_db_t *db, apr_pool_t *p,
 
 /* What the consumers of the write hold now, per provider and class: with
  * what the others hold it is the usage before the write, which a provider
- * over capacity must not exceed afterwards (upstream bug 2104040). */
+ * over capacity must not exceed afterwards (upstream bug 2104040).
+ * *pheld: pair_t -> apr_int64_t *. */
 static apr_status_t read_held(pl_db_t *db, apr_pool_t *p,
                               const apr_array_header_t *consumers,
-                              apr_array_header_t **pheld)
+                              apr_hash_t **pheld)
 {
     apr_array_header_t *quoted = apr_array_make(p, consumers->nelts + 1,
                                                 sizeof(const char *));
@@ -231,7 +253,7 @@ static apr_status_t read_held(pl_db_t *db, apr_pool_t *p,
     apr_status_t rv;
     int i;
 
-    *pheld = apr_array_make(p, 4, sizeof(held_t));
+    *pheld = apr_hash_make(p);
     for (i = 0; i < consumers->nelts; i++) {
         APR_ARRAY_PUSH(quoted, const char *) = pl_db_quote(
             db, p,
@@ -252,37 +274,30 @@ static apr_status_t read_held(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     for (i = 0; i < rows->nrows; i++) {
-        held_t *h = apr_array_push(*pheld);
+        apr_int64_t *used = apr_palloc(p, sizeof(*used));
 
-        h->rp_id = apr_atoi64(PL_CELL(rows, i, 0));
-        h->rc_id = apr_atoi64(PL_CELL(rows, i, 1));
-        h->used = apr_atoi64(PL_CELL(rows, i, 2));
+        *used = apr_atoi64(PL_CELL(rows, i, 2));
+        pair_set(p, *pheld, apr_atoi64(PL_CELL(rows, i, 0)),
+                 apr_atoi64(PL_CELL(rows, i, 1)), used);
     }
     return APR_SUCCESS;
 }
 
-static apr_int64_t held_on(const apr_array_header_t *held, apr_int64_t rp_id,
+static apr_int64_t held_on(apr_hash_t *held, apr_int64_t rp_id,
                            apr_int64_t rc_id)
 {
-    int i;
+    const apr_int64_t *used = pair_get(held, rp_id, rc_id);
 
-    for (i = 0; i < held->nelts; i++) {
-        const held_t *h = &APR_ARRAY_IDX(held, i, held_t);
-
-        if (h->rp_id == rp_id && h->rc_id == rc_id) {
-            return h->used;
-        }
-    }
-    return 0;
+    return used ? *used : 0;
 }
 
 /* Read the generations of the providers afresh (before the usages, so a
- * write committed in between makes the later compare-and-swap fail). */
+ * write committed in between makes the later compare-and-swap fail).
+ * by_id: id -> pl_provider_t * of the write's providers. */
 static apr_status_t refresh_generations(pl_db_t *db, apr_pool_t *p,
                                         apr_array_header_t *rp_ids,
-                                        apr_hash_t *provs)
+                                        const pl_idmap_t *by_id)
 {
-    apr_hash_index_t *hi;
     pl_rows_t *rows;
     apr_status_t rv;
     int i;
@@ -296,31 +311,28 @@ static apr_status_t refresh_generations(pl_db_t *db, apr_pool_t *p,
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    for (hi = apr_hash_first(p, provs); hi; hi = apr_hash_next(hi)) {
-        pl_provider_t *prov = apr_hash_this_val(hi);
+    for (i = 0; i < rows->nrows; i++) {
+        pl_provider_t *prov = pl_idmap_get(by_id,
+                                           apr_atoi64(PL_CELL(rows, i, 0)));
 
-        for (i = 0; i < rows->nrows; i++) {
-            if (apr_atoi64(PL_CELL(rows, i, 0)) == prov->id) {
-                prov->generation = apr_atoi64(PL_CELL(rows, i, 1));
-            }
+        if (prov != NULL) {
+            prov->generation = apr_atoi64(PL_CELL(rows, i, 1));
         }
     }
     return APR_SUCCESS;
 }
 
-/* The capacity rule of upstream's _check_capacity_exceeded, with its
- * 13.0.0 relief: a provider and class over capacity after the write is
- * accepted when its usage is no higher than before (held: what the
- * write's consumers held before it; inv_row_t.used: what the others hold). */
-static apr_status_t
-check_capacity(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
-               apr_array_header_t *work, apr_array_header_t *rp_ids,
-               apr_array_header_t *rc_ids, const apr_array_header_t *held)
+/* The inventories of the write's providers in its classes, with what
+ * all consumers use of each: *pinvs pair_t -> inv_row_t *, *pwith the
+ * providers that have any of them (id -> the first). */
+static apr_status_t read_inventories(pl_db_t *db, apr_pool_t *p,
+                                     apr_array_header_t *rp_ids,
+                                     apr_array_header_t *rc_ids,
+                                     apr_hash_t **pinvs, pl_idmap_t **pwith)
 {
     pl_rows_t *rows;
-    apr_array_header_t *invs;
     apr_status_t rv;
-    int i, j, k;
+    int i;
 
     rv = pl_db_select_text(
         db, p, &rows,
@@ -337,9 +349,10 @@ check_capacity(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    invs = apr_array_make(p, rows->nrows + 1, sizeof(inv_row_t));
+    *pinvs = apr_hash_make(p);
+    *pwith = pl_idmap_make(p, (apr_size_t)rp_ids->nelts);
     for (i = 0; i < rows->nrows; i++) {
-        inv_row_t *r = apr_array_push(invs);
+        inv_row_t *r = apr_palloc(p, sizeof(*r));
 
         r->rp_id = apr_atoi64(PL_CELL(rows, i, 0));
         r->rc_id = apr_atoi64(PL_CELL(rows, i, 1));
@@ -350,75 +363,99 @@ check_capacity(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
         r->step = apr_atoi64(PL_CELL(rows, i, 6));
         r->ratio = atof(PL_CELL(rows, i, 7));
         r->used = PL_CELL(rows, i, 8) ? apr_atoi64(PL_CELL(rows, i, 8)) : 0;
-    }
-
-    /* every provider must have inventory of at least one class asked */
-    {
-        apr_array_header_t *missing = apr_array_make(p, 2,
-                                                     sizeof(const char *));
-        apr_array_header_t *sorted = apr_array_copy(p, rc_ids);
-
-        for (k = 0; k < work->nelts; k++) {
-            work_t *wk = &APR_ARRAY_IDX(work, k, work_t);
-            int found = 0;
-
-            for (i = 0; i < invs->nelts && !found; i++) {
-                found = APR_ARRAY_IDX(invs, i, inv_row_t).rp_id == wk->prov->id;
-            }
-            for (i = 0; i < missing->nelts && !found; i++) {
-                found = !strcmp(APR_ARRAY_IDX(missing, i, const char *),
-                                wk->prov->uuid);
-            }
-            if (!found) {
-                APR_ARRAY_PUSH(missing, const char *) = wk->prov->uuid;
-            }
-        }
-        if (missing->nelts) {
-            w->fail.why = PL_ALLOC_NO_INVENTORY;
-            w->fail.providers = missing;
-            w->fail.classes = apr_array_make(p, sorted->nelts,
-                                             sizeof(const char *));
-            qsort(sorted->elts, sorted->nelts, sizeof(apr_int64_t), cmp_i64);
-            for (i = 0; i < sorted->nelts; i++) {
-                apr_int64_t id = APR_ARRAY_IDX(sorted, i, apr_int64_t);
-
-                for (k = 0; k < work->nelts; k++) {
-                    work_t *wk = &APR_ARRAY_IDX(work, k, work_t);
-
-                    if (wk->rc_id == id) {
-                        APR_ARRAY_PUSH(w->fail.classes, const char *) = wk->rc;
-                        break;
-                    }
-                }
-            }
-            return PL_ECAPACITY;
+        pair_set(p, *pinvs, r->rp_id, r->rc_id, r);
+        if (!pl_idmap_has(*pwith, r->rp_id)) {
+            pl_idmap_set(*pwith, r->rp_id, r);
         }
     }
+    return APR_SUCCESS;
+}
 
+/* Every provider must have inventory of at least one class asked: the
+ * failure names those that have none (in the order of the items) and
+ * every class asked (in id order). */
+static apr_status_t check_some_inventory(apr_pool_t *p, pl_alloc_write_t *w,
+                                         const apr_array_header_t *work,
+                                         const apr_array_header_t *rc_ids,
+                                         const pl_idmap_t *with)
+{
+    apr_array_header_t *missing = apr_array_make(p, 2, sizeof(const char *));
+    apr_array_header_t *sorted;
+    pl_idmap_t *named = pl_idmap_make(p, 16), *rc_names;
+    int i;
+
+    for (i = 0; i < work->nelts; i++) {
+        const work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
+
+        if (!pl_idmap_has(with, wk->prov->id) &&
+            pl_idmap_add(named, wk->prov->id)) {
+            APR_ARRAY_PUSH(missing, const char *) = wk->prov->uuid;
+        }
+    }
+    if (missing->nelts == 0) {
+        return APR_SUCCESS;
+    }
+    /* each class by the name its first item gave */
+    rc_names = pl_idmap_make(p, (apr_size_t)rc_ids->nelts);
+    for (i = 0; i < work->nelts; i++) {
+        const work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
+
+        if (!pl_idmap_has(rc_names, wk->rc_id)) {
+            pl_idmap_set(rc_names, wk->rc_id, (void *)wk->rc);
+        }
+    }
+    sorted = apr_array_copy(p, rc_ids);
+    qsort(sorted->elts, (size_t)sorted->nelts, sizeof(apr_int64_t), cmp_i64);
+    w->fail.why = PL_ALLOC_NO_INVENTORY;
+    w->fail.providers = missing;
+    w->fail.classes = apr_array_make(p, sorted->nelts, sizeof(const char *));
+    for (i = 0; i < sorted->nelts; i++) {
+        const char *name = pl_idmap_get(rc_names,
+                                        APR_ARRAY_IDX(sorted, i, apr_int64_t));
+
+        if (name != NULL) {
+            APR_ARRAY_PUSH(w->fail.classes, const char *) = name;
+        }
+    }
+    return PL_ECAPACITY;
+}
+
+/* The capacity rule of upstream's _check_capacity_exceeded, with its
+ * 13.0.0 relief: a provider and class over capacity after the write is
+ * accepted when its usage is no higher than before (held: what the
+ * write's consumers held before it; inv_row_t.used: what the others hold). */
+static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
+                                   pl_alloc_write_t *w,
+                                   apr_array_header_t *work,
+                                   apr_array_header_t *rp_ids,
+                                   apr_array_header_t *rc_ids, apr_hash_t *held)
+{
+    apr_hash_t *invs, *sums = apr_hash_make(p);
+    pl_idmap_t *with;
+    apr_status_t rv;
+    int k;
+
+    if ((rv = read_inventories(db, p, rp_ids, rc_ids, &invs, &with)) ||
+        (rv = check_some_inventory(p, w, work, rc_ids, with))) {
+        return rv;
+    }
     for (k = 0; k < work->nelts; k++) {
         work_t *wk = &APR_ARRAY_IDX(work, k, work_t);
-        inv_row_t *inv = NULL;
-        apr_int64_t sum = 0;
+        inv_row_t *inv;
+        apr_int64_t *sum;
         double capacity;
 
-        for (j = 0; j <= k; j++) {
-            work_t *o = &APR_ARRAY_IDX(work, j, work_t);
-
-            if (o->prov->id == wk->prov->id && o->rc_id == wk->rc_id) {
-                sum += o->used;
-            }
+        /* what the items so far ask of this provider and class */
+        sum = pair_get(sums, wk->prov->id, wk->rc_id);
+        if (sum == NULL) {
+            sum = apr_pcalloc(p, sizeof(*sum));
+            pair_set(p, sums, wk->prov->id, wk->rc_id, sum);
         }
+        *sum += wk->used;
         if (wk->used == 0) {
             continue;
         }
-        for (i = 0; i < invs->nelts; i++) {
-            inv_row_t *r = &APR_ARRAY_IDX(invs, i, inv_row_t);
-
-            if (r->rp_id == wk->prov->id && r->rc_id == wk->rc_id) {
-                inv = r;
-                break;
-            }
-        }
+        inv = pair_get(invs, wk->prov->id, wk->rc_id);
         if (inv == NULL) {
             w->fail.why = PL_ALLOC_NO_INVENTORY;
             w->fail.providers = apr_array_make(p, 1, sizeof(const char *));
@@ -438,8 +475,8 @@ check_capacity(pl_db_t *db, apr_pool_t *p, pl_alloc_write_t *w,
         /* usage after (others + sum) above usage before (others +
          * held), without adding to the others' (no overflow) */
         if ((capacity < (double)(inv->used + wk->used) ||
-             capacity < (double)(inv->used + sum)) &&
-            sum > held_on(held, inv->rp_id, inv->rc_id)) {
+             capacity < (double)(inv->used + *sum)) &&
+            *sum > held_on(held, inv->rp_id, inv->rc_id)) {
             w->fail.why = PL_ALLOC_OVER_CAPACITY;
             w->fail.rc = wk->rc;
             w->fail.provider = wk->prov->uuid;
@@ -605,8 +642,9 @@ static apr_status_t interim_inventory(pl_db_t *db, apr_pool_t *p,
                                       pl_alloc_inv_set_t *set)
 {
     apr_array_header_t *have, *un;
+    apr_hash_t *asked;
     apr_status_t rv;
-    int i, j;
+    int i;
 
     if (set->invs->nelts == 0) {
         return APR_SUCCESS;
@@ -614,17 +652,17 @@ static apr_status_t interim_inventory(pl_db_t *db, apr_pool_t *p,
     if ((rv = pl_store_inventory_list(db, p, set->prov->id, &have))) {
         return rv;
     }
+    asked = apr_hash_make(p);
+    for (i = 0; i < set->invs->nelts; i++) {
+        apr_hash_set(asked,
+                     APR_ARRAY_IDX(set->invs, i, pl_inventory_t *)->rc_name,
+                     APR_HASH_KEY_STRING, "");
+    }
     un = apr_array_copy(p, set->invs);
     for (i = 0; i < have->nelts; i++) {
         pl_inventory_t *old = APR_ARRAY_IDX(have, i, pl_inventory_t *);
-        int asked = 0;
 
-        for (j = 0; j < set->invs->nelts; j++) {
-            asked |= !strcmp(
-                APR_ARRAY_IDX(set->invs, j, pl_inventory_t *)->rc_name,
-                old->rc_name);
-        }
-        if (!asked) {
+        if (!apr_hash_get(asked, old->rc_name, APR_HASH_KEY_STRING)) {
             APR_ARRAY_PUSH(un, pl_inventory_t *) = old;
         }
     }
@@ -729,9 +767,11 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
     apr_array_header_t *rc_ids = apr_array_make(p, 4, sizeof(apr_int64_t));
     apr_array_header_t *seen = apr_array_make(p, 4, sizeof(void *));
     apr_array_header_t *check = apr_array_make(p, 4, sizeof(const char *));
-    apr_array_header_t *held;
+    pl_idmap_t *seen_ids, *rp_set, *rc_set, *by_id, *holding;
+    apr_hash_index_t *hi;
+    apr_hash_t *held;
     apr_status_t rv;
-    int i, j;
+    int i;
 
     /* the list upstream's replace_all works on */
     for (i = 0; i < w->items->nelts; i++) {
@@ -760,14 +800,11 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
     }
 
     /* a clean slate for every consumer in the list */
+    seen_ids = pl_idmap_make(p, (apr_size_t)w->consumers->nelts);
     for (i = 0; i < work->nelts; i++) {
         work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
-        int dup = 0;
 
-        for (j = 0; j < seen->nelts; j++) {
-            dup |= APR_ARRAY_IDX(seen, j, pl_alloc_consumer_t *) == wk->ac;
-        }
-        if (dup) {
+        if (!pl_idmap_add(seen_ids, PTR_KEY(wk->ac))) {
             continue;
         }
         APR_ARRAY_PUSH(seen, pl_alloc_consumer_t *) = wk->ac;
@@ -779,17 +816,25 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
             return rv;
         }
     }
+    rp_set = pl_idmap_make(p, 16);
+    rc_set = pl_idmap_make(p, 16);
     for (i = 0; i < work->nelts; i++) {
         work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
 
         if (wk->rc_id < 0 && (rv = rc_id(db, p, w, rcs, wk->rc, &wk->rc_id))) {
             return rv;
         }
-        push_unique(rp_ids, wk->prov->id);
-        push_unique(rc_ids, wk->rc_id);
+        push_unique(rp_ids, rp_set, wk->prov->id);
+        push_unique(rc_ids, rc_set, wk->rc_id);
     }
     qsort(rp_ids->elts, rp_ids->nelts, sizeof(apr_int64_t), cmp_i64);
-    if ((rv = refresh_generations(db, p, rp_ids, provs)) ||
+    by_id = pl_idmap_make(p, (apr_size_t)rp_ids->nelts);
+    for (hi = apr_hash_first(p, provs); hi; hi = apr_hash_next(hi)) {
+        pl_provider_t *prov = apr_hash_this_val(hi);
+
+        pl_idmap_set(by_id, prov->id, prov);
+    }
+    if ((rv = refresh_generations(db, p, rp_ids, by_id)) ||
         (rv = check_capacity(db, p, w, work, rp_ids, rc_ids, held))) {
         return rv;
     }
@@ -813,26 +858,26 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
     }
     /* providers in id order: concurrent writers lock them alike */
     for (i = 0; i < rp_ids->nelts; i++) {
-        apr_hash_index_t *hi;
+        rv = pl_store_provider_bump(
+            db, pl_idmap_get(by_id, APR_ARRAY_IDX(rp_ids, i, apr_int64_t)));
+        if (rv == PL_ECONFLICT) {
+            return PL_DB_ERETRY;
+        }
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    /* the consumers left holding nothing may go */
+    holding = pl_idmap_make(p, (apr_size_t)seen->nelts);
+    for (i = 0; i < work->nelts; i++) {
+        work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
 
-        for (hi = apr_hash_first(p, provs); hi; hi = apr_hash_next(hi)) {
-            pl_provider_t *prov = apr_hash_this_val(hi);
-
-            if (prov->id != APR_ARRAY_IDX(rp_ids, i, apr_int64_t)) {
-                continue;
-            }
-            rv = pl_store_provider_bump(db, prov);
-            if (rv == PL_ECONFLICT) {
-                return PL_DB_ERETRY;
-            }
-            if (rv != APR_SUCCESS) {
-                return rv;
-            }
+        if (wk->used > 0) {
+            pl_idmap_add(holding, PTR_KEY(wk->ac));
         }
     }
     for (i = 0; i < seen->nelts; i++) {
         pl_alloc_consumer_t *ac = APR_ARRAY_IDX(seen, i, pl_alloc_consumer_t *);
-        int has = 0;
 
         rv = pl_store_consumer_bump(db, ac->consumer);
         if (rv == PL_ECONFLICT) {
@@ -841,12 +886,7 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
         if (rv != APR_SUCCESS) {
             return rv;
         }
-        for (j = 0; j < work->nelts; j++) {
-            work_t *wk = &APR_ARRAY_IDX(work, j, work_t);
-
-            has |= wk->ac == ac && wk->used > 0;
-        }
-        if (!has) {
+        if (!pl_idmap_has(holding, PTR_KEY(ac))) {
             APR_ARRAY_PUSH(check, const char *) = ac->consumer->uuid;
         }
     }

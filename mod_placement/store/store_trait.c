@@ -178,6 +178,26 @@ apr_status_t pl_store_trait_provider_set(pl_db_t *db, apr_pool_t *ptemp,
     apr_hash_index_t *hi;
     pl_rows_t *rows;
     apr_int64_t generation = prov->generation;
+    const char *head_args[] = { rp_id }, *extra[] = { rp_id, now };
+    /* a statement per PL_DB_LIST_MAX traits, not one per trait */
+    const pl_db_list_t del = { "DELETE FROM resource_provider_traits "
+                               "WHERE resource_provider_id = %s "
+                               "AND trait_id IN (",
+                               1,
+                               head_args,
+                               "%s",
+                               0,
+                               NULL,
+                               ")" };
+    const pl_db_list_t add = { "INSERT INTO resource_provider_traits "
+                               "(trait_id, resource_provider_id, "
+                               "created_at) VALUES ",
+                               0,
+                               NULL,
+                               "(%s, %s, %s)",
+                               2,
+                               extra,
+                               "" };
     apr_status_t rv;
     int i;
 
@@ -224,20 +244,11 @@ apr_status_t pl_store_trait_provider_set(pl_db_t *db, apr_pool_t *ptemp,
      * writer of the same provider waits here and then loses the swap
      * instead of meeting our rows half written. */
     rv = pl_store_provider_bump(db, prov);
-    for (i = 0; i < to_delete->nelts && rv == APR_SUCCESS; i++) {
-        rv = pl_db_exec(
-            db, NULL,
-            "DELETE FROM resource_provider_traits "
-            "WHERE resource_provider_id = %s AND trait_id = %s",
-            PL_ARGS(rp_id, APR_ARRAY_IDX(to_delete, i, const char *)));
+    if (rv == APR_SUCCESS) {
+        rv = pl_db_exec_list(db, ptemp, &del, PL_DB_ARRAY(to_delete), NULL);
     }
-    for (i = 0; i < to_add->nelts && rv == APR_SUCCESS; i++) {
-        rv = pl_db_exec(
-            db, NULL,
-            "INSERT INTO resource_provider_traits "
-            "(trait_id, resource_provider_id, created_at) "
-            "VALUES (%s, %s, %s)",
-            PL_ARGS(APR_ARRAY_IDX(to_add, i, const char *), rp_id, now));
+    if (rv == APR_SUCCESS) {
+        rv = pl_db_exec_list(db, ptemp, &add, PL_DB_ARRAY(to_add), NULL);
     }
     rv = pl_db_end(db, rv);
     if (rv != APR_SUCCESS) {

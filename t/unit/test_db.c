@@ -5,7 +5,9 @@
  * pair commits; an inner failure rolls the whole back; a savepoint lets
  * a duplicate INSERT fail alone; pl_db_run_txn retries PL_DB_ERETRY and
  * deadlocks, and runs a nested transaction once. And pl_db_cell_i64
- * reads every integer cell as apr_atoi64 does.
+ * reads every integer cell as apr_atoi64 does; pl_db_exec_list and
+ * pl_db_select_list cover every value of a list, in as few statements
+ * as their chunks say.
  */
 #include <string.h>
 
@@ -124,6 +126,91 @@ static void test_cell_i64(void)
     }
 }
 
+/* The statements a trace1 log saw. */
+static void count_statements(void *baton, int level, apr_status_t rv,
+                             const char *msg)
+{
+    (void)level;
+    (void)rv;
+    if (strstr(msg, "sql prepared")) {
+        ++*(int *)baton;
+    }
+}
+
+typedef struct seen_t {
+    int rows;
+    apr_int64_t sum;
+} seen_t;
+
+static apr_status_t add_row(void *baton, int ncols, const char *const *cells)
+{
+    seen_t *s = baton;
+
+    (void)ncols;
+    s->rows++;
+    s->sum += apr_atoi64(cells[0]);
+    return APR_SUCCESS;
+}
+
+/* pl_db_exec_list and pl_db_select_list: every value once, in chunks of
+ * at most PL_DB_LIST_MAX, the rest in powers of two. */
+static void test_lists(pl_db_t *db)
+{
+    static const int sizes[] = { 0, 1, 3, 512, 513, 1300 };
+    /* chunks: 1300 = 512 + 512 + 256 + 16 + 4 */
+    static const int statements[] = { 0, 1, 2, 1, 2, 5 };
+    const char *extra[] = { "x" }, *head_args[] = { "x" };
+    const pl_db_list_t insert = {
+        "INSERT INTO l (n, tag) VALUES ", 0, NULL, "(%s, %s)", 1, extra, ""
+    };
+    const pl_db_list_t select = { "SELECT n FROM l WHERE tag = %s AND n IN (",
+                                  1,
+                                  head_args,
+                                  "%s",
+                                  0,
+                                  NULL,
+                                  ")" };
+    const pl_db_list_t unique = {
+        "INSERT INTO u (n) VALUES ", 0, NULL, "(%s)", 0, NULL, ""
+    };
+    const char **values = apr_palloc(pool, 1300 * sizeof(*values));
+    int statements_seen = 0, changed, i;
+    pl_log_t log = { count_statements, &statements_seen, PL_LOG_TRACE1 };
+    apr_size_t k;
+    seen_t seen;
+
+    pl_db_exec_text(db, NULL, "CREATE TABLE l (n INTEGER, tag VARCHAR(10))");
+    pl_db_exec_text(db, NULL, "CREATE TABLE u (n INTEGER UNIQUE)");
+    for (i = 0; i < 1300; i++) {
+        values[i] = apr_itoa(pool, i + 1);
+    }
+    pl_db_set_log(db, &log);
+    for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        int n = sizes[k];
+
+        pl_db_exec_text(db, NULL, "DELETE FROM l");
+        statements_seen = 0;
+        changed = -1;
+        TAP_IS_INT(pl_db_exec_list(db, pool, &insert, values, n, &changed),
+                   APR_SUCCESS, "exec_list of %d values", n);
+        TAP_IS_INT(changed, n, "%d rows inserted", n);
+        TAP_IS_INT(statements_seen, statements[k], "in %d statements",
+                   statements[k]);
+        memset(&seen, 0, sizeof(seen));
+        TAP_IS_INT(
+            pl_db_select_list(db, pool, &select, values, n, add_row, &seen),
+            APR_SUCCESS, "select_list of %d values", n);
+        TAP_IS_INT(seen.rows, n, "reads the %d rows", n);
+        TAP_OK(seen.sum == (apr_int64_t)n * (n + 1) / 2,
+               "each once (sum %" APR_INT64_T_FMT ")", seen.sum);
+    }
+    TAP_IS_INT(pl_db_exec_list(db, pool, &unique, values, 3, NULL), APR_SUCCESS,
+               "3 values into a unique column");
+    TAP_IS_INT(pl_db_exec_list(db, pool, &unique, values, 5, NULL), APR_EEXIST,
+               "a list meeting a duplicate fails as a statement does");
+    pl_db_set_log(db, NULL);
+}
+
 int main(void)
 {
     pl_db_txn_stats_t stats;
@@ -217,6 +304,7 @@ int main(void)
     rv = pl_db_run_txn(db, pool, nested_fn, NULL, 1, NULL);
     TAP_IS_INT(rv, PL_DB_ERETRY, "the inner failure is the outer's");
 
+    test_lists(db);
     apr_pool_destroy(pool);
     apr_terminate();
     return tap_done();

@@ -18,6 +18,8 @@
  *
  * The checks read return codes and tables, never w->msg.
  */
+#include <time.h>
+
 #include <apr_general.h>
 #include <apr_strings.h>
 #include <apr_dbd.h>
@@ -537,6 +539,84 @@ static void test_over_capacity(void)
     apr_pool_destroy(p);
 }
 
+/* A write's cost is linear in its items (issue 23: scans of the items
+ * per item, of the providers per provider, of the inventories per item
+ * and of the consumers per item made writes of 12,000 providers or
+ * consumers take 13 s of CPU each). Timed in CPU seconds of this process
+ * (the machine's load does not count), against a bound far above what
+ * linear work takes and far below the old quadratic time: 12,000
+ * providers of 3 classes each for one consumer, then 12,000 consumers
+ * of one item each. */
+#define WIDE 12000
+#define WIDE_BOUND_S 3.0
+
+static double cpu_seconds(void)
+{
+    return (double)clock() / CLOCKS_PER_SEC;
+}
+
+static void test_wide_writes(void)
+{
+    static const char *const classes[] = { "VCPU", "MEMORY_MB", "DISK_GB" };
+    pl_alloc_consumer_t *ac;
+    pl_alloc_write_t *w;
+    const char **uuids = apr_palloc(root, WIDE * sizeof(*uuids));
+    apr_pool_t *p;
+    double start, took;
+    int i, c;
+
+    apr_pool_create(&p, root);
+    tap_note("writes of thousands of items");
+    pl_db_begin(db); /* the setup in one transaction: quick */
+    for (i = 0; i < WIDE; i++) {
+        pl_provider_t *prov = fixture_provider(
+            db, p, apr_psprintf(p, "wide-%d", i), 100000 + i);
+
+        uuids[i] = prov->uuid;
+        for (c = 0; c < 3; c++) {
+            fixture_add_inv(db, p, prov, classes[c], 1000, 0, 1, 1000, 1, 1.0);
+        }
+    }
+    pl_db_end(db, APR_SUCCESS);
+
+    w = new_write(p);
+    ac = add_consumer(p, w, cu(80), "proj-a");
+    for (i = 0; i < WIDE; i++) {
+        for (c = 0; c < 3; c++) {
+            add_item(w, ac, uuids[i], classes[c], 1);
+        }
+    }
+    start = cpu_seconds();
+    TAP_IS_INT(pl_store_allocation_write(db, p, w), APR_SUCCESS,
+               "one consumer on %d providers, 3 classes each", WIDE);
+    took = cpu_seconds() - start;
+    TAP_OK(took < WIDE_BOUND_S, "in %.2f s of CPU (bound %.1f s)", took,
+           WIDE_BOUND_S);
+    TAP_IS_INT(rows_of(p, cu(80)), 3 * WIDE, "%d allocations stored", 3 * WIDE);
+
+    w = new_write(p);
+    for (i = 0; i < WIDE; i++) {
+        add_item(w, add_consumer(p, w, cu(100000 + i), "proj-a"), uuids[i],
+                 "VCPU", 2);
+    }
+    start = cpu_seconds();
+    TAP_IS_INT(pl_store_allocation_write(db, p, w), APR_SUCCESS,
+               "%d consumers of one item each", WIDE);
+    took = cpu_seconds() - start;
+    TAP_OK(took < WIDE_BOUND_S, "in %.2f s of CPU (bound %.1f s)", took,
+           WIDE_BOUND_S);
+    TAP_IS_INT(
+        used_of(p, cu(100000 + WIDE - 1),
+                &(pl_provider_t){
+                    .id = fixture_int(db, p,
+                                      "SELECT id FROM resource_providers "
+                                      "WHERE uuid = '%s'",
+                                      uuids[WIDE - 1]) },
+                "VCPU"),
+        2, "the last consumer holds its 2 VCPU");
+    apr_pool_destroy(p);
+}
+
 int main(void)
 {
     if ((db = fixture_start(&root)) == NULL) {
@@ -550,6 +630,7 @@ int main(void)
     test_clear();
     test_no_half_write();
     test_over_capacity();
+    test_wide_writes();
     apr_pool_destroy(root);
     apr_terminate();
     return tap_done();
