@@ -195,6 +195,30 @@ def case_aggregates(server, n):
     return secs
 
 
+def case_post_allocations(server, consumers):
+    """POST /allocations of `consumers` new consumers on one provider: a
+    write route's body near its size (8 MB at 40,000 consumers)."""
+    rp = make_provider(server, 'stress-alloc-%d' % consumers,
+                       {'VCPU': {'total': 10 * consumers},
+                        'MEMORY_MB': {'total': 10 * consumers}})
+    body = {str(uuid.uuid4()): {
+        'allocations': {rp: {'resources': {'VCPU': 1, 'MEMORY_MB': 1}}},
+        'project_id': 'p', 'user_id': 'u', 'consumer_generation': None,
+        'consumer_type': 'INSTANCE'} for _ in range(consumers)}
+    data = json.dumps(body).encode()
+    # the stated bound: 64 MB and 64 times the body (docs/reliability.md)
+    _, _, secs = run_case(
+        server, 'POST /allocations of %d consumers (%.1f MB)' %
+        (consumers, len(data) / MB),
+        lambda: server.request('POST', '/allocations', data), {204},
+        64 * MB + 64 * len(data))
+    st, got, _ = server.request('GET', '/resource_providers/%s/usages' % rp)
+    check('POST /allocations of %d consumers: usages add up' % consumers,
+          st == 200 and json.loads(got)['usages'].get('VCPU') == consumers,
+          got[:200])
+    return secs
+
+
 def case_deep_json(server, depth):
     body = b'[' * depth + b']' * depth
     return run_case(server, 'JSON nested %d deep' % depth,
@@ -322,6 +346,9 @@ def main():
         ('aggregates', lambda: linear(
             'PUT aggregates', case_aggregates(server, 5000 * k),
             case_aggregates(server, 20000 * k))),
+        ('allocations', lambda: linear(
+            'POST /allocations', case_post_allocations(server, 1000 * k),
+            case_post_allocations(server, 4000 * k))),
         ('deep', lambda: case_deep_json(server, 100000)),
         ('wide', lambda: case_wide_json(server, 300000 * k)),
         ('string', lambda: case_long_string(server, 6 * MB * k)),
@@ -331,7 +358,8 @@ def main():
         ('candidates', lambda: case_unbounded_candidates(
             server, 100 * k, 5)),
     ]
-    if long_run:  # the short slice leaves slow clients to t/front/run
+    if long_run:  # near the route's 8 MB; the short slice leaves slow clients to t/front/run
+        cases.append(('aggregates', lambda: case_aggregates(server, 200000)))
         cases.append(('slow', lambda: case_slow_clients(server, 500, 100)))
     for name, fn in cases:
         if only is None or name in only:
