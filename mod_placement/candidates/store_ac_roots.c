@@ -83,12 +83,15 @@ static const char *known_ids(apr_pool_t *p, const apr_array_header_t *names,
 
 /* Each set of sets (apr_array_header_t * of const char *) into s, as the
  * ids of its names in names (pl_ac_name_t): names the database does not
- * know are left out (the engine answers for them). */
+ * know are left out (the engine answers for them). by_name NULL: none. */
 static void add_named_sets(apr_pool_t *p, pl_id_sets_t *s, apr_hash_t *by_name,
                            const apr_array_header_t *sets)
 {
     int i, j, n;
 
+    if (by_name == NULL) {
+        return;
+    }
     for (i = 0; i < sets->nelts; i++) {
         const apr_array_header_t *set = APR_ARRAY_IDX(sets, i,
                                                       apr_array_header_t *);
@@ -119,6 +122,43 @@ static apr_hash_t *names_by_name(apr_pool_t *p, const apr_array_header_t *names)
         apr_hash_set(h, n->name, APR_HASH_KEY_STRING, n);
     }
     return h;
+}
+
+/* The traits the groups' filters may test, by name; NULL when a group
+ * names a trait the database does not know. Upstream answers such a
+ * request with 400, or with nothing when a group ends it first (no
+ * provider in its member_of, none with room): the engine decides which,
+ * in upstream's order, only if no trait filter has left out the
+ * providers those checks look at. */
+static apr_hash_t *filter_traits(apr_pool_t *p, const pl_ac_request_t *req,
+                                 const pl_ac_world_t *w)
+{
+    apr_hash_t *by_name = names_by_name(p, w->traits);
+    int i, j, k;
+
+    for (i = 0; i < req->groups->nelts; i++) {
+        const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i, pl_ac_group_t *);
+
+        for (j = 0; j < g->required->nelts; j++) {
+            const apr_array_header_t *set = APR_ARRAY_IDX(g->required, j,
+                                                          apr_array_header_t *);
+
+            for (k = 0; k < set->nelts; k++) {
+                if (!apr_hash_get(by_name, APR_ARRAY_IDX(set, k, const char *),
+                                  APR_HASH_KEY_STRING)) {
+                    return NULL;
+                }
+            }
+        }
+        for (j = 0; j < g->forbidden->nelts; j++) {
+            if (!apr_hash_get(by_name,
+                              APR_ARRAY_IDX(g->forbidden, j, const char *),
+                              APR_HASH_KEY_STRING)) {
+                return NULL;
+            }
+        }
+    }
+    return by_name;
 }
 
 /* "rp.root_provider_id IN (...)": the trees whose providers have the
@@ -178,6 +218,7 @@ static const char *members_of(apr_pool_t *p, const pl_id_sets_t *s)
  * sharing provider); in_tree: the tree. NULL: no condition.
  */
 static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
+                              apr_hash_t *traits_by_name,
                               const pl_ac_group_t *g)
 {
     apr_array_header_t *conds = apr_array_make(p, 3, sizeof(const char *));
@@ -192,7 +233,7 @@ static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
     }
     if (g->same_provider) {
         pl_id_sets_init(&s, p);
-        add_named_sets(p, &s, names_by_name(p, w->traits), g->required);
+        add_named_sets(p, &s, traits_by_name, g->required);
         if (!pl_id_sets_empty(&s)) {
             APR_ARRAY_PUSH(conds, const char *) = trees_with(p, &s);
         }
@@ -217,6 +258,7 @@ static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
 {
     const char **conds = apr_pcalloc(p, (w->rcs->nelts + 1) * sizeof(char *));
     const char *where = NULL;
+    apr_hash_t *traits_by_name = filter_traits(p, req, w);
     int k, i, j, same = 1;
 
     for (k = 0; k < w->rcs->nelts; k++) {
@@ -239,7 +281,7 @@ static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
             if (j == g->resources->nelts) {
                 continue;
             }
-            if ((cond = group_cond(p, w, g)) == NULL) {
+            if ((cond = group_cond(p, w, traits_by_name, g)) == NULL) {
                 open = 1;
             }
             else {
@@ -497,7 +539,7 @@ static void tree_filter(apr_pool_t *p, const pl_ac_request_t *req,
 {
     const pl_qs_traits_t *rr = req->root_required;
     apr_hash_t *aggs_by_name = names_by_name(p, w->aggs),
-               *traits_by_name = names_by_name(p, w->traits);
+               *traits_by_name = filter_traits(p, req, w);
     pl_id_sets_t *aggs = apr_palloc(p, sizeof(*aggs)),
                  *traits = apr_palloc(p, sizeof(*traits)),
                  *rcs = apr_palloc(p, sizeof(*rcs));
