@@ -113,6 +113,9 @@ apr_array_header_t *pl_args(const pl_req_t *req, const char *key);
  */
 int pl_check_query(pl_req_t *req, const pl_jsonschema_t *schema);
 
+/** Records and returns the 500 of a missing (NULL) schema. */
+int pl_schema_missing(pl_req_t *req);
+
 /**
  * upstream's util.require_content('application/json'), checked before
  * policy: 0, or the recorded 415.
