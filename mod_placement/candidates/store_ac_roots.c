@@ -128,8 +128,8 @@ static apr_hash_t *names_by_name(apr_pool_t *p, const apr_array_header_t *names)
  * names a trait the database does not know. Upstream answers such a
  * request with 400, or with nothing when a group ends it first (no
  * provider in its member_of, none with room): the engine decides which,
- * in upstream's order, only if no trait filter has left out the
- * providers those checks look at. */
+ * in upstream's order, only if no trait filter (of a group or of
+ * root_required) has left out the providers those checks look at. */
 static apr_hash_t *filter_traits(apr_pool_t *p, const pl_ac_request_t *req,
                                  const pl_ac_world_t *w)
 {
@@ -344,7 +344,7 @@ static const char *root_filter(apr_pool_t *p, const pl_ac_request_t *req,
     const char *where = NULL, *ids;
     int n;
 
-    if (rr == NULL) {
+    if (rr == NULL || filter_traits(p, req, w) == NULL) {
         return sql;
     }
     /* each known trait once, all of them in one subquery */
@@ -577,7 +577,7 @@ static void tree_filter(apr_pool_t *p, const pl_ac_request_t *req,
             t->asks = smallest_asks(p, req, w);
         }
     }
-    if (rr) {
+    if (rr && traits_by_name) {
         f->root_all = unique_known(p, w->traits, rr->required, &f->root_n);
         f->root_none = known_ids(p, w->traits, rr->forbidden);
     }
