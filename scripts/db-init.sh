@@ -193,7 +193,10 @@ load_schema() {
   local f="$SQL_DIR/$SCHEMA_DIR_NAME/schema.sql"
   [ -f "$f" ] || die "$f not found"
   case "$DIALECT" in
-    sqlite) sqlite3 -bail "$DB_PATH" < "$f" ;;
+    # write-ahead logging from the start (the module switches a file made
+    # otherwise on a connection that has it alone: pl_db.c sqlite_wal)
+    sqlite) sqlite3 -bail "$DB_PATH" < "$f" &&
+              sqlite3 "$DB_PATH" "PRAGMA journal_mode = WAL" >/dev/null ;;
     pgsql)  pg_q "$DB_NAME" -f "$f" >/dev/null ;;
     mysql)  my_q "$DB_NAME" < "$f" ;;
   esac

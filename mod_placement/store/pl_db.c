@@ -113,8 +113,12 @@ static void set_statement_timeout(pl_db_t *db, conn_state_t *cs, int seconds)
  * the same process stopped the write it waited for until busy_timeout
  * ran out, then failed "database is locked" (a PUT of 50,000
  * aggregates stalled 10 to 30 s beside a GET every 0.2 s). The mode
- * stays with the file; switching needs the file alone, else the next
- * new connection tries again. An in-memory database keeps its own. */
+ * stays with the file (scripts/db-init.sh makes it so); switching needs
+ * the file alone, else the next new connection tries again. It is tried
+ * before busy_timeout is set: a connection that cannot switch at once
+ * gives up at once instead of holding its child's threads behind
+ * apr_dbd_sqlite3's mutex while another child starts. An in-memory
+ * database keeps its own. */
 static void sqlite_wal(pl_db_t *db)
 {
     apr_dbd_results_t *res = NULL;
@@ -171,9 +175,9 @@ static void session_setup(pl_db_t *db, conn_state_t *cs)
                       "SET SESSION wsrep_sync_wait = 3");
         break;
     case PL_DB_SQLITE:
+        sqlite_wal(db); /* before the busy wait: no waiting for it */
         apr_dbd_query(db->driver, db->handle, &changed,
                       "PRAGMA busy_timeout = 10000");
-        sqlite_wal(db);
         break;
     default:
         break;
