@@ -170,6 +170,16 @@ typedef struct pl_ac_world_t {
     int facts_cached, facts_read, cache_resets;
     /* 1: the lookups rode with the trees statement (one round trip) */
     int one_trip;
+    /** Upstream's checks that end a request early, answered over the
+     *  whole database when a trait name is unknown (the trees read were
+     *  then filtered without traits, and by member_of, so they cannot
+     *  tell): -1 not read (the engine asks the trees it has), 0 no, 1
+     *  yes. early_anchor: some root has root_required's traits and none
+     *  of its forbidden ones; early_member_of[i] (NULL: none read): some
+     *  provider is itself in an aggregate of every set of group i's
+     *  member_of. */
+    int early_anchor;
+    signed char *early_member_of;
 } pl_ac_world_t;
 
 /** An empty world from p. */

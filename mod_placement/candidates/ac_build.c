@@ -138,6 +138,7 @@ pl_ac_world_t *pl_ac_world_make(apr_pool_t *p)
     w->anchors = apr_array_make(p, 4, sizeof(pl_ac_link_t));
     w->parents = apr_array_make(p, 4, sizeof(pl_ac_link_t));
     w->provs = apr_array_make(p, 64, sizeof(pl_ac_prov_t));
+    w->early_anchor = -1;
     w->prov_by_id = pl_idmap_make(p, 64);
     w->all_traits = apr_array_make(p, 64, sizeof(pl_ac_link_t));
     w->rc_names = apr_array_make(p, 8, sizeof(pl_ac_name_t));
@@ -186,6 +187,9 @@ static gstat_e prepare_anchors(ctx_t *c, const char **punknown)
         return st;
     }
     c->anchor_filter = 1;
+    if (c->world->early_anchor >= 0) {
+        return c->world->early_anchor ? G_OK : G_EMPTY;
+    }
     if (c->anchor_req.n == 0) {
         return G_OK; /* some root surely lacks them */
     }

@@ -116,11 +116,15 @@ gstat_e pl_ac_prepare_group(build_t *b, gctx_t *gc, const char **punknown)
                 return G_EMPTY; /* aggregates nobody knows */
             }
         }
-        /* some provider must be in all of them */
-        n = 0;
-        pos = 0;
-        while (!n && (pv = pl_idmap_next(c->provs, &pos, NULL)) != NULL) {
-            n = pv->aggs.n && pl_ac_in_all_aggs(gc, pv);
+        /* some provider must be in all of them: in the whole database,
+         * when read (an unknown trait follows), else in the world */
+        n = c->world->early_member_of ? c->world->early_member_of[gc->idx] : -1;
+        if (n < 0) {
+            n = 0;
+            pos = 0;
+            while (!n && (pv = pl_idmap_next(c->provs, &pos, NULL)) != NULL) {
+                n = pv->aggs.n && pl_ac_in_all_aggs(gc, pv);
+            }
         }
         if (!n) {
             return G_EMPTY;

@@ -2,16 +2,47 @@
  *
  * pl_store_ac_private.h: what the files of the candidates' database side
  * share: store_ac.c (the request's names, the entry points),
- * store_ac_roots.c (which trees) and store_ac_trees.c (the trees).
+ * store_ac_roots.c (which trees), store_ac_trees.c (the trees) and
+ * store_ac_early.c (upstream's early ends, when a name is unknown).
  */
 #ifndef PL_STORE_AC_PRIVATE_H
 #define PL_STORE_AC_PRIVATE_H
 
+#include <apr_hash.h>
+
+#include "pl_id_sets.h"
 #include "pl_store_ac.h"
 
 /** "1,2,3": the ids of names (pl_ac_name_t). */
 const char *pl_store_ac_ids_of_names(apr_pool_t *p,
                                      const apr_array_header_t *names);
+
+/** names (pl_ac_name_t) by name */
+apr_hash_t *pl_store_ac_names_by_name(apr_pool_t *p,
+                                      const apr_array_header_t *names);
+
+/** Each set of sets (apr_array_header_t * of const char *) into s, as the
+ *  ids of its names in by_name (pl_ac_name_t): names the database does
+ *  not know are left out (the engine answers for them). by_name NULL:
+ *  none. */
+void pl_store_ac_add_named_sets(apr_pool_t *p, pl_id_sets_t *s,
+                                apr_hash_t *by_name,
+                                const apr_array_header_t *sets);
+
+/** The traits the groups' filters may test, by name (pl_ac_name_t);
+ *  NULL when a group names a trait the database does not know: then
+ *  no trait filter is applied. */
+apr_hash_t *pl_store_ac_filter_traits(apr_pool_t *p, const pl_ac_request_t *req,
+                                      const pl_ac_world_t *w);
+
+/**
+ * When req names a trait the database does not know, the answers over
+ * the whole database of upstream's checks that may end the request
+ * before that name does (w->early_*); nothing otherwise.
+ */
+apr_status_t pl_store_ac_early_ends(pl_db_t *db, apr_pool_t *p,
+                                    const pl_ac_request_t *req,
+                                    pl_ac_world_t *w);
 
 /**
  * The text of a query of the root ids of the trees req may use, NULL if

@@ -457,6 +457,9 @@ pl_store_ac_candidates(pl_db_t *db, apr_pool_t *p, const pl_ac_request_t *req,
     *pres = NULL;
     each.stats = &one; /* what each build did, summed into all */
     rv = pl_store_ac_world(db, p, req, cache, max_trees, &w);
+    if (rv == APR_SUCCESS) {
+        rv = pl_store_ac_early_ends(db, p, req, w);
+    }
     while (rv == APR_SUCCESS) {
         memset(&one, 0, sizeof(one));
         pl_ac_build(p, req, w, &each, &res);

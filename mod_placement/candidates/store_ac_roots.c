@@ -81,11 +81,9 @@ static const char *known_ids(apr_pool_t *p, const apr_array_header_t *names,
  * read for nothing, as one without the request's traits would be. */
 #define SQL_ANY_SETS 8
 
-/* Each set of sets (apr_array_header_t * of const char *) into s, as the
- * ids of its names in names (pl_ac_name_t): names the database does not
- * know are left out (the engine answers for them). by_name NULL: none. */
-static void add_named_sets(apr_pool_t *p, pl_id_sets_t *s, apr_hash_t *by_name,
-                           const apr_array_header_t *sets)
+void pl_store_ac_add_named_sets(apr_pool_t *p, pl_id_sets_t *s,
+                                apr_hash_t *by_name,
+                                const apr_array_header_t *sets)
 {
     int i, j, n;
 
@@ -110,8 +108,8 @@ static void add_named_sets(apr_pool_t *p, pl_id_sets_t *s, apr_hash_t *by_name,
     }
 }
 
-/* names (pl_ac_name_t) by name */
-static apr_hash_t *names_by_name(apr_pool_t *p, const apr_array_header_t *names)
+apr_hash_t *pl_store_ac_names_by_name(apr_pool_t *p,
+                                      const apr_array_header_t *names)
 {
     apr_hash_t *h = apr_hash_make(p);
     int i;
@@ -124,16 +122,15 @@ static apr_hash_t *names_by_name(apr_pool_t *p, const apr_array_header_t *names)
     return h;
 }
 
-/* The traits the groups' filters may test, by name; NULL when a group
- * names a trait the database does not know. Upstream answers such a
- * request with 400, or with nothing when a group ends it first (no
- * provider in its member_of, none with room): the engine decides which,
- * in upstream's order, only if no trait filter (of a group or of
- * root_required) has left out the providers those checks look at. */
-static apr_hash_t *filter_traits(apr_pool_t *p, const pl_ac_request_t *req,
-                                 const pl_ac_world_t *w)
+/* Upstream answers a request that names an unknown trait with 400, or
+ * with nothing when a group ends it first (no provider in its
+ * member_of, none with room): the engine decides which, in upstream's
+ * order, which no trait filter may hide providers from (the checks
+ * over the whole database are store_ac_early.c's). */
+apr_hash_t *pl_store_ac_filter_traits(apr_pool_t *p, const pl_ac_request_t *req,
+                                      const pl_ac_world_t *w)
 {
-    apr_hash_t *by_name = names_by_name(p, w->traits);
+    apr_hash_t *by_name = pl_store_ac_names_by_name(p, w->traits);
     int i, j, k;
 
     for (i = 0; i < req->groups->nelts; i++) {
@@ -226,14 +223,15 @@ static const char *group_cond(apr_pool_t *p, const pl_ac_world_t *w,
 
     if (g->member_of) {
         pl_id_sets_init(&s, p);
-        add_named_sets(p, &s, names_by_name(p, w->aggs), g->member_of->any_of);
+        pl_store_ac_add_named_sets(p, &s, pl_store_ac_names_by_name(p, w->aggs),
+                                   g->member_of->any_of);
         if (!pl_id_sets_empty(&s)) {
             APR_ARRAY_PUSH(conds, const char *) = members_of(p, &s);
         }
     }
     if (g->same_provider) {
         pl_id_sets_init(&s, p);
-        add_named_sets(p, &s, traits_by_name, g->required);
+        pl_store_ac_add_named_sets(p, &s, traits_by_name, g->required);
         if (!pl_id_sets_empty(&s)) {
             APR_ARRAY_PUSH(conds, const char *) = trees_with(p, &s);
         }
@@ -258,7 +256,7 @@ static const char *inv_filter(apr_pool_t *p, const pl_ac_world_t *w,
 {
     const char **conds = apr_pcalloc(p, (w->rcs->nelts + 1) * sizeof(char *));
     const char *where = NULL;
-    apr_hash_t *traits_by_name = filter_traits(p, req, w);
+    apr_hash_t *traits_by_name = pl_store_ac_filter_traits(p, req, w);
     int k, i, j, same = 1;
 
     for (k = 0; k < w->rcs->nelts; k++) {
@@ -344,7 +342,7 @@ static const char *root_filter(apr_pool_t *p, const pl_ac_request_t *req,
     const char *where = NULL, *ids;
     int n;
 
-    if (rr == NULL || filter_traits(p, req, w) == NULL) {
+    if (rr == NULL || pl_store_ac_filter_traits(p, req, w) == NULL) {
         return sql;
     }
     /* each known trait once, all of them in one subquery */
@@ -538,8 +536,8 @@ static void tree_filter(apr_pool_t *p, const pl_ac_request_t *req,
                         const pl_ac_world_t *w, tree_filter_t *f)
 {
     const pl_qs_traits_t *rr = req->root_required;
-    apr_hash_t *aggs_by_name = names_by_name(p, w->aggs),
-               *traits_by_name = filter_traits(p, req, w);
+    apr_hash_t *aggs_by_name = pl_store_ac_names_by_name(p, w->aggs),
+               *traits_by_name = pl_store_ac_filter_traits(p, req, w);
     pl_id_sets_t *aggs = apr_palloc(p, sizeof(*aggs)),
                  *traits = apr_palloc(p, sizeof(*traits)),
                  *rcs = apr_palloc(p, sizeof(*rcs));
@@ -556,9 +554,10 @@ static void tree_filter(apr_pool_t *p, const pl_ac_request_t *req,
         const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i, pl_ac_group_t *);
 
         if (g->member_of) {
-            add_named_sets(p, aggs, aggs_by_name, g->member_of->any_of);
+            pl_store_ac_add_named_sets(p, aggs, aggs_by_name,
+                                       g->member_of->any_of);
         }
-        add_named_sets(p, traits, traits_by_name, g->required);
+        pl_store_ac_add_named_sets(p, traits, traits_by_name, g->required);
         if (g->in_tree && (root = known_id(w->trees, g->in_tree)) >= 0) {
             APR_ARRAY_PUSH(f->roots, apr_int64_t) = root;
         }
