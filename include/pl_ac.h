@@ -179,7 +179,7 @@ typedef struct pl_ac_world_t {
      *  provider is itself in an aggregate of every set of group i's
      *  member_of. */
     int early_anchor;
-    signed char *early_member_of;
+    int *early_member_of;
 } pl_ac_world_t;
 
 /** An empty world from p. */

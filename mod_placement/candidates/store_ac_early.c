@@ -16,7 +16,6 @@
  * read here instead, in one statement of a row per check. Only such a
  * request pays for it, and its answer is 400 or empty.
  */
-#include <string.h>
 #include <apr_strings.h>
 
 #include "pl_str.h"
@@ -162,11 +161,13 @@ apr_status_t pl_store_ac_early_ends(pl_db_t *db, apr_pool_t *p,
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    w->early_member_of = apr_palloc(p, (apr_size_t)n + 1);
-    memset(w->early_member_of, -1, (apr_size_t)n + 1);
+    w->early_member_of = apr_palloc(p, ((apr_size_t)n + 1) * sizeof(int));
+    for (i = 0; i < n; i++) {
+        w->early_member_of[i] = -1;
+    }
     for (i = 0; i < rows->nrows; i++) {
         apr_int64_t kind = pl_db_cell_i64(PL_CELL(rows, i, 0));
-        signed char yes = pl_db_cell_i64(PL_CELL(rows, i, 1)) != 0;
+        int yes = pl_db_cell_i64(PL_CELL(rows, i, 1)) != 0;
 
         if (kind < 0) {
             w->early_anchor = yes;
