@@ -12,11 +12,15 @@
  *   --db-url URL        as upstream's [placement_database] connection
  *   --config FILE       httpd configuration with DBDriver / DBDParams
  *   --config-file FILE  upstream's placement.conf
+ * and with none of them, upstream's default placement.conf files (oslo's
+ * search: ~/.placement/, ~/, /etc/placement/, /etc/).
  * Run as "placement-status" (a link), `upgrade check` is the only verb, as
  * upstream's tool of that name.
  */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <apr_general.h>
 #include <apr_strings.h>
 #include "pm.h"
@@ -57,8 +61,24 @@ static const char *read_source(apr_pool_t *p, const char *url,
     if (oslo_conf != NULL) {
         return pm_source_oslo_conf(p, oslo_conf, src);
     }
+    /* as upstream's tools: oslo.config's default files, first found */
+    {
+        const char *home = getenv("HOME");
+        const char *files[] = {
+            home ? apr_pstrcat(p, home, "/.placement/placement.conf", NULL)
+                 : NULL,
+            home ? apr_pstrcat(p, home, "/placement.conf", NULL) : NULL,
+            "/etc/placement/placement.conf", "/etc/placement.conf"
+        };
+        int i;
+        for (i = 0; i < 4; i++) {
+            if (files[i] != NULL && access(files[i], R_OK) == 0) {
+                return pm_source_oslo_conf(p, files[i], src);
+            }
+        }
+    }
     return "no database given: --db-url URL, --config HTTPD_CONF or "
-           "--config-file PLACEMENT_CONF";
+           "--config-file PLACEMENT_CONF (or /etc/placement/placement.conf)";
 }
 
 static int run(apr_pool_t *p, int argc, const char *const *argv)

@@ -312,7 +312,7 @@ int pm_db_sync(pm_conn_t *c, const char *target_name)
     }
     tables = pm_count_tables(c);
     if (cur.state == V_NO_TABLE && tables > 0) {
-        pm_err("the database has %d tables but no alembic_version: not a "
+        pm_err("the database has %d table(s) but no alembic_version: not a "
                "placement database (one made before alembic needs `db stamp "
                "b4ed3a175331` first); nothing changed",
                tables);
