@@ -9,6 +9,9 @@
 # database instead of loading schema.sql; for REVISION a082b8bb98d0 the
 # upstream side is 8.0.0's head plus that revision's five documented
 # index drops (placement 10.0.0), and its alembic_version set to it.
+# With --from REVISION, "ours" is brought to REVISION by upstream 8.0.0's
+# migration code (t/schema/upstream-to.py), then upgraded by the tool's
+# `db sync` to a082b8bb98d0, and compared with upstream's at that head.
 #
 # pgsql and mysql need an already running database server that the
 # caller owns; this script creates the databases pl_schema_up and pl_schema_ours on it (it
@@ -55,10 +58,14 @@
 # shellcheck disable=SC2317
 
 dialect=$1
-tool_rev=
-if [ "${2:-}" = --tool ]; then
-    tool_rev=$3
-    [ -n "$tool_rev" ] || { echo "usage: $0 DIALECT --tool REVISION" >&2; exit 1; }
+tool_rev= from_rev=
+case "${2:-}" in
+--tool) tool_rev=${3:-} ;;
+--from) from_rev=${3:-} tool_rev=a082b8bb98d0 ;;
+esac
+if [ -n "${2:-}" ] && [ -z "${3:-}" ]; then
+    echo "usage: $0 DIALECT [--tool|--from] REVISION" >&2
+    exit 1
 fi
 created=
 here=$(cd "$(dirname "$0")" && pwd)
@@ -81,7 +88,7 @@ manage=${MANAGE:-$top/build/mod-placement-manage}
 [ -z "$tool_rev" ] || schema_sql=$manage
 [ -r "$schema_sql" ] || {
     echo "compare.sh: cannot read $schema_sql" >&2
-    echo "schema $dialect${tool_rev:+ tool $tool_rev}: 0 passed, 1 failed"
+    echo "schema $dialect${from_rev:+ from $from_rev}${tool_rev:+ tool $tool_rev}: 0 passed, 1 failed"
     exit 1
 }
 
@@ -92,10 +99,10 @@ finish() {
     [ -n "$created" ] && drop_dbs >/dev/null 2>&1
     rm -rf "$work"
     if [ "$1" -eq 0 ]; then
-        echo "schema $dialect${tool_rev:+ tool $tool_rev}: 1 passed, 0 failed"
+        echo "schema $dialect${from_rev:+ from $from_rev}${tool_rev:+ tool $tool_rev}: 1 passed, 0 failed"
         exit 0
     fi
-    echo "schema $dialect${tool_rev:+ tool $tool_rev}: 0 passed, 1 failed"
+    echo "schema $dialect${from_rev:+ from $from_rev}${tool_rev:+ tool $tool_rev}: 0 passed, 1 failed"
     exit 1
 }
 
@@ -368,6 +375,10 @@ if [ "$tool_rev" = a082b8bb98d0 ]; then
     upstream_a082 >"$work/a082.log" 2>&1 || fail "dropping the five indexes upstream failed"
 fi
 
+if [ -n "$from_rev" ]; then
+    /usr/bin/python3 "$here/upstream-to.py" "$(${p}_url $ours)" "$from_rev" \
+        >"$work/from.log" 2>&1 || fail "upstream's migration to $from_rev failed"
+fi
 if [ -n "$tool_rev" ]; then
     "$manage" --db-url "$(${p}_url $ours)" db sync "$tool_rev" >"$work/load.log" 2>&1 ||
         fail "mod-placement-manage db sync $tool_rev failed"
