@@ -160,8 +160,7 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
     }
     else if (!(!status_only && !strcmp(verb, "db") &&
                !strcmp(sub, "version"))) {
-        pm_err("unknown command: %s %s", verb, sub);
-        usage(stderr);
+        pm_err("unknown command: %s %s (--help lists them)", verb, sub);
         return PM_EXIT_USAGE;
     }
     if (i < argc) {

@@ -48,6 +48,11 @@ static const revision_t revisions[] = {
     { "a082b8bb98d0", "Drop redundant indexes for unique constraints", NULL,
       NULL },
 };
+/* alembic's own table, as alembic makes it */
+#define ALEMBIC_VERSION_DDL                                            \
+    "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, " \
+    "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"
+
 #define NREV ((int)(sizeof(revisions) / sizeof(revisions[0])))
 #define HEAD (NREV - 1)
 
@@ -200,6 +205,25 @@ static int run_revision(pm_conn_t *c, version_t *cur, int to)
     fprintf(stderr, "Running upgrade %s -> %s, %s\n",
             cur->state == V_KNOWN ? revisions[cur->index].id : "", r->id,
             r->title);
+    /* MySQL commits each DDL statement anyway, and apr_dbd_mysql refuses
+     * every statement of a transaction after one failed: its DDL runs
+     * outside, each statement alone, passing over what is already done */
+    if (c->dialect == PL_DB_MYSQL && cur->state == V_NO_TABLE) {
+        rv = pl_db_exec_text(c->db, NULL, ALEMBIC_VERSION_DDL);
+        if (rv != APR_SUCCESS) {
+            pm_err("cannot create alembic_version: %s", pl_db_errstr(c->db));
+            return PM_EXIT_FAIL;
+        }
+        cur->state = V_EMPTY;
+    }
+    if (c->dialect == PL_DB_MYSQL && script != NULL) {
+        rv = pm_exec_script(c, script, 1);
+        if (rv != APR_SUCCESS) {
+            pm_err("revision %s failed: %s", r->id, pl_db_errstr(c->db));
+            return PM_EXIT_FAIL;
+        }
+        script = NULL;
+    }
     rv = pl_db_begin(c->db);
     if (rv != APR_SUCCESS) {
         pm_err("cannot begin a transaction: %s", pl_db_errstr(c->db));
@@ -207,11 +231,7 @@ static int run_revision(pm_conn_t *c, version_t *cur, int to)
     }
     if (cur->state == V_NO_TABLE) {
         what = "creating alembic_version";
-        rv = pl_db_exec_text(c->db, NULL,
-                             "CREATE TABLE alembic_version ("
-                             "version_num VARCHAR(32) NOT NULL, "
-                             "CONSTRAINT alembic_version_pkc "
-                             "PRIMARY KEY (version_num))");
+        rv = pl_db_exec_text(c->db, NULL, ALEMBIC_VERSION_DDL);
     }
     if (rv == APR_SUCCESS && r->check_sql != NULL) {
         long n = pm_count(c, r->check_sql);
@@ -228,7 +248,7 @@ static int run_revision(pm_conn_t *c, version_t *cur, int to)
     }
     if (rv == APR_SUCCESS && script != NULL) {
         what = "its schema change";
-        rv = pm_exec_script(c, script, 1);
+        rv = pm_exec_script(c, script, 0);
     }
     if (rv == APR_SUCCESS) {
         what = "alembic_version";
@@ -377,11 +397,7 @@ int pm_db_stamp(pm_conn_t *c, const char *target_name)
     q = pl_db_quote(c->db, c->pool, target_id);
     rv = pl_db_begin(c->db);
     if (rv == APR_SUCCESS && cur.state == V_NO_TABLE) {
-        rv = pl_db_exec_text(c->db, NULL,
-                             "CREATE TABLE alembic_version ("
-                             "version_num VARCHAR(32) NOT NULL, "
-                             "CONSTRAINT alembic_version_pkc "
-                             "PRIMARY KEY (version_num))");
+        rv = pl_db_exec_text(c->db, NULL, ALEMBIC_VERSION_DDL);
     }
     if (rv == APR_SUCCESS && cur.state == V_KNOWN) {
         rv = pl_db_exec_text(
