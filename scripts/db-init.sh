@@ -138,12 +138,14 @@ need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found (scripts/install-d
 
 # --- the schema: mod-placement-manage (tools/manage/) does the work ---------
 # The tool: PL_MANAGE, else beside MOD_PLACEMENT's module, else this
-# checkout's build/, else the one installed (the Debian package's).
+# checkout's build/, else the one installed beside this script (the Debian
+# package's /usr/share/mod-placement/scripts -> /usr/bin), else on PATH.
 find_manage() {
   local c
   for c in "${PL_MANAGE:-}" \
            "${MOD_PLACEMENT:+$(dirname "${MOD_PLACEMENT:-.}")/mod-placement-manage}" \
-           "$REPO/${O:-build}/mod-placement-manage" "$REPO/build/mod-placement-manage"; do
+           "$REPO/${O:-build}/mod-placement-manage" "$REPO/build/mod-placement-manage" \
+           "$REPO/../../bin/mod-placement-manage"; do
     [ -n "$c" ] && [ -x "$c" ] && { MANAGE=$c; return; }
   done
   MANAGE=$(command -v mod-placement-manage) ||
