@@ -92,7 +92,8 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
 
     base = base != NULL ? base + 1 : argv[0];
     status_only = strstr(base, "status") != NULL;
-    for (; i < argc && argv[i][0] == '-'; i++) {
+    /* each option takes a value: i moves by two */
+    while (i < argc && argv[i][0] == '-') {
         const char *o = argv[i];
         const char **slot = !strcmp(o, "--db-url")        ? &url
                             : !strcmp(o, "--config")      ? &httpd_conf
@@ -114,7 +115,7 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
         if (*slot == NULL) {
             *slot = argv[i + 1];
         }
-        i++;
+        i += 2;
     }
     if (i + 1 >= argc) {
         usage(stderr);

@@ -44,7 +44,7 @@ static void print_wrapped(const char *label, const char *text, int width)
     while (*s) {
         int max = first ? 60 : 58, len = 0, last_space = -1;
         const char *start = s;
-        while (s[len] && len < max) {
+        while (len < max && s[len]) {
             if (s[len] == ' ') {
                 last_space = len;
             }
