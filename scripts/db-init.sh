@@ -201,7 +201,7 @@ ensure_db() {  # $1 = 1 to drop first
       if [ "$1" = 1 ]; then
         my_q "" -e "DROP DATABASE IF EXISTS \`$DB_NAME\`"
       fi
-      my_q "" -e "CREATE DATABASE IF NOT EXISTS \`$DB_NAME\`" ;;
+      my_q "" -e "CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4" ;;
   esac
 }
 

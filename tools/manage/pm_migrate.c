@@ -205,6 +205,24 @@ static int run_revision(pm_conn_t *c, version_t *cur, int to)
     fprintf(stderr, "Running upgrade %s -> %s, %s\n",
             cur->state == V_KNOWN ? revisions[cur->index].id : "", r->id,
             r->title);
+    /* MySQL tables take the database's character set, as alembic's do:
+     * an empty database still at a server default such as latin1 (a
+     * CREATE DATABASE without one) is given utf8mb4, which the names and
+     * texts the API stores need */
+    if (c->dialect == PL_DB_MYSQL && to == 0 &&
+        pm_count(c, "SELECT count(*) FROM information_schema.schemata "
+                    "WHERE schema_name = DATABASE() AND "
+                    "default_character_set_name <> 'utf8mb4'") > 0) {
+        fprintf(stderr, "  the database's default character set becomes "
+                        "utf8mb4\n");
+        rv = pl_db_exec_text(c->db, NULL,
+                             "ALTER DATABASE CHARACTER SET utf8mb4");
+        if (rv != APR_SUCCESS) {
+            pm_err("cannot set the database's character set to utf8mb4: %s",
+                   pl_db_errstr(c->db));
+            return PM_EXIT_FAIL;
+        }
+    }
     /* MySQL commits each DDL statement anyway, and apr_dbd_mysql refuses
      * every statement of a transaction after one failed: its DDL runs
      * outside, each statement alone, passing over what is already done */
