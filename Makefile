@@ -6,6 +6,8 @@
 #                 SQLite, PostgreSQL and MariaDB
 #   make unit     C unit tests of the library (no httpd)
 #   make lib      $(O)/libplacement.a: every layer below the glue
+#   make tools    $(O)/mod-placement-manage: placement-manage's and
+#                 placement-status's verbs in C (tools/manage/, part of all)
 #   make $(O)/ac-engine  the candidate engine alone (bench/ac-engine.c)
 #   make clang    the module and the unit tests built by clang -Werror
 #                 into build-clang/ (a second compiler's warnings)
@@ -76,10 +78,10 @@ UNIT_CFLAGS := $(CFLAGS_LIB) $(foreach d,$(LIB_DIRS),-Imod_placement/$(d))
 UNIT_SRCS := $(wildcard t/unit/test_*.c)
 UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 
-.PHONY: all lib deps deps-run run test stress unit install clean clang test-asan format format-check \
+.PHONY: all lib tools deps deps-run run test stress unit install clean clang test-asan format format-check \
         fuzz fuzz-long fuzz-build fuzz-bins lint
 
-all: $(O)/mod_placement.so
+all: $(O)/mod_placement.so tools
 
 lib: $(LIB)
 
@@ -114,6 +116,27 @@ $(O)/unit/%: t/unit/%.c $(LIB) $(LIB_HDRS) $(wildcard t/unit/*.h) | $(O)
 # The candidate engine alone, no database (bench/ac-engine.c; docs/benchmarks.md).
 $(O)/ac-engine: bench/ac-engine.c $(LIB) $(LIB_HDRS) | $(O)
 	$(CC) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIB_LIBS)
+
+# mod-placement-manage (tools/manage/, docs/operations.md): the schema
+# tool on the library, the SQL of sql/migrations/ built into it.
+MANAGE_SRCS := $(wildcard tools/manage/*.c)
+MANAGE_OBJS := $(patsubst tools/manage/%.c,$(O)/manage/%.o,$(MANAGE_SRCS)) \
+               $(O)/manage/pm_sql_data.o
+tools: $(O)/mod-placement-manage
+
+$(O)/mod-placement-manage: $(MANAGE_OBJS) $(LIB)
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(MANAGE_OBJS) $(LIB) $(LIB_LIBS)
+
+$(O)/manage/%.o: tools/manage/%.c tools/manage/pm.h $(LIB_HDRS) | $(O)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_LIB) -Itools/manage -c -o $@ $<
+
+$(O)/manage/pm_sql_data.c: $(wildcard sql/migrations/*.sql) tools/manage/gen-sql.sh | $(O)
+	@mkdir -p $(@D)
+	tools/manage/gen-sql.sh $@
+
+$(O)/manage/pm_sql_data.o: $(O)/manage/pm_sql_data.c tools/manage/pm.h
+	$(CC) $(CFLAGS_LIB) -Itools/manage -c -o $@ $<
 
 unit: $(UNIT_BINS)
 	@pass=0; fail=0; \
@@ -198,11 +221,14 @@ stress: deps all
 # (conf/apache2/placement-api.conf or placement-vhost.conf, edited).
 APACHE_LIBEXECDIR := $(shell $(APXS) -q LIBEXECDIR 2>/dev/null)
 APACHE_CONFDIR    ?= $(shell $(APXS) -q SYSCONFDIR 2>/dev/null)
+BINDIR            ?= /usr/bin
 DEBIAN_LAYOUT     ?= $(if $(wildcard $(APACHE_CONFDIR)/mods-available),1)
 
 install: all
 	install -d $(DESTDIR)$(APACHE_LIBEXECDIR)
 	install -m 644 $(O)/mod_placement.so $(DESTDIR)$(APACHE_LIBEXECDIR)/mod_placement.so
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(O)/mod-placement-manage $(DESTDIR)$(BINDIR)/mod-placement-manage
 ifeq ($(DEBIAN_LAYOUT),1)
 	install -d $(DESTDIR)$(APACHE_CONFDIR)/mods-available
 	sed 's|/usr/lib/apache2/modules/|$(APACHE_LIBEXECDIR)/|' conf/apache2/placement.load \
@@ -225,7 +251,8 @@ clean:
 # those that differ (one summary line for t/run-all).
 CLANG_FORMAT ?= clang-format
 FORMAT_SRCS   = $(wildcard mod_placement/*.c mod_placement/*/*.[ch] include/*.h \
-                           t/unit/*.c t/unit/*.h t/fuzz/*.c bench/*.c)
+                           t/unit/*.c t/unit/*.h t/fuzz/*.c bench/*.c \
+                           tools/manage/*.[ch])
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_SRCS)
 

@@ -23,15 +23,16 @@
 #   mysql://user:pass@/dbname?socket=/path/sock   unix socket
 # Defaults: host 127.0.0.1, port 5432 / 3306, user placement, no password.
 #
-# The existing-table check means a database made by upstream's
-# `placement-manage db sync` is served as it is. The schema directory is
-# PL_SQL_DIR (default: sql/ of this repository). Clients used: sqlite3, psql,
-# mariadb (or mysql).
+# The schema is made by mod-placement-manage `db sync` (PL_DB_HEAD, default
+# head: a082b8bb98d0; docs/operations.md), found as PL_MANAGE, beside
+# MOD_PLACEMENT, in build/ or on PATH. A database that already has a
+# revision (upstream's `placement-manage db sync` made it, say) is served
+# as it is. Clients used to create or drop the database: psql, mariadb
+# (or mysql).
 set -euo pipefail
 shopt -u patsub_replacement 2>/dev/null || true
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SQL_DIR=${PL_SQL_DIR:-$REPO/sql}
 
 die() { echo "db-init: $*" >&2; exit 1; }
 
@@ -135,16 +136,45 @@ my_q() {
 
 need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found (scripts/install-deps.sh installs it)"; }
 
+# --- the schema: mod-placement-manage (tools/manage/) does the work ---------
+# The tool: PL_MANAGE, else beside MOD_PLACEMENT's module, else this
+# checkout's build/, else the one installed beside this script (the Debian
+# package's /usr/share/mod-placement/scripts -> /usr/bin), else on PATH.
+find_manage() {
+  local c
+  for c in "${PL_MANAGE:-}" \
+           "${MOD_PLACEMENT:+$(dirname "${MOD_PLACEMENT:-.}")/mod-placement-manage}" \
+           "$REPO/${O:-build}/mod-placement-manage" "$REPO/build/mod-placement-manage" \
+           "$REPO/../../bin/mod-placement-manage"; do
+    [ -n "$c" ] && [ -x "$c" ] && { MANAGE=$c; return; }
+  done
+  MANAGE=$(command -v mod-placement-manage) ||
+    die "mod-placement-manage not found (make tools builds it; PL_MANAGE names one)"
+}
+
+# The tool reads the very DBDriver/DBDParams lines the module gets.
+manage() {
+  local conf rc=0
+  conf=$(mktemp "${TMPDIR:-/tmp}/db-init.XXXXXX") || die "mktemp failed"
+  print_dbd >"$conf"
+  "$MANAGE" --config "$conf" "$@" || rc=$?
+  rm -f "$conf"
+  return $rc
+}
+
+# A database with a revision (or made before alembic: a resource_providers
+# table) is left as it is: served as it is, upgraded by the operator's
+# `db sync` only. An empty one gets the schema at PL_DB_HEAD (default the
+# newest, a082b8bb98d0; 422ece571366 for one placement 8.0.0 shares).
 has_schema() {
-  case "$DIALECT" in
-    sqlite)
-      [ -f "$DB_PATH" ] || return 1
-      [ "$(sqlite3 "$DB_PATH" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='resource_providers'")" = 1 ] ;;
-    pgsql)
-      [ "$(pg_q "$DB_NAME" -c "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'resource_providers'")" = 1 ] ;;
-    mysql)
-      [ "$(my_q "$DB_NAME" -e "SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'resource_providers'")" = 1 ] ;;
-  esac
+  local v
+  v=$(manage db version) || die "cannot read the database's revision"
+  [ "$v" != None ]
+}
+
+load_schema() {
+  manage db sync "${PL_DB_HEAD:-head}" ||
+    die "mod-placement-manage db sync ${PL_DB_HEAD:-head} failed"
 }
 
 ensure_db() {  # $1 = 1 to drop first
@@ -171,7 +201,7 @@ ensure_db() {  # $1 = 1 to drop first
       if [ "$1" = 1 ]; then
         my_q "" -e "DROP DATABASE IF EXISTS \`$DB_NAME\`"
       fi
-      my_q "" -e "CREATE DATABASE IF NOT EXISTS \`$DB_NAME\`" ;;
+      my_q "" -e "CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4" ;;
   esac
 }
 
@@ -189,26 +219,12 @@ db_exists() {
   esac
 }
 
-load_schema() {
-  local f="$SQL_DIR/$SCHEMA_DIR_NAME/schema.sql"
-  [ -f "$f" ] || die "$f not found"
-  case "$DIALECT" in
-    # write-ahead logging from the start (the module switches a file made
-    # otherwise on a connection that has it alone: pl_db.c sqlite_wal)
-    sqlite) sqlite3 -bail "$DB_PATH" < "$f" &&
-              sqlite3 "$DB_PATH" "PRAGMA journal_mode = WAL" >/dev/null ;;
-    pgsql)  pg_q "$DB_NAME" -f "$f" >/dev/null ;;
-    mysql)  my_q "$DB_NAME" < "$f" ;;
-  esac
-  has_schema || die "loaded $f but there is still no resource_providers table"
-}
-
 mode=init
 case "${1:-}" in
   --dbd) mode=dbd; shift ;;
   --recreate) mode=recreate; shift ;;
   --exists) mode=exists; shift ;;
-  -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
 esac
 [ $# -eq 1 ] || { echo "usage: $0 [--dbd|--recreate|--exists] URL" >&2; exit 2; }
 parse_url "$1"
@@ -219,7 +235,7 @@ if [ "$mode" = dbd ]; then
 fi
 
 case "$DIALECT" in
-  sqlite) need sqlite3 ;;
+  sqlite) ;;
   pgsql) need psql ;;
   mysql)
     if command -v mariadb >/dev/null 2>&1; then MYSQL_CLIENT=mariadb
@@ -236,6 +252,7 @@ if [ "$mode" = exists ]; then
   exit 3
 fi
 
+find_manage
 ensure_db "$([ "$mode" = recreate ] && echo 1 || echo 0)"
 if has_schema; then
   [ "$mode" = recreate ] || echo "db-init: $DIALECT database already has the schema, left as it is" >&2

@@ -2,7 +2,16 @@
 # t/schema/compare.sh: prove that sql/<dialect>/schema.sql builds the same
 # schema as upstream placement's `placement-manage db sync`.
 #
-# Usage:  t/schema/compare.sh pgsql|mysql|sqlite
+# Usage:  t/schema/compare.sh pgsql|mysql|sqlite [--tool REVISION]
+#
+# With --tool REVISION, "ours" is made by mod-placement-manage (MANAGE,
+# default build/mod-placement-manage) `db sync REVISION` into an empty
+# database instead of loading schema.sql; for REVISION a082b8bb98d0 the
+# upstream side is 8.0.0's head plus that revision's five documented
+# index drops (placement 10.0.0), and its alembic_version set to it.
+# With --from REVISION, "ours" is brought to REVISION by upstream 8.0.0's
+# migration code (t/schema/upstream-to.py), then upgraded by the tool's
+# `db sync` to a082b8bb98d0, and compared with upstream's at that head.
 #
 # pgsql and mysql need an already running database server that the
 # caller owns; this script creates the databases pl_schema_up and pl_schema_ours on it (it
@@ -49,6 +58,15 @@
 # shellcheck disable=SC2317
 
 dialect=$1
+tool_rev= from_rev=
+case "${2:-}" in
+--tool) tool_rev=${3:-} ;;
+--from) from_rev=${3:-} tool_rev=a082b8bb98d0 ;;
+esac
+if [ -n "${2:-}" ] && [ -z "${3:-}" ]; then
+    echo "usage: $0 DIALECT [--tool|--from] REVISION" >&2
+    exit 1
+fi
 created=
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -66,9 +84,11 @@ sqlite) sqldir=sqlite ;;
     ;;
 esac
 schema_sql=${SCHEMA_SQL:-$top/sql/$sqldir/schema.sql}
+manage=${MANAGE:-$top/build/mod-placement-manage}
+[ -z "$tool_rev" ] || schema_sql=$manage
 [ -r "$schema_sql" ] || {
     echo "compare.sh: cannot read $schema_sql" >&2
-    echo "schema $dialect: 0 passed, 1 failed"
+    echo "schema $dialect${from_rev:+ from $from_rev}${tool_rev:+ tool $tool_rev}: 0 passed, 1 failed"
     exit 1
 }
 
@@ -79,10 +99,10 @@ finish() {
     [ -n "$created" ] && drop_dbs >/dev/null 2>&1
     rm -rf "$work"
     if [ "$1" -eq 0 ]; then
-        echo "schema $dialect: 1 passed, 0 failed"
+        echo "schema $dialect${from_rev:+ from $from_rev}${tool_rev:+ tool $tool_rev}: 1 passed, 0 failed"
         exit 0
     fi
-    echo "schema $dialect: 0 passed, 1 failed"
+    echo "schema $dialect${from_rev:+ from $from_rev}${tool_rev:+ tool $tool_rev}: 0 passed, 1 failed"
     exit 1
 }
 
@@ -330,8 +350,42 @@ printf '[placement_database]\nconnection = %s\n' "$(${p}_url $up)" \
 "$pm" --config-file "$work/placement.conf" db sync >"$work/dbsync.log" 2>&1 ||
     fail "placement-manage db sync failed"
 
-${p}_load_ours >"$work/load.log" 2>&1 ||
-    fail "loading $schema_sql failed"
+# a082b8bb98d0 (placement 10.0.0) on top of 8.0.0's head, as upstream
+# master's migration writes it: five indexes dropped, the revision stamped
+upstream_a082() {
+    case $dialect in
+    mysql)
+        on_rp=" ON resource_providers" on_inv=" ON inventories"
+        on_agg=" ON placement_aggregates" ;;
+    *) on_rp= on_inv= on_agg= ;;
+    esac
+    sql="DROP INDEX inventories_resource_provider_id_idx$on_inv;
+DROP INDEX inventories_resource_provider_resource_class_idx$on_inv;
+DROP INDEX ix_placement_aggregates_uuid$on_agg;
+DROP INDEX resource_providers_name_idx$on_rp;
+DROP INDEX resource_providers_uuid_idx$on_rp;
+UPDATE alembic_version SET version_num = 'a082b8bb98d0';"
+    case $dialect in
+    pgsql) echo "$sql" | pg_sql $up ;;
+    mysql) echo "$sql" | my_sql $up ;;
+    sqlite) echo "$sql" | sqlite3 -bail "$work/$up.sqlite" ;;
+    esac
+}
+if [ "$tool_rev" = a082b8bb98d0 ]; then
+    upstream_a082 >"$work/a082.log" 2>&1 || fail "dropping the five indexes upstream failed"
+fi
+
+if [ -n "$from_rev" ]; then
+    /usr/bin/python3 "$here/upstream-to.py" "$(${p}_url $ours)" "$from_rev" \
+        >"$work/from.log" 2>&1 || fail "upstream's migration to $from_rev failed"
+fi
+if [ -n "$tool_rev" ]; then
+    "$manage" --db-url "$(${p}_url $ours)" db sync "$tool_rev" >"$work/load.log" 2>&1 ||
+        fail "mod-placement-manage db sync $tool_rev failed"
+else
+    ${p}_load_ours >"$work/load.log" 2>&1 ||
+        fail "loading $schema_sql failed"
+fi
 
 ${p}_describe $up >"$work/up.raw" 2>"$work/describe-up.log" ||
     fail "cannot read the upstream catalogue"

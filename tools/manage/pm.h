@@ -1,0 +1,96 @@
+/* Licensed under the Apache License, Version 2.0.
+ *
+ * pm.h: mod-placement-manage, the command-line tool that does what
+ * upstream's `placement-manage` and `placement-status` do (db sync,
+ * version, stamp, online_data_migrations; upgrade check) on the same
+ * database layer as the module (include/pl_db.h). One file per job:
+ * main.c (arguments), pm_source.c (where the database is: a URL or
+ * configuration files), pm_conn.c (opening it), pm_migrate.c (alembic
+ * revisions), pm_online.c (online data migrations), pm_check.c (upgrade
+ * checks). Messages go to stderr, one line each; results to stdout.
+ */
+#ifndef PM_H
+#define PM_H
+
+#include <apr_pools.h>
+#include <apr_dbd.h>
+#include "pl_db.h"
+
+/* Exit codes, as upstream's tools end */
+#define PM_EXIT_OK 0
+#define PM_EXIT_FAIL 1     /* an error (upstream: an exception, status 1) */
+#define PM_EXIT_USAGE 2    /* bad arguments (argparse's status) */
+#define PM_EXIT_BADARG 127 /* online_data_migrations --max-count < 1 */
+#define PM_EXIT_CHECK_ERROR 255 /* upgrade check could not run */
+
+/* The incomplete-consumer project and user upstream uses by default */
+#define PM_MISSING_ID "00000000-0000-0000-0000-000000000000"
+
+/** Where the database is, and what else the configuration says. */
+typedef struct pm_source_t {
+    const char *driver;             /* apr_dbd driver: pgsql, mysql, sqlite3 */
+    const char *params;             /* its DBDParams */
+    const char *shown;              /* the database for messages, no password */
+    const char *incomplete_project; /* external ids for online migrations */
+    const char *incomplete_user;
+    const char *policy_file; /* PlacementPolicyFile / [oslo_policy] */
+} pm_source_t;
+
+/** An open connection. */
+typedef struct pm_conn_t {
+    apr_pool_t *pool;
+    const apr_dbd_driver_t *driver;
+    apr_dbd_t *handle;
+    pl_db_t *db;
+    pl_db_dialect_e dialect;
+    const pm_source_t *src;
+} pm_conn_t;
+
+/** The files of sql/migrations/, built into the tool (gen-sql.sh). */
+typedef struct pm_sql_file_t {
+    const char *name;
+    const char *text;
+} pm_sql_file_t;
+extern const pm_sql_file_t pm_sql_files[];
+
+/** Print "mod-placement-manage: <message>" on stderr. */
+void pm_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* pm_source.c: each returns NULL on success or the message of the error */
+const char *pm_source_url(apr_pool_t *p, const char *url, pm_source_t *src);
+const char *pm_source_httpd_conf(apr_pool_t *p, const char *file,
+                                 pm_source_t *src);
+const char *pm_source_oslo_conf(apr_pool_t *p, const char *file,
+                                pm_source_t *src);
+
+/* pm_conn.c */
+const char *pm_connect(apr_pool_t *p, const pm_source_t *src,
+                       pm_conn_t **pconn);
+/** Whether the table exists in the connection's database (-1: error). */
+int pm_table_exists(pm_conn_t *c, const char *table);
+/** How many tables the database has (-1: error). */
+int pm_count_tables(pm_conn_t *c);
+/** The first cell of a one-row query as a number (-1: error). */
+long pm_count(pm_conn_t *c, const char *sql);
+/** Run SQL text holding several statements, each ending with ';' at the
+ *  end of its line, "--" comment lines skipped. tolerate: on MySQL, a
+ *  statement whose object is already there (or already gone) is passed
+ *  over, so that a step that DDL's implicit commits cut short can run
+ *  again. */
+apr_status_t pm_exec_script(pm_conn_t *c, const char *script, int tolerate);
+
+/* pm_migrate.c: the verbs; each returns the exit code */
+int pm_db_sync(pm_conn_t *c, const char *target);
+int pm_db_version(pm_conn_t *c);
+int pm_db_stamp(pm_conn_t *c, const char *target);
+/** The revision id a name means (a full id, a unique prefix or "head"),
+ *  or NULL. */
+const char *pm_resolve_revision(const char *name);
+
+/* pm_online.c */
+int pm_online_data_migrations(pm_conn_t *c, const char *max_count);
+
+/* pm_check.c */
+int pm_upgrade_check(pm_conn_t *c, int json);
+
+#endif /* PM_H */
