@@ -2,6 +2,7 @@
 # scripts/lint.sh: static analysis of the module's C files (make lint).
 #
 #   scripts/lint.sh [FILES...]     default: every .c file of mod_placement/
+#                                  and tools/
 #
 # Each file goes through two analysers, with the include flags the Makefile
 # compiles it with (the library below the glue without httpd's headers,
@@ -53,7 +54,7 @@ export LIB_FLAGS MOD_FLAGS CPPCHECK CLANG_TIDY top
 if [ $# -gt 0 ]; then
     files=("$@")
 else
-    files=(mod_placement/*.c mod_placement/*/*.c)
+    files=(mod_placement/*.c mod_placement/*/*.c tools/*/*.c)
 fi
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/pl-lint.XXXXXX")
@@ -66,6 +67,7 @@ lint_one() {
     case $f in
     mod_placement/httpd/* | mod_placement/api/*) flags=$MOD_FLAGS ;;
     mod_placement/*/*) flags=$LIB_FLAGS ;;
+    tools/*) flags="$LIB_FLAGS -I$(dirname "$f")" ;; # the library's, no httpd
     *) flags=$MOD_FLAGS ;; # mod_placement.c, the module's entry
     esac
     base=$out/$(echo "$f" | tr / _)
