@@ -92,10 +92,12 @@ int pl_policy_eval(pl_policy_eval_t *ev, const pl_policy_expr_t *e);
 #define PL_POLICY_SCOPE_PROJECT 0x4
 
 /* Which release's defaults; the values of pl_config.h's
- * PL_POLICY_DEFAULTS_ZED and _2023_1. */
+ * PL_POLICY_DEFAULTS_ZED, _2023_1 and _2026_1. 2026.1 has 2023.1's rules;
+ * it differs in the enforcement defaults (scope always, new defaults on). */
 #define PL_POLICY_SET_ZED 0
 #define PL_POLICY_SET_2023_1 1
-#define PL_POLICY_NSETS 2
+#define PL_POLICY_SET_2026_1 2
+#define PL_POLICY_NSETS 3
 
 /** One registered rule (oslo's RuleDefault). */
 typedef struct pl_policy_default_t {

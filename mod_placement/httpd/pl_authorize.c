@@ -17,7 +17,8 @@
 #include "pl_policy.h"
 
 _Static_assert(PL_POLICY_SET_ZED == (int)PL_POLICY_DEFAULTS_ZED &&
-                   PL_POLICY_SET_2023_1 == (int)PL_POLICY_DEFAULTS_2023_1,
+                   PL_POLICY_SET_2023_1 == (int)PL_POLICY_DEFAULTS_2023_1 &&
+                   PL_POLICY_SET_2026_1 == (int)PL_POLICY_DEFAULTS_2026_1,
                "pl_policy.h and pl_config.h number the defaults alike");
 
 /* The compiled defaults, per release: written in post_config (one thread),
@@ -42,12 +43,25 @@ static void policy_of(const pl_dir_conf_t *c, pl_policy_t *pol)
 
 /* A location whose rules come back to themselves would refuse (or, with
  * oslo, crash) some requests forever: refuse to start instead. */
-static int check_loops(apr_pool_t *ptemp, server_rec *s, const pl_dir_conf_t *c)
+static int check_location(apr_pool_t *ptemp, server_rec *s,
+                          const pl_dir_conf_t *c)
 {
     int lines = c->policy_exprs && apr_hash_count(c->policy_exprs) > 0;
     pl_policy_t pol;
     const char *loop;
 
+    /* oslo.policy no longer has enforce_scope: a release that runs with it
+     * cannot turn it off, and silently ignoring the line would mislead */
+    if (pl_config_policy_defaults(c) == PL_POLICY_DEFAULTS_2026_1 &&
+        c->enforce_scope == 0) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                     PL_LOGNO(01508) "%s: PlacementPolicyEnforceScope Off "
+                                     "cannot be combined with "
+                                     "PlacementPolicyDefaults 2026.1, which "
+                                     "always enforces scope (use 2023.1)",
+                     c->dir ? c->dir : "the server");
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
     if (!lines && c->policy_file == NULL) {
         return OK; /* the defaults alone have no loop */
     }
@@ -77,8 +91,8 @@ static int check_sections(apr_pool_t *ptemp, server_rec *s,
         pl_dir_conf_t *c = ap_get_module_config(v, &placement_module);
 
         if (c) {
-            st = check_loops(ptemp, s,
-                             pl_config_merge_dir(ptemp, (void *)base, c));
+            st = check_location(ptemp, s,
+                                pl_config_merge_dir(ptemp, (void *)base, c));
         }
     }
     return st;
@@ -104,7 +118,7 @@ int pl_authorize_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
         pl_dir_conf_t *base = ap_get_module_config(s->lookup_defaults,
                                                    &placement_module);
 
-        st = check_loops(ptemp, s, base);
+        st = check_location(ptemp, s, base);
         if (st == OK) {
             st = check_sections(ptemp, s, base, core->sec_url);
         }

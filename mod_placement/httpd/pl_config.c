@@ -154,13 +154,23 @@ const char *pl_config_incomplete_user(const pl_dir_conf_t *c)
     return c->incomplete_user ? c->incomplete_user : ZERO_UUID;
 }
 
+/* 2026.1 always enforces scope: oslo.policy removed enforce_scope (an
+ * explicit Off is refused at startup, pl_authorize.c); the older sets keep
+ * oslo.policy 4.0.0's default, off. */
 int pl_config_enforce_scope(const pl_dir_conf_t *c)
 {
+    if (pl_config_policy_defaults(c) == PL_POLICY_DEFAULTS_2026_1) {
+        return 1;
+    }
     return c->enforce_scope > 0;
 }
 
+/* oslo.policy 4.4.0 (2024.1) made enforce_new_defaults default to True. */
 int pl_config_enforce_new_defaults(const pl_dir_conf_t *c)
 {
+    if (c->enforce_new_defaults < 0) {
+        return pl_config_policy_defaults(c) == PL_POLICY_DEFAULTS_2026_1;
+    }
     return c->enforce_new_defaults > 0;
 }
 
@@ -260,6 +270,7 @@ static const keyword_t strategy_words[] = { { "depth-first", 0 },
 static const keyword_t policy_defaults_words[] = {
     { "zed", PL_POLICY_DEFAULTS_ZED },
     { "2023.1", PL_POLICY_DEFAULTS_2023_1 },
+    { "2026.1", PL_POLICY_DEFAULTS_2026_1 },
     { NULL, 0 }
 };
 
@@ -271,7 +282,7 @@ static const keyword_field_t strategy_field = {
 };
 static const keyword_field_t policy_defaults_field = {
     APR_OFFSETOF(pl_dir_conf_t, policy_defaults), policy_defaults_words,
-    "zed or 2023.1"
+    "zed, 2023.1 or 2026.1"
 };
 
 static const char *set_keyword(cmd_parms *cmd, void *dc, const char *arg)
@@ -549,13 +560,13 @@ const command_rec pl_cmds[] = {
                   "replace the defaults ([oslo_policy] policy_file)"),
     DIR_FLAG("PlacementPolicyEnforceScope", enforce_scope,
              "On|Off: refuse a token whose scope is not one of the rule's "
-             "scope types (default Off)"),
+             "scope types (default Off; always On with 2026.1)"),
     DIR_FLAG("PlacementPolicyEnforceNewDefaults", enforce_new_defaults,
              "On|Off: use the new rule defaults only, without their "
-             "deprecated alternatives (default Off)"),
+             "deprecated alternatives (default Off; On with 2026.1)"),
     AP_INIT_TAKE1("PlacementPolicyDefaults", set_keyword,
                   (void *)&policy_defaults_field, RSRC_CONF | ACCESS_CONF,
-                  "zed|2023.1: which release's rule defaults apply "
+                  "zed|2023.1|2026.1: which release's rule defaults apply "
                   "(default zed)"),
 
     DIR_WORDS("PlacementCORSAllowedOrigin", cors_origins,

@@ -664,6 +664,11 @@ static void test_data(void)
         TAP_IS_INT(n, 38, "set %d has 38 rules", set);
     }
     TAP_OK(pl_policy_defaults(7) == NULL, "no set 7");
+    /* placement master's policies/ are 9.0.0's, rule for rule (2026.1
+     * differs in enforcement only: docs/directives.md) */
+    TAP_OK(pl_policy_defaults(PL_POLICY_SET_2026_1) ==
+               pl_policy_defaults(PL_POLICY_SET_2023_1),
+           "2026.1 has 2023.1's rules");
     TAP_OK(pl_policy_is_known("placement:usages"), "placement:usages");
     TAP_OK(pl_policy_is_known("service_api"), "2023.1's service_api");
     TAP_OK(!pl_policy_is_known("placement:nosuch"), "not a rule");
