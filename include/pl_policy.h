@@ -181,4 +181,34 @@ apr_status_t pl_policy_file_read(apr_pool_t *p, const char *path,
 apr_table_t *pl_policy_file_load(apr_pool_t *p, const char *path,
                                  const char **perr);
 
+/* ---- the policy file and directory together (pl_policy_sources.c) ---- */
+
+/**
+ * The policy files of a directory as oslo.policy's policy_dirs reads them:
+ * full paths of its *.yaml, *.yml and *.json files not starting with ".",
+ * sorted by name. A directory that does not exist has none (APR_SUCCESS);
+ * one that cannot be read is an error with *perr.
+ */
+apr_status_t pl_policy_dir_files(apr_pool_t *p, const char *dir,
+                                 apr_array_header_t **pfiles,
+                                 const char **perr);
+
+/**
+ * A fingerprint of the policy file and directory (either may be NULL):
+ * path, inode, size and mtime of the file, the directory and each of its
+ * policy files. Equal strings: nothing to re-read. Costs one stat per
+ * file and a read of the directory.
+ */
+const char *pl_policy_sources_stamp(apr_pool_t *p, const char *file,
+                                    const char *dir);
+
+/**
+ * Read the policy file, then the directory's files in order, into one
+ * hash name -> compiled expr (a later file's rule replacing an earlier
+ * one's). Errors as pl_policy_file_read (the file and line in *perr).
+ */
+apr_status_t pl_policy_sources_read(apr_pool_t *p, const char *file,
+                                    const char *dir, apr_hash_t **pexprs,
+                                    const char **perr);
+
 #endif /* PL_POLICY_H */

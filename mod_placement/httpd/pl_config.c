@@ -81,6 +81,7 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_PTR(policy_file);
     MERGE_PTR(policy_file_rules);
     MERGE_PTR(policy_file_exprs);
+    MERGE_PTR(policy_dir);
     MERGE_INT(enforce_scope, -1);
     MERGE_INT(enforce_new_defaults, -1);
     MERGE_INT(policy_defaults, PL_POLICY_DEFAULTS_UNSET);
@@ -473,6 +474,20 @@ static const char *set_policy_file(cmd_parms *cmd, void *dc, const char *arg)
     return NULL;
 }
 
+/* PlacementPolicyDir: read (and its errors reported) in post_config,
+ * once the location's file and directory are both known. */
+static const char *set_policy_dir(cmd_parms *cmd, void *dc, const char *arg)
+{
+    const char *path = ap_server_root_relative(cmd->pool, arg);
+
+    if (path == NULL) {
+        return apr_psprintf(cmd->pool, "PlacementPolicyDir: bad path '%s'",
+                            arg);
+    }
+    ((pl_dir_conf_t *)dc)->policy_dir = path;
+    return NULL;
+}
+
 /* PlacementKeystoneAuthURL, with or without /v3: the v3 API's URL is
  * worked out once here, not per request. */
 static const char *set_ks_auth_url(cmd_parms *cmd, void *dc, const char *url)
@@ -557,7 +572,13 @@ const command_rec pl_cmds[] = {
     AP_INIT_TAKE1("PlacementPolicyFile", set_policy_file, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "PATH: an oslo.policy file (YAML or JSON) whose rules "
-                  "replace the defaults ([oslo_policy] policy_file)"),
+                  "replace the defaults ([oslo_policy] policy_file); "
+                  "re-read when it changes"),
+    AP_INIT_TAKE1("PlacementPolicyDir", set_policy_dir, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "PATH: a directory of oslo.policy files read after "
+                  "PlacementPolicyFile in name order, later rules winning "
+                  "([oslo_policy] policy_dirs); re-read when it changes"),
     DIR_FLAG("PlacementPolicyEnforceScope", enforce_scope,
              "On|Off: refuse a token whose scope is not one of the rule's "
              "scope types (default Off; always On with 2026.1)"),

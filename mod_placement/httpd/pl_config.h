@@ -49,6 +49,9 @@ typedef struct pl_dir_conf_t {
     apr_table_t *policy_file_rules;
     /* the file's rules compiled (as policy_exprs), or NULL */
     apr_hash_t *policy_file_exprs;
+    /* PlacementPolicyDir: oslo's policy_dirs, or NULL. The file and the
+     * directory are re-read while the server runs (pl_authorize.c) */
+    const char *policy_dir;
     /* PlacementPolicyEnforceScope, PlacementPolicyEnforceNewDefaults */
     int enforce_scope;
     int enforce_new_defaults;
