@@ -161,11 +161,12 @@ static int creds_of(const pl_req_t *req, pl_policy_attr_t *c)
     CRED("project_domain_id", NULL, NULL);
     CRED("roles", NULL, req->roles ? req->roles : &none);
     CRED("is_admin_project", "True", NULL);
-    CRED("service_user_id", NULL, NULL);
+    CRED("service_user_id", req->service_user_id, NULL);
     CRED("service_user_domain_id", NULL, NULL);
-    CRED("service_project_id", NULL, NULL);
+    CRED("service_project_id", req->service_project_id, NULL);
     CRED("service_project_domain_id", NULL, NULL);
-    CRED("service_roles", NULL, &none);
+    CRED("service_roles", NULL,
+         req->service_roles ? req->service_roles : &none);
     if (system) {
         CRED("system", system, NULL);
     }

@@ -42,6 +42,7 @@ void *pl_config_create_dir(apr_pool_t *p, char *dir)
     c->ks_insecure = -1;
     c->ks_timeout = -1;
     c->ks_token_cache_time = -1;
+    c->ks_service_token_roles_required = -1;
     return c;
 }
 
@@ -103,6 +104,8 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_INT(ks_insecure, -1);
     MERGE_INT(ks_timeout, -1);
     MERGE_INT(ks_token_cache_time, -1);
+    MERGE_PTR(ks_service_token_roles);
+    MERGE_INT(ks_service_token_roles_required, -1);
     return c;
 }
 
@@ -166,7 +169,7 @@ int pl_config_enforce_scope(const pl_dir_conf_t *c)
     return c->enforce_scope > 0;
 }
 
-/* oslo.policy 4.4.0 (2024.1) made enforce_new_defaults default to True. */
+/* oslo.policy 4.4.0 (2024.2) made enforce_new_defaults default to True. */
 int pl_config_enforce_new_defaults(const pl_dir_conf_t *c)
 {
     if (c->enforce_new_defaults < 0) {
@@ -241,6 +244,21 @@ int pl_config_ks_timeout(const pl_dir_conf_t *c)
 int pl_config_ks_token_cache_time(const pl_dir_conf_t *c)
 {
     return c->ks_token_cache_time < 0 ? 300 : c->ks_token_cache_time;
+}
+
+/* keystonemiddleware's defaults: ['service'], False */
+WORD_LIST(service_token_roles_default, "service");
+
+const apr_array_header_t *
+pl_config_ks_service_token_roles(const pl_dir_conf_t *c)
+{
+    return c->ks_service_token_roles ? c->ks_service_token_roles
+                                     : &service_token_roles_default;
+}
+
+int pl_config_ks_service_token_roles_required(const pl_dir_conf_t *c)
+{
+    return c->ks_service_token_roles_required > 0;
 }
 
 const char *pl_config_ks_www_authenticate_uri(const pl_dir_conf_t *c)
@@ -642,6 +660,14 @@ const command_rec pl_cmds[] = {
                   "N: token validations with Keystone in flight per child; "
                   "an unknown token beyond them is answered 503 at once "
                   "(default half of ThreadsPerChild); server config only"),
+    DIR_WORDS("PlacementKeystoneServiceTokenRoles", ks_service_token_roles,
+              "ROLE...: roles an X-Service-Token needs one of "
+              "(service_token_roles, default service)"),
+    DIR_FLAG("PlacementKeystoneServiceTokenRolesRequired",
+             ks_service_token_roles_required,
+             "On|Off: refuse (401) an X-Service-Token without one of those "
+             "roles; Off only logs a warning "
+             "(service_token_roles_required, default Off)"),
     DIR_COUNT("PlacementTokenCacheTime", ks_token_cache_time,
               "SECONDS: how long a validated token is cached "
               "(token_cache_time, default 300)"),

@@ -79,6 +79,9 @@ typedef struct pl_dir_conf_t {
     int ks_insecure;
     int ks_timeout;          /* seconds per call to Keystone */
     int ks_token_cache_time; /* seconds a validated token is kept */
+    /* service_token_roles (NULL: "service"), service_token_roles_required */
+    apr_array_header_t *ks_service_token_roles;
+    int ks_service_token_roles_required;
 } pl_dir_conf_t;
 
 typedef enum {
@@ -120,6 +123,9 @@ const apr_array_header_t *pl_config_cors_allow_headers(const pl_dir_conf_t *c);
 int pl_config_ks_insecure(const pl_dir_conf_t *c);
 int pl_config_ks_timeout(const pl_dir_conf_t *c);
 int pl_config_ks_token_cache_time(const pl_dir_conf_t *c);
+const apr_array_header_t *
+pl_config_ks_service_token_roles(const pl_dir_conf_t *c);
+int pl_config_ks_service_token_roles_required(const pl_dir_conf_t *c);
 const char *pl_config_ks_www_authenticate_uri(const pl_dir_conf_t *c);
 
 #endif /* PL_CONFIG_H */
