@@ -92,10 +92,12 @@ int pl_policy_eval(pl_policy_eval_t *ev, const pl_policy_expr_t *e);
 #define PL_POLICY_SCOPE_PROJECT 0x4
 
 /* Which release's defaults; the values of pl_config.h's
- * PL_POLICY_DEFAULTS_ZED and _2023_1. */
+ * PL_POLICY_DEFAULTS_ZED, _2023_1 and _2026_1. 2026.1 has 2023.1's rules;
+ * it differs in the enforcement defaults (scope always, new defaults on). */
 #define PL_POLICY_SET_ZED 0
 #define PL_POLICY_SET_2023_1 1
-#define PL_POLICY_NSETS 2
+#define PL_POLICY_SET_2026_1 2
+#define PL_POLICY_NSETS 3
 
 /** One registered rule (oslo's RuleDefault). */
 typedef struct pl_policy_default_t {
@@ -178,5 +180,35 @@ apr_status_t pl_policy_file_read(apr_pool_t *p, const char *path,
  */
 apr_table_t *pl_policy_file_load(apr_pool_t *p, const char *path,
                                  const char **perr);
+
+/* ---- the policy file and directory together (pl_policy_sources.c) ---- */
+
+/**
+ * The policy files of a directory as oslo.policy's policy_dirs reads them:
+ * full paths of its *.yaml, *.yml and *.json files not starting with ".",
+ * sorted by name. A directory that does not exist has none (APR_SUCCESS);
+ * one that cannot be read is an error with *perr.
+ */
+apr_status_t pl_policy_dir_files(apr_pool_t *p, const char *dir,
+                                 apr_array_header_t **pfiles,
+                                 const char **perr);
+
+/**
+ * A fingerprint of the policy file and directory (either may be NULL):
+ * path, inode, size and mtime of the file, the directory and each of its
+ * policy files. Equal strings: nothing to re-read. Costs one stat per
+ * file and a read of the directory.
+ */
+const char *pl_policy_sources_stamp(apr_pool_t *p, const char *file,
+                                    const char *dir);
+
+/**
+ * Read the policy file, then the directory's files in order, into one
+ * hash name -> compiled expr (a later file's rule replacing an earlier
+ * one's). Errors as pl_policy_file_read (the file and line in *perr).
+ */
+apr_status_t pl_policy_sources_read(apr_pool_t *p, const char *file,
+                                    const char *dir, apr_hash_t **pexprs,
+                                    const char **perr);
 
 #endif /* PL_POLICY_H */

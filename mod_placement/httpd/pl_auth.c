@@ -283,21 +283,64 @@ static apr_status_t ask_keystone(pl_req_t *req, const pl_ks_endpoint_t *ep,
     return rv;
 }
 
-/* Validate token: from the cache, else with Keystone when a place among
- * the validations in flight is free, then cached. */
+/* The cached identity of token, if there is one still good. */
+static int from_cache(pl_req_t *req, const char *text, pl_ks_identity_t *id)
+{
+    return text && pl_ks_identity_decode(req->pool, text, id) == APR_SUCCESS &&
+           (!id->valid || id->expires > apr_time_now());
+}
+
+static apr_status_t ask_and_cache(pl_req_t *req, const pl_ks_endpoint_t *ep,
+                                  const char *token, pl_ks_identity_t *id,
+                                  const char **ptext);
+
+/* Validate token: from the cache, else from the validation of the same
+ * token another thread of this child has in flight, else with Keystone
+ * (when a place among the validations in flight is free), then cached. */
 static apr_status_t validate(pl_req_t *req, const pl_ks_endpoint_t *ep,
                              const char *token, pl_ks_identity_t *id)
 {
-    const char *cached = pl_token_cache_get(req->r, token);
+    const char *text = pl_token_cache_get(req->r, token);
+    pl_token_flight_t *flight;
+    apr_status_t rv;
+
+    if (from_cache(req, text, id)) {
+        pl_metrics_add(PL_METRIC_TOKEN_CACHE_HITS, 1);
+        return APR_SUCCESS;
+    }
+    if (!pl_token_flight_join(req->r, token, &flight, &text, &rv)) {
+        /* another thread asked Keystone: its outcome (logged there) */
+        if (rv == APR_SUCCESS &&
+            pl_ks_identity_decode(req->pool, text, id) == APR_SUCCESS) {
+            pl_metrics_add(PL_METRIC_TOKEN_CACHE_HITS, 1);
+            return APR_SUCCESS;
+        }
+        pl_metrics_add(PL_METRIC_KEYSTONE_FAILURES, 1);
+        return rv == APR_SUCCESS ? PL_KS_EUNAVAILABLE : rv;
+    }
+    /* the cache again: a flight for this token may have just ended */
+    text = pl_token_cache_get(req->r, token);
+    if (from_cache(req, text, id)) {
+        pl_metrics_add(PL_METRIC_TOKEN_CACHE_HITS, 1);
+        pl_token_flight_done(flight, APR_SUCCESS, text);
+        return APR_SUCCESS;
+    }
+    rv = ask_and_cache(req, ep, token, id, &text);
+    pl_token_flight_done(flight, rv, text);
+    return rv;
+}
+
+/* Ask Keystone about token and cache the answer; *ptext is the identity
+ * as cached (NULL on failure). */
+static apr_status_t ask_and_cache(pl_req_t *req, const pl_ks_endpoint_t *ep,
+                                  const char *token, pl_ks_identity_t *id,
+                                  const char **ptext)
+{
     const char *err = NULL;
     apr_time_t now = apr_time_now(), until;
     apr_status_t rv;
 
-    if (cached && pl_ks_identity_decode(req->pool, cached, id) == APR_SUCCESS &&
-        (!id->valid || id->expires > now)) {
-        pl_metrics_add(PL_METRIC_TOKEN_CACHE_HITS, 1);
-        return APR_SUCCESS;
-    }
+    *ptext = NULL;
     if (!validation_begin()) {
         pl_metrics_add(PL_METRIC_KEYSTONE_FAILURES, 1);
         log_busy(req);
@@ -319,11 +362,52 @@ static apr_status_t validate(pl_req_t *req, const pl_ks_endpoint_t *ep,
     if (id->valid && id->expires < until) {
         until = id->expires;
     }
+    *ptext = pl_ks_identity_encode(req->pool, id);
     if (until > now) {
-        pl_token_cache_put(req->r, token, pl_ks_identity_encode(req->pool, id),
-                           until);
+        pl_token_cache_put(req->r, token, *ptext, until);
     }
     return APR_SUCCESS;
+}
+
+/* keystonemiddleware's service_token_roles check: whether the service
+ * token has one of the roles. Without PlacementKeystoneServiceTokenRoles-
+ * Required a token without them still passes (auth_token's "backwards
+ * compatible" behaviour), with a warning once per child. */
+static apr_uint32_t roles_warned;
+
+static int service_roles_ok(pl_req_t *req, const pl_ks_identity_t *sid)
+{
+    const apr_array_header_t *want = pl_config_ks_service_token_roles(
+        req->conf);
+    int i, j;
+
+    for (i = 0; sid->roles && i < sid->roles->nelts; i++) {
+        for (j = 0; j < want->nelts; j++) {
+            if (!strcmp(APR_ARRAY_IDX(sid->roles, i, const char *),
+                        APR_ARRAY_IDX(want, j, const char *))) {
+                return 1;
+            }
+        }
+    }
+    if (pl_config_ks_service_token_roles_required(req->conf)) {
+        ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, req->r,
+                      PL_LOGNO(01005) "service token of user %s refused: it "
+                                      "has none of the roles of "
+                                      "PlacementKeystoneServiceTokenRoles",
+                      sid->user_id ? sid->user_id : "-");
+        return 0;
+    }
+    if (apr_atomic_cas32(&roles_warned, 1, 0) == 0) {
+        ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, req->r,
+                      PL_LOGNO(01006) "a valid token was sent as a service "
+                                      "token without any role of "
+                                      "PlacementKeystoneServiceTokenRoles; "
+                                      "accepted, as "
+                                      "PlacementKeystoneServiceTokenRoles"
+                                      "Required is Off (logged once per "
+                                      "process)");
+    }
+    return 1;
 }
 
 static int keystone_refuse(pl_req_t *req)
@@ -355,6 +439,9 @@ static int keystone_identity(pl_req_t *req, const char *token)
         (service && validate(req, ep, service, &sid) != APR_SUCCESS)) {
         return answer(req, HTTP_SERVICE_UNAVAILABLE, keystone_503);
     }
+    if (service && sid.valid && !service_roles_ok(req, &sid)) {
+        sid.valid = 0; /* X-Service-Identity-Status: Invalid: a 401 */
+    }
     if (!id.valid || (service && !sid.valid)) {
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, req->r,
                       PL_LOGNO(01002) "%s token refused",
@@ -366,6 +453,11 @@ static int keystone_identity(pl_req_t *req, const char *token)
     req->domain_id = id.domain_id;
     req->system_scope_all = id.system_all;
     req->roles = id.roles;
+    if (service) {
+        req->service_user_id = sid.user_id;
+        req->service_project_id = sid.project_id;
+        req->service_roles = sid.roles;
+    }
     return 0;
 }
 

@@ -17,7 +17,8 @@
 #include "pl_policy.h"
 
 _Static_assert(PL_POLICY_SET_ZED == (int)PL_POLICY_DEFAULTS_ZED &&
-                   PL_POLICY_SET_2023_1 == (int)PL_POLICY_DEFAULTS_2023_1,
+                   PL_POLICY_SET_2023_1 == (int)PL_POLICY_DEFAULTS_2023_1 &&
+                   PL_POLICY_SET_2026_1 == (int)PL_POLICY_DEFAULTS_2026_1,
                "pl_policy.h and pl_config.h number the defaults alike");
 
 /* The compiled defaults, per release: written in post_config (one thread),
@@ -30,28 +31,53 @@ static apr_status_t forget_builtins(void *unused)
     return APR_SUCCESS;
 }
 
-static void policy_of(const pl_dir_conf_t *c, pl_policy_t *pol)
+/* r NULL: at startup, the rules of the policy file as first read. */
+static void policy_of(const pl_dir_conf_t *c, request_rec *r, pl_policy_t *pol)
 {
     memset(pol, 0, sizeof(*pol));
     pol->builtin = builtins[pl_config_policy_defaults(c)];
     pol->overrides = c->policy_exprs;
     pol->file = c->policy_file_exprs;
+    if (r && (c->policy_file || c->policy_dir)) {
+        pol->file = pl_authorize_live_rules(r, c);
+    }
     pol->enforce_new_defaults = pl_config_enforce_new_defaults(c);
     pol->enforce_scope = pl_config_enforce_scope(c);
 }
 
 /* A location whose rules come back to themselves would refuse (or, with
  * oslo, crash) some requests forever: refuse to start instead. */
-static int check_loops(apr_pool_t *ptemp, server_rec *s, const pl_dir_conf_t *c)
+static int check_location(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s,
+                          const pl_dir_conf_t *c)
 {
     int lines = c->policy_exprs && apr_hash_count(c->policy_exprs) > 0;
     pl_policy_t pol;
     const char *loop;
 
-    if (!lines && c->policy_file == NULL) {
+    /* oslo.policy no longer has enforce_scope: a release that runs with it
+     * cannot turn it off, and silently ignoring the line would mislead */
+    if (pl_config_policy_defaults(c) == PL_POLICY_DEFAULTS_2026_1 &&
+        c->enforce_scope == 0) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                     PL_LOGNO(01508) "%s: PlacementPolicyEnforceScope Off "
+                                     "cannot be combined with "
+                                     "PlacementPolicyDefaults 2026.1, which "
+                                     "always enforces scope (use 2023.1)",
+                     c->dir ? c->dir : "the server");
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    if (!lines && c->policy_file == NULL && c->policy_dir == NULL) {
         return OK; /* the defaults alone have no loop */
     }
-    policy_of(c, &pol);
+    policy_of(c, NULL, &pol);
+    if (c->policy_file || c->policy_dir) {
+        pl_policy_t check = pol;
+
+        check.file = NULL;
+        if (pl_authorize_live_add(pconf, ptemp, s, c, &check)) {
+            return HTTP_INTERNAL_SERVER_ERROR;
+        }
+    }
     if ((loop = pl_policy_find_loop(ptemp, &pol)) == NULL) {
         return OK;
     }
@@ -66,7 +92,7 @@ static int check_loops(apr_pool_t *ptemp, server_rec *s, const pl_dir_conf_t *c)
     return HTTP_INTERNAL_SERVER_ERROR;
 }
 
-static int check_sections(apr_pool_t *ptemp, server_rec *s,
+static int check_sections(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s,
                           const pl_dir_conf_t *base,
                           const apr_array_header_t *secs)
 {
@@ -77,8 +103,8 @@ static int check_sections(apr_pool_t *ptemp, server_rec *s,
         pl_dir_conf_t *c = ap_get_module_config(v, &placement_module);
 
         if (c) {
-            st = check_loops(ptemp, s,
-                             pl_config_merge_dir(ptemp, (void *)base, c));
+            st = check_location(pconf, ptemp, s,
+                                pl_config_merge_dir(ptemp, (void *)base, c));
         }
     }
     return st;
@@ -104,12 +130,12 @@ int pl_authorize_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
         pl_dir_conf_t *base = ap_get_module_config(s->lookup_defaults,
                                                    &placement_module);
 
-        st = check_loops(ptemp, s, base);
+        st = check_location(pconf, ptemp, s, base);
         if (st == OK) {
-            st = check_sections(ptemp, s, base, core->sec_url);
+            st = check_sections(pconf, ptemp, s, base, core->sec_url);
         }
         if (st == OK) {
-            st = check_sections(ptemp, s, base, core->sec_dir);
+            st = check_sections(pconf, ptemp, s, base, core->sec_dir);
         }
     }
     return st;
@@ -135,11 +161,12 @@ static int creds_of(const pl_req_t *req, pl_policy_attr_t *c)
     CRED("project_domain_id", NULL, NULL);
     CRED("roles", NULL, req->roles ? req->roles : &none);
     CRED("is_admin_project", "True", NULL);
-    CRED("service_user_id", NULL, NULL);
+    CRED("service_user_id", req->service_user_id, NULL);
     CRED("service_user_domain_id", NULL, NULL);
-    CRED("service_project_id", NULL, NULL);
+    CRED("service_project_id", req->service_project_id, NULL);
     CRED("service_project_domain_id", NULL, NULL);
-    CRED("service_roles", NULL, &none);
+    CRED("service_roles", NULL,
+         req->service_roles ? req->service_roles : &none);
     if (system) {
         CRED("system", system, NULL);
     }
@@ -163,7 +190,7 @@ int pl_authorize(pl_req_t *req, const char *rule, const char *target_project)
         target[ntarget].key = "user_id";
         target[ntarget++].value = req->user_id;
     }
-    policy_of(req->conf, &pol);
+    policy_of(req->conf, req->r, &pol);
     if (pol.builtin == NULL) {
         ap_log_rerror(
             APLOG_MARK, APLOG_ERR, 0, req->r,

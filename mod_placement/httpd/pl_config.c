@@ -42,6 +42,7 @@ void *pl_config_create_dir(apr_pool_t *p, char *dir)
     c->ks_insecure = -1;
     c->ks_timeout = -1;
     c->ks_token_cache_time = -1;
+    c->ks_service_token_roles_required = -1;
     return c;
 }
 
@@ -81,6 +82,7 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_PTR(policy_file);
     MERGE_PTR(policy_file_rules);
     MERGE_PTR(policy_file_exprs);
+    MERGE_PTR(policy_dir);
     MERGE_INT(enforce_scope, -1);
     MERGE_INT(enforce_new_defaults, -1);
     MERGE_INT(policy_defaults, PL_POLICY_DEFAULTS_UNSET);
@@ -102,6 +104,8 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_INT(ks_insecure, -1);
     MERGE_INT(ks_timeout, -1);
     MERGE_INT(ks_token_cache_time, -1);
+    MERGE_PTR(ks_service_token_roles);
+    MERGE_INT(ks_service_token_roles_required, -1);
     return c;
 }
 
@@ -154,13 +158,23 @@ const char *pl_config_incomplete_user(const pl_dir_conf_t *c)
     return c->incomplete_user ? c->incomplete_user : ZERO_UUID;
 }
 
+/* 2026.1 always enforces scope: oslo.policy removed enforce_scope (an
+ * explicit Off is refused at startup, pl_authorize.c); the older sets keep
+ * oslo.policy 4.0.0's default, off. */
 int pl_config_enforce_scope(const pl_dir_conf_t *c)
 {
+    if (pl_config_policy_defaults(c) == PL_POLICY_DEFAULTS_2026_1) {
+        return 1;
+    }
     return c->enforce_scope > 0;
 }
 
+/* oslo.policy 4.4.0 (2024.2) made enforce_new_defaults default to True. */
 int pl_config_enforce_new_defaults(const pl_dir_conf_t *c)
 {
+    if (c->enforce_new_defaults < 0) {
+        return pl_config_policy_defaults(c) == PL_POLICY_DEFAULTS_2026_1;
+    }
     return c->enforce_new_defaults > 0;
 }
 
@@ -232,6 +246,21 @@ int pl_config_ks_token_cache_time(const pl_dir_conf_t *c)
     return c->ks_token_cache_time < 0 ? 300 : c->ks_token_cache_time;
 }
 
+/* keystonemiddleware's defaults: ['service'], False */
+WORD_LIST(service_token_roles_default, "service");
+
+const apr_array_header_t *
+pl_config_ks_service_token_roles(const pl_dir_conf_t *c)
+{
+    return c->ks_service_token_roles ? c->ks_service_token_roles
+                                     : &service_token_roles_default;
+}
+
+int pl_config_ks_service_token_roles_required(const pl_dir_conf_t *c)
+{
+    return c->ks_service_token_roles_required > 0;
+}
+
 const char *pl_config_ks_www_authenticate_uri(const pl_dir_conf_t *c)
 {
     return c->ks_www_authenticate_uri ? c->ks_www_authenticate_uri
@@ -260,6 +289,7 @@ static const keyword_t strategy_words[] = { { "depth-first", 0 },
 static const keyword_t policy_defaults_words[] = {
     { "zed", PL_POLICY_DEFAULTS_ZED },
     { "2023.1", PL_POLICY_DEFAULTS_2023_1 },
+    { "2026.1", PL_POLICY_DEFAULTS_2026_1 },
     { NULL, 0 }
 };
 
@@ -271,7 +301,7 @@ static const keyword_field_t strategy_field = {
 };
 static const keyword_field_t policy_defaults_field = {
     APR_OFFSETOF(pl_dir_conf_t, policy_defaults), policy_defaults_words,
-    "zed or 2023.1"
+    "zed, 2023.1 or 2026.1"
 };
 
 static const char *set_keyword(cmd_parms *cmd, void *dc, const char *arg)
@@ -462,6 +492,20 @@ static const char *set_policy_file(cmd_parms *cmd, void *dc, const char *arg)
     return NULL;
 }
 
+/* PlacementPolicyDir: read (and its errors reported) in post_config,
+ * once the location's file and directory are both known. */
+static const char *set_policy_dir(cmd_parms *cmd, void *dc, const char *arg)
+{
+    const char *path = ap_server_root_relative(cmd->pool, arg);
+
+    if (path == NULL) {
+        return apr_psprintf(cmd->pool, "PlacementPolicyDir: bad path '%s'",
+                            arg);
+    }
+    ((pl_dir_conf_t *)dc)->policy_dir = path;
+    return NULL;
+}
+
 /* PlacementKeystoneAuthURL, with or without /v3: the v3 API's URL is
  * worked out once here, not per request. */
 static const char *set_ks_auth_url(cmd_parms *cmd, void *dc, const char *url)
@@ -546,16 +590,22 @@ const command_rec pl_cmds[] = {
     AP_INIT_TAKE1("PlacementPolicyFile", set_policy_file, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "PATH: an oslo.policy file (YAML or JSON) whose rules "
-                  "replace the defaults ([oslo_policy] policy_file)"),
+                  "replace the defaults ([oslo_policy] policy_file); "
+                  "re-read when it changes"),
+    AP_INIT_TAKE1("PlacementPolicyDir", set_policy_dir, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "PATH: a directory of oslo.policy files read after "
+                  "PlacementPolicyFile in name order, later rules winning "
+                  "([oslo_policy] policy_dirs); re-read when it changes"),
     DIR_FLAG("PlacementPolicyEnforceScope", enforce_scope,
              "On|Off: refuse a token whose scope is not one of the rule's "
-             "scope types (default Off)"),
+             "scope types (default Off; always On with 2026.1)"),
     DIR_FLAG("PlacementPolicyEnforceNewDefaults", enforce_new_defaults,
              "On|Off: use the new rule defaults only, without their "
-             "deprecated alternatives (default Off)"),
+             "deprecated alternatives (default Off; On with 2026.1)"),
     AP_INIT_TAKE1("PlacementPolicyDefaults", set_keyword,
                   (void *)&policy_defaults_field, RSRC_CONF | ACCESS_CONF,
-                  "zed|2023.1: which release's rule defaults apply "
+                  "zed|2023.1|2026.1: which release's rule defaults apply "
                   "(default zed)"),
 
     DIR_WORDS("PlacementCORSAllowedOrigin", cors_origins,
@@ -610,6 +660,14 @@ const command_rec pl_cmds[] = {
                   "N: token validations with Keystone in flight per child; "
                   "an unknown token beyond them is answered 503 at once "
                   "(default half of ThreadsPerChild); server config only"),
+    DIR_WORDS("PlacementKeystoneServiceTokenRoles", ks_service_token_roles,
+              "ROLE...: roles an X-Service-Token needs one of "
+              "(service_token_roles, default service)"),
+    DIR_FLAG("PlacementKeystoneServiceTokenRolesRequired",
+             ks_service_token_roles_required,
+             "On|Off: refuse (401) an X-Service-Token without one of those "
+             "roles; Off only logs a warning "
+             "(service_token_roles_required, default Off)"),
     DIR_COUNT("PlacementTokenCacheTime", ks_token_cache_time,
               "SECONDS: how long a validated token is cached "
               "(token_cache_time, default 300)"),

@@ -49,6 +49,9 @@ typedef struct pl_dir_conf_t {
     apr_table_t *policy_file_rules;
     /* the file's rules compiled (as policy_exprs), or NULL */
     apr_hash_t *policy_file_exprs;
+    /* PlacementPolicyDir: oslo's policy_dirs, or NULL. The file and the
+     * directory are re-read while the server runs (pl_authorize.c) */
+    const char *policy_dir;
     /* PlacementPolicyEnforceScope, PlacementPolicyEnforceNewDefaults */
     int enforce_scope;
     int enforce_new_defaults;
@@ -76,12 +79,18 @@ typedef struct pl_dir_conf_t {
     int ks_insecure;
     int ks_timeout;          /* seconds per call to Keystone */
     int ks_token_cache_time; /* seconds a validated token is kept */
+    /* service_token_roles (NULL: "service"), service_token_roles_required */
+    apr_array_header_t *ks_service_token_roles;
+    int ks_service_token_roles_required;
 } pl_dir_conf_t;
 
 typedef enum {
     PL_POLICY_DEFAULTS_UNSET = -1,
-    PL_POLICY_DEFAULTS_ZED = 0,   /* placement 8.0.0 */
-    PL_POLICY_DEFAULTS_2023_1 = 1 /* placement 9.0.0 and later */
+    PL_POLICY_DEFAULTS_ZED = 0,    /* placement 8.0.0 */
+    PL_POLICY_DEFAULTS_2023_1 = 1, /* placement 9.0.0's rules */
+    PL_POLICY_DEFAULTS_2026_1 = 2  /* the same rules, as 2024.1 and later
+                                    * enforce them: scope always, new
+                                    * defaults on */
 } pl_policy_defaults_e;
 
 extern const command_rec pl_cmds[];
@@ -114,6 +123,9 @@ const apr_array_header_t *pl_config_cors_allow_headers(const pl_dir_conf_t *c);
 int pl_config_ks_insecure(const pl_dir_conf_t *c);
 int pl_config_ks_timeout(const pl_dir_conf_t *c);
 int pl_config_ks_token_cache_time(const pl_dir_conf_t *c);
+const apr_array_header_t *
+pl_config_ks_service_token_roles(const pl_dir_conf_t *c);
+int pl_config_ks_service_token_roles_required(const pl_dir_conf_t *c);
 const char *pl_config_ks_www_authenticate_uri(const pl_dir_conf_t *c);
 
 #endif /* PL_CONFIG_H */

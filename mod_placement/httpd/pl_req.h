@@ -63,6 +63,11 @@ typedef struct pl_req_t {
     apr_array_header_t *roles; /* const char * */
     int system_scope_all;      /* system_scope is "all" */
     const char *system_scope;  /* as sent (noauth2), or NULL */
+    /* the X-Service-Token's identity when Keystone accepted it (oslo's
+     * service_user_id, service_project_id, service_roles), else NULL */
+    const char *service_user_id;
+    const char *service_project_id;
+    apr_array_header_t *service_roles;
 
     pl_db_t *db;  /* acquired on first use */
     pl_log_t log; /* the library's log lines, under this request's LogLevel */

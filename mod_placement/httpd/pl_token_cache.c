@@ -5,11 +5,21 @@
  * every child shares it, behind a global mutex when the provider needs
  * one (shmcb does). Keys are the SHA-1 of the token, so that long tokens
  * fit every provider (memcache keys are short) and no token is stored.
+ *
+ * Validations in flight are shared per child: the first request that
+ * misses the cache for a token validates it, the others that miss it
+ * meanwhile wait for that outcome instead of asking Keystone too (40
+ * parallel first uses of a token cost one call per child, not one per
+ * thread).
  */
 #include <string.h>
 #include <apr_strings.h>
 #include <apr_sha1.h>
+#include <stdlib.h>
 #include <apr_global_mutex.h>
+#include <apr_thread_mutex.h>
+#include <apr_thread_cond.h>
+#include <apr_hash.h>
 #include <ap_provider.h>
 #include <ap_socache.h>
 #include <util_mutex.h>
@@ -28,6 +38,19 @@ static int wanted;       /* some <Location> uses keystone */
 static const ap_socache_provider_t *provider;
 static ap_socache_instance_t *instance;
 static apr_global_mutex_t *lock;
+
+/* The validations in flight in this child: key -> flight_t, guarded by
+ * flight_lock; flight_cond is signalled when one ends. */
+struct pl_token_flight_t {
+    unsigned char key[APR_SHA1_DIGESTSIZE];
+    int done;
+    int waiters;
+    apr_status_t rv;
+    char *text; /* the outcome (malloc), NULL with a failure */
+};
+static apr_hash_t *flights;
+static apr_thread_mutex_t *flight_lock;
+static apr_thread_cond_t *flight_cond;
 
 const char *pl_token_cache_set(cmd_parms *cmd, void *dc, const char *arg)
 {
@@ -123,10 +146,32 @@ int pl_token_cache_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
     return OK;
 }
 
+static void flights_init(apr_pool_t *pchild, server_rec *s)
+{
+    apr_pool_t *p;
+
+    flights = NULL;
+    flight_lock = NULL;
+    if (apr_pool_create(&p, pchild) != APR_SUCCESS ||
+        apr_thread_mutex_create(&flight_lock, APR_THREAD_MUTEX_DEFAULT, p) ||
+        apr_thread_cond_create(&flight_cond, p)) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s,
+                     PL_LOGNO(01206) "cannot share token validations in this "
+                                     "process: each request validates alone");
+        flight_lock = NULL;
+        return;
+    }
+    apr_pool_tag(p, "pl_token_flights");
+    flights = apr_hash_make(p);
+}
+
 void pl_token_cache_child_init(apr_pool_t *pchild, server_rec *s)
 {
     apr_status_t rv;
 
+    if (wanted) {
+        flights_init(pchild, s);
+    }
     if (lock == NULL) {
         return;
     }
@@ -203,4 +248,64 @@ void pl_token_cache_put(request_rec *r, const char *token, const char *text,
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, rv, r,
                       PL_LOGNO(01205) "token not cached");
     }
+}
+
+int pl_token_flight_join(request_rec *r, const char *token,
+                         pl_token_flight_t **pf, const char **ptext,
+                         apr_status_t *prv)
+{
+    unsigned char key[APR_SHA1_DIGESTSIZE];
+    pl_token_flight_t *f;
+
+    *pf = NULL;
+    if (flight_lock == NULL) {
+        return 1;
+    }
+    token_key(token, key);
+    apr_thread_mutex_lock(flight_lock);
+    f = apr_hash_get(flights, key, sizeof(key));
+    if (f == NULL) {
+        f = calloc(1, sizeof(*f));
+        if (f) {
+            memcpy(f->key, key, sizeof(key));
+            apr_hash_set(flights, f->key, sizeof(f->key), f);
+        }
+        apr_thread_mutex_unlock(flight_lock);
+        *pf = f;
+        return 1;
+    }
+    f->waiters++;
+    while (!f->done) {
+        apr_thread_cond_wait(flight_cond, flight_lock);
+    }
+    *prv = f->rv;
+    *ptext = f->text ? apr_pstrdup(r->pool, f->text) : NULL;
+    if (--f->waiters == 0) {
+        free(f->text);
+        free(f);
+    }
+    apr_thread_mutex_unlock(flight_lock);
+    return 0;
+}
+
+void pl_token_flight_done(pl_token_flight_t *f, apr_status_t rv,
+                          const char *text)
+{
+    if (f == NULL) {
+        return;
+    }
+    apr_thread_mutex_lock(flight_lock);
+    apr_hash_set(flights, f->key, sizeof(f->key), NULL);
+    f->done = 1;
+    f->rv = rv;
+    f->text = text && rv == APR_SUCCESS ? strdup(text) : NULL;
+    if (f->text == NULL && rv == APR_SUCCESS) {
+        f->rv = APR_ENOMEM; /* the waiters validate nothing: a 503 */
+    }
+    apr_thread_cond_broadcast(flight_cond);
+    if (f->waiters == 0) {
+        free(f->text);
+        free(f);
+    }
+    apr_thread_mutex_unlock(flight_lock);
 }

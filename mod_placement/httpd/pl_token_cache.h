@@ -39,4 +39,23 @@ const char *pl_token_cache_get(request_rec *r, const char *token);
 void pl_token_cache_put(request_rec *r, const char *token, const char *text,
                         apr_time_t expiry);
 
+/** A validation of one token in flight in this child. */
+typedef struct pl_token_flight_t pl_token_flight_t;
+
+/**
+ * Join the validation of token in flight in this child, or start one.
+ * Returns 1 when the caller leads: it validates, then must call
+ * pl_token_flight_done(*pf, ...) (*pf may be NULL: nothing is shared).
+ * Returns 0 when another thread led: it waited for that outcome, *prv
+ * (and on success *ptext, the cached text, from r->pool) say what it was.
+ */
+int pl_token_flight_join(request_rec *r, const char *token,
+                         pl_token_flight_t **pf, const char **ptext,
+                         apr_status_t *prv);
+
+/** End the flight f with the outcome rv and (on success) text: the
+ *  waiters wake with it, and f is freed when the last has read it. */
+void pl_token_flight_done(pl_token_flight_t *f, apr_status_t rv,
+                          const char *text);
+
 #endif /* PL_TOKEN_CACHE_H */

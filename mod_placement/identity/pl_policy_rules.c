@@ -11,6 +11,10 @@
  *   - 9.0.0 (2023.1): every rule project-scoped; admin or the service
  *     role for everything, the service role alone for the reshaper,
  *     project readers for their own usages.
+ *   - 2026.1 (placement master, 7ad9ef07): the same table, unchanged since
+ *     9.0.0; what changed is around it (oslo.policy 4.4.0 turned
+ *     enforce_scope and enforce_new_defaults on by default, and master
+ *     oslo.policy removed enforce_scope), which pl_config.c applies.
  * Upstream names the deprecated rule "rule:admin_api" (with the prefix);
  * it is kept, since oslo.policy looks that exact name up in policy files.
  */
@@ -162,6 +166,7 @@ const pl_policy_default_t *pl_policy_defaults(int set)
     case PL_POLICY_SET_ZED:
         return zed;
     case PL_POLICY_SET_2023_1:
+    case PL_POLICY_SET_2026_1:
         return antelope;
     }
     return NULL;

@@ -170,11 +170,12 @@ def case_cache(s1):
                     pids.add(ln.split()[0])
         tap.ok(len(pids) >= 2, 'S1 requests were served by both children '
                '(the cache is shared)', 'pids %s' % sorted(pids))
-    # a second token, no warm-up: parallel first uses may each validate,
-    # but never more than once per child
+    # a second token, no warm-up, 40 requests at once: the threads of a
+    # child that miss the cache together share one validation, so the
+    # cost is at most one per child (before: one per thread, 8 of 8)
     tok2 = ksutil.token('admin')
     get0, _ = gets_tokens()
-    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+    with concurrent.futures.ThreadPoolExecutor(40) as pool:
         statuses = list(pool.map(
             lambda i: s1.req('GET', '/resource_providers', tok2).status,
             range(40)))
@@ -182,8 +183,13 @@ def case_cache(s1):
     get1, _ = gets_tokens()
     tap.ok(statuses == [200] * 40, 'S1 40 parallel first uses of an admin '
            'token', 'statuses %s' % sorted(set(statuses)))
-    tap.ok(get1 - get0 <= 8, 'S1 parallel first uses cost few validations',
-           'cost %d' % (get1 - get0))
+    if s1.reference:
+        tap.note('reference: keystonemiddleware shares no validation in '
+                 'flight; not checked')
+    else:
+        tap.ok(get1 - get0 <= len(s1.children()),
+               'S1 40 parallel first uses cost one validation per child',
+               'cost %d, %d children' % (get1 - get0, len(s1.children())))
     tap.note('S1 40 parallel first uses: %d GET /v3/auth/tokens'
              % (get1 - get0))
     return tok

@@ -664,9 +664,72 @@ static void test_data(void)
         TAP_IS_INT(n, 38, "set %d has 38 rules", set);
     }
     TAP_OK(pl_policy_defaults(7) == NULL, "no set 7");
+    /* placement master's policies/ are 9.0.0's, rule for rule (2026.1
+     * differs in enforcement only: docs/directives.md) */
+    TAP_OK(pl_policy_defaults(PL_POLICY_SET_2026_1) ==
+               pl_policy_defaults(PL_POLICY_SET_2023_1),
+           "2026.1 has 2023.1's rules");
     TAP_OK(pl_policy_is_known("placement:usages"), "placement:usages");
     TAP_OK(pl_policy_is_known("service_api"), "2023.1's service_api");
     TAP_OK(!pl_policy_is_known("placement:nosuch"), "not a rule");
+}
+
+static void test_sources(void)
+{
+    const char *dir = apr_pstrcat(pool, tmpdir, "/policy.d", NULL);
+    const char *file, *stamp, *err = NULL;
+    apr_array_header_t *files;
+    apr_hash_t *exprs = NULL;
+
+    tap_note("policy file and directory (policy_dirs)");
+    TAP_OK(pl_policy_dir_files(pool, dir, &files, &err) == APR_SUCCESS &&
+               files->nelts == 0,
+           "a missing directory has no files");
+    apr_dir_make(dir, APR_FPROT_OS_DEFAULT, pool);
+    file = write_file("base.yaml", "a: \"role:one\"\nb: \"role:one\"\n");
+    write_file("policy.d/20-b.yaml", "b: \"role:three\"\n");
+    write_file("policy.d/10-a.json", "{\"a\": \"role:two\", "
+                                     "\"b\": \"role:two\"}\n");
+    write_file("policy.d/.hidden.yaml", "a: \"role:hidden\"\n");
+    write_file("policy.d/30-c.yaml~", "a: \"role:backup\"\n");
+    TAP_OK(pl_policy_dir_files(pool, dir, &files, &err) == APR_SUCCESS &&
+               files->nelts == 2,
+           "only *.yaml/*.json, not hidden ones");
+    TAP_OK(files->nelts == 2 &&
+               strstr(APR_ARRAY_IDX(files, 0, const char *), "10-a.json") &&
+               strstr(APR_ARRAY_IDX(files, 1, const char *), "20-b.yaml"),
+           "in name order");
+    TAP_OK(pl_policy_sources_read(pool, file, dir, &exprs, &err) == APR_SUCCESS,
+           "file and directory read");
+    {
+        pl_policy_t pol = { NULL, NULL, exprs, 1, 0 };
+        pl_policy_attr_t two[] = { { "roles", NULL, NULL } };
+        apr_array_header_t *roles = apr_array_make(pool, 1, sizeof(char *));
+
+        APR_ARRAY_PUSH(roles, const char *) = "two";
+        two[0].list = roles;
+        TAP_IS_INT(pl_policy_enforce(&pol, "a", two, 1, NULL, 0, NULL),
+                   PL_POLICY_ALLOW, "a: the directory overrides the file");
+        TAP_IS_INT(pl_policy_enforce(&pol, "b", two, 1, NULL, 0, NULL),
+                   PL_POLICY_DENY, "b: the later directory file wins");
+    }
+    stamp = pl_policy_sources_stamp(pool, file, dir);
+    TAP_IS_STR(pl_policy_sources_stamp(pool, file, dir), stamp,
+               "the fingerprint is stable");
+    write_file("policy.d/20-b.yaml", "b: \"role:four\"\n");
+    TAP_OK(strcmp(pl_policy_sources_stamp(pool, file, dir), stamp) != 0,
+           "a rewritten directory file changes it");
+    write_file("policy.d/15-x.yaml", "x: [broken\n");
+    TAP_OK(pl_policy_sources_read(pool, file, dir, &exprs, &err) ==
+                   APR_EINVAL &&
+               strstr(err, "15-x.yaml:2"),
+           "a broken directory file names itself and its line");
+    apr_file_remove(apr_pstrcat(pool, dir, "/15-x.yaml", NULL), pool);
+    apr_file_remove(apr_pstrcat(pool, dir, "/10-a.json", NULL), pool);
+    apr_file_remove(apr_pstrcat(pool, dir, "/20-b.yaml", NULL), pool);
+    apr_file_remove(apr_pstrcat(pool, dir, "/.hidden.yaml", NULL), pool);
+    apr_file_remove(apr_pstrcat(pool, dir, "/30-c.yaml~", NULL), pool);
+    apr_dir_remove(dir, pool);
 }
 
 static void remove_tmpdir(void)
@@ -709,6 +772,7 @@ int main(void)
     test_overrides();
     test_2023();
     test_files();
+    test_sources();
     remove_tmpdir();
     apr_pool_destroy(pool);
     apr_terminate();
