@@ -317,7 +317,7 @@ write_neutron_conf() {
 bind_host = 127.0.0.1
 bind_port = $NEUTRON_PORT
 core_plugin = ml2
-service_plugins =
+service_plugins = router,port_forwarding
 api_workers = 1
 rpc_workers = 1
 rpc_state_report_workers = 0

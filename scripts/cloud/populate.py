@@ -8,7 +8,7 @@ Flavors: m1.tiny (1 VCPU, 512 MB, 1 GB), m1.small (2, 2048, 10), m1.vgpu
 (1, 1024, 5 and resources:VGPU=1, which only cloud-b's child provider has),
 m1.huge (64 VCPU: fits nowhere). Image cloud-image: a few bytes, raw,
 public (the fake driver never reads it). Returns once the scheduler has
-mapped both computes into the cell (nova's hypervisor list has cloud-a
+mapped both computes, neutron has answered once into the cell (nova's hypervisor list has cloud-a
 and cloud-b) and placement has their three providers with inventory.
 """
 
@@ -30,6 +30,11 @@ FLAVORS = (
 def main(cloud_dir):
     env = cloudapi.read_env(cloud_dir)
     admin = cloudapi.Client(env, 'admin', 'admin')
+    # neutron-server 21 (Zed) with no agent: its first GET /v2.0/ports in a
+    # process fails (500, Port has no attribute port_forwardings) until some
+    # other query has made SQLAlchemy configure its mappers; one network
+    # list does that in its (single) API worker
+    admin.call('network', 'GET', '/v2.0/networks')
     have = {f['name'] for f in admin.nova('GET', '/flavors')['flavors']}
     for name, vcpus, ram, disk, specs in FLAVORS:
         if name in have:
