@@ -15,6 +15,9 @@
 #   scripts/cloud/cloud.sh status DIR   exit 0 if every process runs
 #   scripts/cloud/cloud.sh run DIR      start, print how to use it, wait;
 #                                       Ctrl-C (or TERM) stops it (make cloud)
+#   scripts/cloud/cloud.sh stop-service DIR NAME
+#                                       stop one process (nova-compute-a ...:
+#                                       a test deletes a host's service)
 #
 # Environment:
 #   CLOUD_DB       pgsql (default) or mysql: the one database server of all
@@ -50,11 +53,11 @@ REFERENCE=${REFERENCE:-0}
 # shellcheck source=../lib-db.sh
 . "$REPO/scripts/lib-db.sh"
 
-usage() { sed -n '2,37p' "$0"; exit 2; }
+usage() { sed -n '2,40p' "$0"; exit 2; }
 die() { echo "cloud: $*" >&2; exit 1; }
 say() { echo "cloud: $(date +%T) $*"; }
 
-[ $# -eq 2 ] || usage
+[ $# -eq 2 ] || { [ $# -eq 3 ] && [ "$1" = stop-service ]; } || usage
 cmd=$1
 mkdir -p "$2"
 DIR=$(cd "$2" && pwd)
@@ -715,8 +718,9 @@ http://127.0.0.1:$HTTP_PORT; policy $CLOUD_POLICY; $([ "$REFERENCE" = 1 ] && ech
   openstack resource provider usage show <provider uuid>
   curl -s http://127.0.0.1:$HTTP_PORT/placement-metrics
 
-Flavors: m1.tiny (1 VCPU, 512 MB, 1 GB), m1.small (2, 2048, 10), m1.vgpu
-(1, 1024, 5 + VGPU from cloud-b's child provider), m1.huge (fits nowhere).
+Flavors: m1.tiny (1 VCPU, 512 MB, 1 GB), m1.small (2, 2048, 10), m1.medium (4, 4096, 20),
+m1.vgpu
+(1, 1024, 10 + VGPU from cloud-b's child provider), m1.huge (12 VCPU: fits nowhere).
 Hosts: cloud-a and cloud-b, 8 VCPU, 8192 MB, 100 GB each. Logs: $LOG.
 Ctrl-C stops everything.
 EOF
@@ -744,5 +748,7 @@ case "$cmd" in
     start
     print_usage
     while true; do sleep 3600 & wait $!; done ;;
+  stop-service)
+    case " $SERVICES " in *" $3 "*) kill_session "$3" ;; *) die "no service $3" ;; esac ;;
   *) usage ;;
 esac

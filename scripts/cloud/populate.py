@@ -4,9 +4,10 @@ hosts known to nova and to placement.
 
     populate.py DIR
 
-Flavors: m1.tiny (1 VCPU, 512 MB, 1 GB), m1.small (2, 2048, 10), m1.vgpu
-(1, 1024, 5 and resources:VGPU=1, which only cloud-b's child provider has),
-m1.huge (64 VCPU: fits nowhere). Image cloud-image: a few bytes, raw,
+Flavors: m1.tiny (1 VCPU, 512 MB, 1 GB), m1.small (2, 2048, 10), m1.medium (4, 4096,
+20), m1.vgpu
+(1, 1024, 10 and resources:VGPU=1, which only cloud-b's child provider has),
+m1.huge (12 VCPU: fits nowhere, within the default quota). Image cloud-image: a few bytes, raw,
 public (the fake driver never reads it). Returns once the scheduler has
 mapped both computes, neutron has answered once into the cell (nova's hypervisor list has cloud-a
 and cloud-b) and placement has their three providers with inventory.
@@ -22,8 +23,9 @@ FLAVORS = (
     # name, vcpus, ram MB, disk GB, extra specs
     ('m1.tiny', 1, 512, 1, {}),
     ('m1.small', 2, 2048, 10, {}),
-    ('m1.vgpu', 1, 1024, 5, {'resources:VGPU': '1'}),
-    ('m1.huge', 64, 4096, 10, {}),
+    ('m1.medium', 4, 4096, 20, {}),
+    ('m1.vgpu', 1, 1024, 10, {'resources:VGPU': '1'}),
+    ('m1.huge', 12, 4096, 10, {}),
 )
 
 
