@@ -202,6 +202,7 @@ cloud:
 	$(MAKE) all
 	d=$$(mktemp -d /tmp/cloud.XXXXXX) && chmod 755 $$d && \
 	exec env MOD_PLACEMENT=$(abspath $(O))/mod_placement.so REFERENCE=$(REFERENCE) \
+	    $(if $(CLOUD_DB),CLOUD_DB=$(CLOUD_DB)) $(if $(CLOUD_POLICY),CLOUD_POLICY=$(CLOUD_POLICY)) \
 	    scripts/cloud/cloud.sh run $$d/cloud
 
 # The scenario and the boot storm on that cloud, with both policy releases
