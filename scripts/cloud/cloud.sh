@@ -50,7 +50,7 @@ CLOUD_DB=${CLOUD_DB:-pgsql}
 CLOUD_POLICY=${CLOUD_POLICY:-zed}
 REFERENCE=${REFERENCE:-0}
 [ "$REFERENCE" = 1 ] || REFERENCE=0
-# shellcheck source=../lib-db.sh
+# shellcheck source=SCRIPTDIR/../lib-db.sh
 . "$REPO/scripts/lib-db.sh"
 
 usage() { sed -n '2,40p' "$0"; exit 2; }
@@ -571,7 +571,7 @@ load_env() {
 }
 
 start() {
-  local t0=$SECONDS first=0 pyenv
+  local t0=$SECONDS pyenv
   [ -x /usr/bin/keystone-wsgi-public ] || die "python3-keystone is missing: scripts/install-deps.sh --cloud"
   $PY -c 'import nova, glance, neutron' 2>/dev/null || die "python3-nova, python3-glance or python3-neutron is missing: scripts/install-deps.sh --cloud"
   [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || die "rabbitmq-server is missing: scripts/install-deps.sh --cloud"
@@ -590,7 +590,6 @@ start() {
   if [ -f "$DIR/cloud.env" ]; then
     die "$DIR was set up before: use a new directory (a restart of the same cloud is not supported)"
   fi
-  first=1
   HTTP_PORT=$(pl_free_port) RABBIT_PORT=$(pl_free_port) RABBIT_DIST_PORT=$(pl_free_port)
   EPMD_PORT=$(pl_free_port) GLANCE_PORT=$(pl_free_port) NEUTRON_PORT=$(pl_free_port)
   CLOUD_DB_USED=$CLOUD_DB
@@ -611,9 +610,10 @@ start() {
 
   say "Keystone: db_sync, bootstrap"
   write_keystone_conf
-  local ks_user=root
+  # the keys are read by Keystone's WSGI daemon: www-data under root
+  local ks_user
+  ks_user=$(id -un)
   [ "$(id -u)" != 0 ] || ks_user=www-data
-  [ "$(id -u)" = 0 ] || ks_user=$(id -un)
   manage keystone-manage keystone-manage --config-file "$DIR/keystone/keystone.conf" fernet_setup \
     --keystone-user "$ks_user" --keystone-group "$(id -gn "$ks_user")"
   manage keystone-manage keystone-manage --config-file "$DIR/keystone/keystone.conf" credential_setup \
@@ -698,7 +698,6 @@ start() {
 
   say "flavors, image, waiting for both hosts in placement and in nova's cell"
   $PY "$HERE/populate.py" "$DIR" || die "populating the cloud failed"
-  echo "$first" >/dev/null
   say "up in $((SECONDS - t0))s"
 }
 
