@@ -742,11 +742,16 @@ case "$cmd" in
     http_ok "$KS_URL/v3" || { echo "cloud: Apache does not answer" >&2; exit 1; } ;;
   run)
     CLOUD_DB_USED=$CLOUD_DB
-    trap 'stop_all' EXIT
+    sleeper=""
+    trap '[ -z "$sleeper" ] || kill "$sleeper" 2>/dev/null; stop_all' EXIT
     trap 'echo; say "stopping"; exit 130' INT TERM HUP
     start
     print_usage
-    while true; do sleep 3600 & wait $!; done ;;
+    while true; do
+      sleep 3600 &
+      sleeper=$!
+      wait "$sleeper"
+    done ;;
   stop-service)
     case " $SERVICES " in *" $3 "*) kill_session "$3" ;; *) die "no service $3" ;; esac ;;
   *) usage ;;
