@@ -121,9 +121,8 @@ class Cloud:
         cloudapi.wait('server %s deleted' % sid, gone, timeout=120)
 
     def migration_of(self, sid):
-        migs = self.admin.nova('GET', '/servers/%s/migrations' % sid)
-        # in progress migrations only appear there; finished ones in
-        # /os-migrations
+        # /os-migrations has finished ones too (a server's own list only
+        # those in progress); its uuid is the migration's consumer
         migs = self.admin.nova('GET', '/os-migrations?instance_uuid=%s'
                                % sid)['migrations']
         migs.sort(key=lambda m: m['id'])
