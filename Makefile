@@ -215,6 +215,26 @@ stress: deps all
 	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/stress/run --long \
 	    --backend sqlite --backend pgsql --backend mysql
 
+# Issue 24: a small real OpenStack in one Apache (Keystone, nova's API and
+# the module side by side) with nova's services beside it, on 127.0.0.1;
+# Ctrl-C stops it (scripts/cloud/cloud.sh, docs/cloud.md). REFERENCE=1
+# serves upstream placement 8.0.0 instead; CLOUD_DB=mysql, CLOUD_POLICY=current.
+.PHONY: cloud test-cloud
+cloud:
+	scripts/install-deps.sh --cloud
+	$(MAKE) all
+	d=$$(mktemp -d /tmp/cloud.XXXXXX) && chmod 755 $$d && \
+	exec env MOD_PLACEMENT=$(abspath $(O))/mod_placement.so REFERENCE=$(REFERENCE) \
+	    $(if $(CLOUD_DB),CLOUD_DB=$(CLOUD_DB)) $(if $(CLOUD_POLICY),CLOUD_POLICY=$(CLOUD_POLICY)) \
+	    scripts/cloud/cloud.sh run $$d/cloud
+
+# The scenario and the boot storm on that cloud, with both policy releases
+# and with the reference (t/cloud/run); .ci/run calls it after make test.
+test-cloud:
+	scripts/install-deps.sh --cloud
+	$(MAKE) all WERROR=1
+	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/cloud/run
+
 # Debian's layout: a2enmod reads $(APACHE_CONFDIR)/mods-available. The
 # .load is always refreshed; a placement.conf an operator may have edited is
 # left as it is. The API is mounted by a snippet of the operator's

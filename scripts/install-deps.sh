@@ -4,6 +4,9 @@
 #
 #   scripts/install-deps.sh          build + test dependencies (make test)
 #   scripts/install-deps.sh --run    only what `make run` needs (build, sqlite)
+#   scripts/install-deps.sh --cloud  build + test dependencies and the small
+#                                    OpenStack of `make cloud` (nova, glance,
+#                                    neutron's Python code, rabbitmq-server)
 #
 # Every package is checked with dpkg-query first: when all are installed the
 # script returns at once and touches neither apt nor the network. Otherwise it
@@ -23,16 +26,23 @@ TEST_PKGS="postgresql mariadb-server mariadb-client python3-gabbi
   python3-prometheus-client build-essential dpkg-dev debhelper lintian curl procps clang
   galera-4 rsync clang-format wrk cppcheck clang-tidy"
 
+# `make cloud`, `make test-cloud` (scripts/cloud): the daemons' Python code
+# only; scripts/cloud runs each with its own configuration, never as a
+# system service (the nova-compute, glance-api ... packages would set those up)
+CLOUD_PKGS="python3-nova python3-glance python3-neutron rabbitmq-server"
+
 mode=all
 case "${1:-}" in
   --run) mode=run ;;
+  --cloud) mode=cloud ;;
   ""|--all|--test) ;;
-  -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-  *) echo "usage: $0 [--run]" >&2; exit 2 ;;
+  -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+  *) echo "usage: $0 [--run|--cloud]" >&2; exit 2 ;;
 esac
 
 wanted="$BUILD_PKGS ${PL_EXTRA_PKGS:-}"
-[ "$mode" = all ] && wanted="$wanted $TEST_PKGS"
+[ "$mode" = run ] || wanted="$wanted $TEST_PKGS"
+[ "$mode" != cloud ] || wanted="$wanted $CLOUD_PKGS"
 
 missing=""
 for p in $wanted; do
