@@ -28,6 +28,25 @@ static const char *check_row(apr_pool_t *p, int kind, const char *exists)
                         kind, exists);
 }
 
+/* each trait of names into s as a set of one; 0 if one is unknown */
+static int add_each(pl_id_sets_t *s, apr_hash_t *traits_by_name,
+                    const apr_array_header_t *names)
+{
+    int i;
+
+    for (i = 0; i < names->nelts; i++) {
+        const pl_ac_name_t *t = apr_hash_get(
+            traits_by_name, APR_ARRAY_IDX(names, i, const char *),
+            APR_HASH_KEY_STRING);
+
+        if (t == NULL) {
+            return 0;
+        }
+        pl_id_sets_add(s, (apr_int64_t[]){ t->id }, 1);
+    }
+    return 1;
+}
+
 /* some root with every required trait of rr and none of its forbidden
  * ones; NULL when rr asks nothing, or names a trait upstream refuses
  * first */
@@ -37,32 +56,15 @@ static const char *anchor_exists(apr_pool_t *p, const pl_ac_request_t *req,
     const pl_qs_traits_t *rr = req->root_required;
     pl_id_sets_t req_sets, forb_sets;
     const char *sql, *ids, *test;
-    int i;
 
     if (rr == NULL || (rr->required->nelts == 0 && rr->forbidden->nelts == 0)) {
         return NULL;
     }
     pl_id_sets_init(&req_sets, p);
     pl_id_sets_init(&forb_sets, p);
-    for (i = 0; i < rr->required->nelts; i++) {
-        const pl_ac_name_t *t = apr_hash_get(
-            traits_by_name, APR_ARRAY_IDX(rr->required, i, const char *),
-            APR_HASH_KEY_STRING);
-
-        if (t == NULL) {
-            return NULL;
-        }
-        pl_id_sets_add(&req_sets, (apr_int64_t[]){ t->id }, 1);
-    }
-    for (i = 0; i < rr->forbidden->nelts; i++) {
-        const pl_ac_name_t *t = apr_hash_get(
-            traits_by_name, APR_ARRAY_IDX(rr->forbidden, i, const char *),
-            APR_HASH_KEY_STRING);
-
-        if (t == NULL) {
-            return NULL;
-        }
-        pl_id_sets_add(&forb_sets, (apr_int64_t[]){ t->id }, 1);
+    if (!add_each(&req_sets, traits_by_name, rr->required) ||
+        !add_each(&forb_sets, traits_by_name, rr->forbidden)) {
+        return NULL;
     }
     sql = "SELECT 1 FROM resource_providers rp WHERE "
           "rp.parent_provider_id IS NULL";
