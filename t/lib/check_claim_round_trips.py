@@ -11,6 +11,7 @@ Prints "ok ..." / "not ok ..." lines; with --print, the counts only.
 
 import http.client
 import json
+import os
 import re
 import sys
 import time
@@ -31,6 +32,15 @@ BOUNDS = {
     'POST, two new consumers on two providers': 15,
     'DELETE a consumer': 4,
 }
+# MySQL inserts a new consumer (project, user, type) under a savepoint:
+# SAVEPOINT, INSERT, RELEASE and a read of the row (a read, a savepoint,
+# INSERT, RELEASE and a read)
+BOUNDS_MYSQL = dict(BOUNDS)
+BOUNDS_MYSQL.update({
+    'PUT, a new consumer, its project and user known': 14,
+    'PUT, a new consumer of a new project and user': 29,
+    'POST, two new consumers on two providers': 21,
+})
 
 
 def call(url, method, path, body=None):
@@ -44,13 +54,37 @@ def call(url, method, path, body=None):
     return resp.status, resp.getheader('x-openstack-request-id'), data
 
 
+# A child's first request may also load its cache of the names of
+# classes and traits (a transaction of its own): not the write's.
+NAME_CACHE = re.compile(r'sql \w+ [0-9.]+ ms, \d+ rows: SELECT name FROM '
+                        r'(resource_classes WHERE id < |traits$)')
+
+
+def without_name_cache(lines):
+    out, txn = [], None
+    for ln in lines:
+        if 'PL05003: sql begin' in ln:
+            txn = [ln]
+        elif txn is not None:
+            txn.append(ln)
+            if 'PL05004: sql ' in ln:
+                body = txn[1:-1]
+                if not (body and all(NAME_CACHE.search(b.rstrip('\n'))
+                                     for b in body)):
+                    out.extend(txn)
+                txn = None
+        elif not NAME_CACHE.search(ln.rstrip('\n')):
+            out.append(ln)
+    return out + (txn or [])
+
+
 def trips(log, rid):
     # the server writes each line as it logs; give a slow host a moment
     for _ in range(20):
         with open(log, errors='replace') as f:
             found = [ln for ln in f if rid in ln and TRIP.search(ln)]
         if found:
-            return found
+            return without_name_cache(found)
         time.sleep(0.1)
     return []
 
@@ -76,6 +110,8 @@ def claim(prov, vcpu=1):
 def main():
     url, log = sys.argv[1:3]
     only_print = '--print' in sys.argv[3:]
+    bounds = (BOUNDS_MYSQL if os.environ.get('PL_TEST_BACKEND') == 'mysql'
+              else BOUNDS)
     a, b = provider(url, 'rt-a', 64), provider(url, 'rt-b', 64)
     counts = {}
 
@@ -86,9 +122,9 @@ def main():
         if only_print:
             print('%3d  %s (status %d)' % (len(found), name, st))
             return
-        ok = st == want and 0 < len(found) <= BOUNDS[name]
+        ok = st == want and 0 < len(found) <= bounds[name]
         print('%s claim round trips: %s: %d (at most %d)%s' % (
-            'ok' if ok else 'not ok', name, len(found), BOUNDS[name],
+            'ok' if ok else 'not ok', name, len(found), bounds[name],
             '' if ok else ': status %d %s\n# %s' % (
                 st, data[:200], '# '.join(found))))
 
