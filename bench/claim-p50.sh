@@ -14,6 +14,7 @@ old=${1:?usage: $0 OLD.so NEW.so [N]} new=${2:?NEW.so missing} n=${3:-500}
 # shellcheck source=../scripts/lib-db.sh
 . "$REPO/scripts/lib-db.sh"
 work=$(mktemp -d /tmp/claim-p50.XXXX)
+chmod 755 "$work"
 cleanup() {
   "$REPO/bench/mod-httpd.sh" stop "$work/old" || true
   "$REPO/bench/mod-httpd.sh" stop "$work/new" || true
@@ -59,7 +60,7 @@ for i in range(2 * n + 20):
     body = {'allocations': {provs[i % 8]: {'resources': {
                 'VCPU': 1, 'MEMORY_MB': 512}}},
             'project_id': proj, 'user_id': user,
-            'consumer_generation': None}
+            'consumer_generation': None, 'consumer_type': 'INSTANCE'}
     t = time.perf_counter()
     st = call(k, 'PUT', '/allocations/%s' % uuid.uuid4(), body)
     took = (time.perf_counter() - t) * 1000
