@@ -130,8 +130,9 @@ apr_status_t pl_db_select_each_text(pl_db_t *db, apr_pool_t *p, const char *sql,
  * item "%s", tail ")"; or head "INSERT INTO t (name, created_at) VALUES ",
  * item "(%s, %s)" with extra { now }, tail "".
  * Arguments: head_args (nhead of them, for the "%s" of head), then for
- * each item its value and the nextra extra arguments (the same for every
- * item), in that order.
+ * each item its value (its nvalues values when nvalues > 1, e.g. item
+ * "(%s, %s, %s)" with nvalues 2 and one extra) and the nextra extra
+ * arguments (the same for every item), in that order.
  */
 typedef struct pl_db_list_t {
     const char *head;
@@ -141,6 +142,8 @@ typedef struct pl_db_list_t {
     int nextra;
     const char *const *extra;
     const char *tail;
+    int nvalues; /* values per item (0: one), each item's in a row of
+                    values; n counts items */
 } pl_db_list_t;
 
 /**

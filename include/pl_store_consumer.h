@@ -50,11 +50,36 @@ apr_status_t pl_store_consumer_type_ensure(pl_db_t *db, apr_pool_t *p,
 apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p, const char *uuid,
                                    pl_consumer_t **pc);
 
+/** What a write names a consumer by, and (out) the ids of those names
+ *  found. */
+typedef struct pl_consumer_names_t {
+    const char *uuid;
+    const char *project_external_id;
+    const char *user_external_id;
+    const char *type_name; /* may be NULL */
+    /* out: 0 where no row has the name */
+    apr_int64_t project_id;
+    apr_int64_t user_id;
+    apr_int64_t type_id;
+} pl_consumer_names_t;
+
+/**
+ * In one statement: the ids of the project, user and consumer type n
+ * names, and the consumer n->uuid as pl_store_consumer_get gives it
+ * (*pc NULL when it does not exist). Nothing is created.
+ * @return APR_SUCCESS; database errors.
+ */
+apr_status_t pl_store_consumer_resolve(pl_db_t *db, apr_pool_t *p,
+                                       pl_consumer_names_t *n,
+                                       pl_consumer_t **pc);
+
 /**
  * Create the consumer uuid (generation 0). If another request created
  * it first, read that one instead (and set its type to type_id when it
  * differs, as upstream does); *pcreated says which happened.
- * type_id 0: NULL.
+ * type_id 0: NULL. A consumer this call created is not read back: its
+ * project's and user's external ids and its type's name are not set.
+ * On PostgreSQL and SQLite no savepoint is taken (ON CONFLICT).
  * @return APR_SUCCESS and *pc; database errors.
  */
 apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,

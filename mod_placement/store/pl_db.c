@@ -822,7 +822,8 @@ static apr_status_t run_list(pl_db_t *db, apr_pool_t *p, const pl_db_list_t *l,
                              void *baton, int *pchanged)
 {
     const char *texts[LIST_SHAPES] = { NULL };
-    int per = 1 + l->nextra, done, changed, i, k, shape;
+    int nv = l->nvalues > 1 ? l->nvalues : 1;
+    int per = nv + l->nextra, done, changed, i, k, shape;
     const char **args;
     apr_pool_t *scratch;
     apr_status_t rv = APR_SUCCESS;
@@ -847,9 +848,10 @@ static apr_status_t run_list(pl_db_t *db, apr_pool_t *p, const pl_db_list_t *l,
         for (i = 0; i < k; i++) {
             const char **a = args + l->nhead + (apr_size_t)i * (apr_size_t)per;
 
-            a[0] = values[done + i];
+            memcpy(a, values + (apr_size_t)(done + i) * (apr_size_t)nv,
+                   (apr_size_t)nv * sizeof(*a));
             if (l->nextra > 0) {
-                memcpy(a + 1, l->extra, (apr_size_t)l->nextra * sizeof(*a));
+                memcpy(a + nv, l->extra, (apr_size_t)l->nextra * sizeof(*a));
             }
         }
         apr_pool_clear(scratch);

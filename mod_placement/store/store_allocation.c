@@ -239,50 +239,6 @@ static apr_status_t add_removals(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
-/* What the consumers of the write hold now, per provider and class: with
- * what the others hold it is the usage before the write, which a provider
- * over capacity must not exceed afterwards (upstream bug 2104040).
- * *pheld: pair_t -> apr_int64_t *. */
-static apr_status_t read_held(pl_db_t *db, apr_pool_t *p,
-                              const apr_array_header_t *consumers,
-                              apr_hash_t **pheld)
-{
-    apr_array_header_t *quoted = apr_array_make(p, consumers->nelts + 1,
-                                                sizeof(const char *));
-    pl_rows_t *rows;
-    apr_status_t rv;
-    int i;
-
-    *pheld = apr_hash_make(p);
-    for (i = 0; i < consumers->nelts; i++) {
-        APR_ARRAY_PUSH(quoted, const char *) = pl_db_quote(
-            db, p,
-            APR_ARRAY_IDX(consumers, i, pl_alloc_consumer_t *)->consumer->uuid);
-    }
-    if (quoted->nelts == 0) {
-        return APR_SUCCESS;
-    }
-    rv = pl_db_select_text(
-        db, p, &rows,
-        apr_psprintf(
-            p,
-            "SELECT resource_provider_id, resource_class_id, SUM(used) "
-            "FROM allocations WHERE consumer_id IN (%s) "
-            "GROUP BY resource_provider_id, resource_class_id",
-            apr_array_pstrcat(p, quoted, ',')));
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    for (i = 0; i < rows->nrows; i++) {
-        apr_int64_t *used = apr_palloc(p, sizeof(*used));
-
-        *used = apr_atoi64(PL_CELL(rows, i, 2));
-        pair_set(p, *pheld, apr_atoi64(PL_CELL(rows, i, 0)),
-                 apr_atoi64(PL_CELL(rows, i, 1)), used);
-    }
-    return APR_SUCCESS;
-}
-
 static apr_int64_t held_on(apr_hash_t *held, apr_int64_t rp_id,
                            apr_int64_t rc_id)
 {
@@ -291,81 +247,95 @@ static apr_int64_t held_on(apr_hash_t *held, apr_int64_t rp_id,
     return used ? *used : 0;
 }
 
-/* Read the generations of the providers afresh (before the usages, so a
- * write committed in between makes the later compare-and-swap fail).
- * by_id: id -> pl_provider_t * of the write's providers. */
-static apr_status_t refresh_generations(pl_db_t *db, apr_pool_t *p,
-                                        apr_array_header_t *rp_ids,
-                                        const pl_idmap_t *by_id)
+/* What check_capacity works on, read in one statement before the
+ * write's DELETE: the providers' generations (into by_id's providers:
+ * read with the usages, so that a write committed after it makes the
+ * later compare-and-swap fail), their inventories in the write's
+ * classes (*pinvs pair_t -> inv_row_t *, used: what the consumers
+ * outside the write hold), the providers with any of them (*pwith: id
+ * -> the first) and what the write's consumers hold now (*pheld pair_t
+ * -> apr_int64_t *: with the others' it is the usage before the write,
+ * which a provider over capacity must not exceed afterwards: upstream
+ * bug 2104040). */
+typedef struct state_t {
+    apr_hash_t *invs;
+    pl_idmap_t *with;
+    apr_hash_t *held;
+} state_t;
+
+static apr_status_t read_state(pl_db_t *db, apr_pool_t *p,
+                               const apr_array_header_t *consumers,
+                               apr_array_header_t *rp_ids,
+                               apr_array_header_t *rc_ids,
+                               const pl_idmap_t *by_id, state_t *st)
 {
+    apr_array_header_t *quoted = apr_array_make(p, consumers->nelts + 1,
+                                                sizeof(const char *));
     pl_rows_t *rows;
     apr_status_t rv;
     int i;
 
-    rv = pl_db_select_text(
+    for (i = 0; i < consumers->nelts; i++) {
+        APR_ARRAY_PUSH(quoted, const char *) = pl_db_quote(
+            db, p,
+            APR_ARRAY_IDX(consumers, i, pl_alloc_consumer_t *)->consumer->uuid);
+    }
+    rv = pl_db_select_cached(
         db, p, &rows,
-        apr_psprintf(p,
-                     "SELECT id, generation FROM resource_providers "
-                     "WHERE id IN (%s)",
-                     pl_db_id_array(p, rp_ids)));
+        apr_psprintf(
+            p,
+            "SELECT rp.id, rp.generation, i.resource_class_id, i.total, "
+            "i.reserved, i.min_unit, i.max_unit, i.step_size, "
+            "i.allocation_ratio, (SELECT SUM(a.used) FROM allocations a "
+            "WHERE a.resource_provider_id = i.resource_provider_id "
+            "AND a.resource_class_id = i.resource_class_id), h.used "
+            "FROM resource_providers rp "
+            "LEFT JOIN inventories i ON i.resource_provider_id = rp.id "
+            "AND i.resource_class_id IN (%s) "
+            "LEFT JOIN (SELECT resource_provider_id, resource_class_id, "
+            "SUM(used) AS used FROM allocations WHERE consumer_id IN (%s) "
+            "GROUP BY resource_provider_id, resource_class_id) h "
+            "ON h.resource_provider_id = i.resource_provider_id "
+            "AND h.resource_class_id = i.resource_class_id "
+            "WHERE rp.id IN (%s)",
+            pl_db_id_array(p, rc_ids), apr_array_pstrcat(p, quoted, ','),
+            pl_db_id_array(p, rp_ids)));
     if (rv != APR_SUCCESS) {
         return rv;
     }
+    st->invs = apr_hash_make(p);
+    st->held = apr_hash_make(p);
+    st->with = pl_idmap_make(p, (apr_size_t)rp_ids->nelts);
     for (i = 0; i < rows->nrows; i++) {
-        pl_provider_t *prov = pl_idmap_get(by_id,
-                                           apr_atoi64(PL_CELL(rows, i, 0)));
+        apr_int64_t rp_id = apr_atoi64(PL_CELL(rows, i, 0));
+        pl_provider_t *prov = pl_idmap_get(by_id, rp_id);
+        apr_int64_t *held;
+        inv_row_t *r;
 
         if (prov != NULL) {
             prov->generation = apr_atoi64(PL_CELL(rows, i, 1));
         }
-    }
-    return APR_SUCCESS;
-}
-
-/* The inventories of the write's providers in its classes, with what
- * all consumers use of each: *pinvs pair_t -> inv_row_t *, *pwith the
- * providers that have any of them (id -> the first). */
-static apr_status_t read_inventories(pl_db_t *db, apr_pool_t *p,
-                                     apr_array_header_t *rp_ids,
-                                     apr_array_header_t *rc_ids,
-                                     apr_hash_t **pinvs, pl_idmap_t **pwith)
-{
-    pl_rows_t *rows;
-    apr_status_t rv;
-    int i;
-
-    rv = pl_db_select_text(
-        db, p, &rows,
-        apr_psprintf(
-            p,
-            "SELECT i.resource_provider_id, i.resource_class_id, i.total, "
-            "i.reserved, i.min_unit, i.max_unit, i.step_size, "
-            "i.allocation_ratio, (SELECT SUM(a.used) FROM allocations a "
-            "WHERE a.resource_provider_id = i.resource_provider_id "
-            "AND a.resource_class_id = i.resource_class_id) "
-            "FROM inventories i WHERE i.resource_provider_id IN (%s) "
-            "AND i.resource_class_id IN (%s)",
-            pl_db_id_array(p, rp_ids), pl_db_id_array(p, rc_ids)));
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    *pinvs = apr_hash_make(p);
-    *pwith = pl_idmap_make(p, (apr_size_t)rp_ids->nelts);
-    for (i = 0; i < rows->nrows; i++) {
-        inv_row_t *r = apr_palloc(p, sizeof(*r));
-
-        r->rp_id = apr_atoi64(PL_CELL(rows, i, 0));
-        r->rc_id = apr_atoi64(PL_CELL(rows, i, 1));
-        r->total = apr_atoi64(PL_CELL(rows, i, 2));
-        r->reserved = apr_atoi64(PL_CELL(rows, i, 3));
-        r->min_unit = apr_atoi64(PL_CELL(rows, i, 4));
-        r->max_unit = apr_atoi64(PL_CELL(rows, i, 5));
-        r->step = apr_atoi64(PL_CELL(rows, i, 6));
-        r->ratio = atof(PL_CELL(rows, i, 7));
-        r->used = PL_CELL(rows, i, 8) ? apr_atoi64(PL_CELL(rows, i, 8)) : 0;
-        pair_set(p, *pinvs, r->rp_id, r->rc_id, r);
-        if (!pl_idmap_has(*pwith, r->rp_id)) {
-            pl_idmap_set(*pwith, r->rp_id, r);
+        if (PL_CELL(rows, i, 2) == NULL) {
+            continue; /* none of the classes on this provider */
+        }
+        r = apr_palloc(p, sizeof(*r));
+        held = apr_palloc(p, sizeof(*held));
+        r->rp_id = rp_id;
+        r->rc_id = apr_atoi64(PL_CELL(rows, i, 2));
+        r->total = apr_atoi64(PL_CELL(rows, i, 3));
+        r->reserved = apr_atoi64(PL_CELL(rows, i, 4));
+        r->min_unit = apr_atoi64(PL_CELL(rows, i, 5));
+        r->max_unit = apr_atoi64(PL_CELL(rows, i, 6));
+        r->step = apr_atoi64(PL_CELL(rows, i, 7));
+        r->ratio = atof(PL_CELL(rows, i, 8));
+        *held = PL_CELL(rows, i, 10) ? apr_atoi64(PL_CELL(rows, i, 10)) : 0;
+        /* the others' usage: all of it but what the write replaces */
+        r->used = (PL_CELL(rows, i, 9) ? apr_atoi64(PL_CELL(rows, i, 9)) : 0) -
+                  *held;
+        pair_set(p, st->invs, r->rp_id, r->rc_id, r);
+        pair_set(p, st->held, r->rp_id, r->rc_id, held);
+        if (!pl_idmap_has(st->with, r->rp_id)) {
+            pl_idmap_set(st->with, r->rp_id, r);
         }
     }
     return APR_SUCCESS;
@@ -424,19 +394,16 @@ static apr_status_t check_some_inventory(apr_pool_t *p, pl_alloc_write_t *w,
  * 13.0.0 relief: a provider and class over capacity after the write is
  * accepted when its usage is no higher than before (held: what the
  * write's consumers held before it; inv_row_t.used: what the others hold). */
-static apr_status_t check_capacity(pl_db_t *db, apr_pool_t *p,
-                                   pl_alloc_write_t *w,
+static apr_status_t check_capacity(apr_pool_t *p, pl_alloc_write_t *w,
                                    apr_array_header_t *work,
-                                   apr_array_header_t *rp_ids,
-                                   apr_array_header_t *rc_ids, apr_hash_t *held)
+                                   apr_array_header_t *rc_ids,
+                                   const state_t *st)
 {
-    apr_hash_t *invs, *sums = apr_hash_make(p);
-    pl_idmap_t *with;
+    apr_hash_t *invs = st->invs, *held = st->held, *sums = apr_hash_make(p);
     apr_status_t rv;
     int k;
 
-    if ((rv = read_inventories(db, p, rp_ids, rc_ids, &invs, &with)) ||
-        (rv = check_some_inventory(p, w, work, rc_ids, with))) {
+    if ((rv = check_some_inventory(p, w, work, rc_ids, st->with))) {
         return rv;
     }
     for (k = 0; k < work->nelts; k++) {
@@ -492,20 +459,32 @@ static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
                                     pl_alloc_write_t *w,
                                     pl_alloc_consumer_t *ac)
 {
+    pl_consumer_names_t names;
     pl_consumer_t *c = NULL;
     apr_status_t rv;
 
     ac->consumer = NULL;
     ac->created = 0;
     ac->type_id = 0;
-    if ((rv = pl_store_project_ensure(db, p, ac->project_external_id,
-                                      &ac->project_id)) ||
-        (rv = pl_store_user_ensure(db, p, ac->user_external_id,
-                                   &ac->user_id))) {
+    memset(&names, 0, sizeof(names));
+    names.uuid = ac->uuid;
+    names.project_external_id = ac->project_external_id;
+    names.user_external_id = ac->user_external_id;
+    names.type_name = ac->type_name;
+    /* all four in one statement; what is missing is made below */
+    if ((rv = pl_store_consumer_resolve(db, p, &names, &c))) {
         return rv;
     }
-    rv = pl_store_consumer_get(db, p, ac->uuid, &c);
-    if (rv == APR_SUCCESS) {
+    ac->project_id = names.project_id;
+    ac->user_id = names.user_id;
+    if ((!ac->project_id &&
+         (rv = pl_store_project_ensure(db, p, ac->project_external_id,
+                                       &ac->project_id))) ||
+        (!ac->user_id && (rv = pl_store_user_ensure(db, p, ac->user_external_id,
+                                                    &ac->user_id)))) {
+        return rv;
+    }
+    if (c != NULL) {
         if (ac->check_generation &&
             (!ac->has_generation || ac->generation != c->generation)) {
             w->fail.has_current = 1;
@@ -515,16 +494,15 @@ static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
             return PL_ALLOC_ECONSUMER;
         }
     }
-    else if (rv != APR_ENOENT) {
-        return rv;
-    }
     else if (ac->check_generation && ac->has_generation) {
         w->fail.has_given = 1;
         w->fail.given = ac->generation;
         return PL_ALLOC_ECONSUMER;
     }
-    if (ac->type_name && (rv = pl_store_consumer_type_ensure(
-                              db, p, ac->type_name, &ac->type_id))) {
+    ac->type_id = ac->type_name ? names.type_id : 0;
+    if (ac->type_name && !ac->type_id &&
+        (rv = pl_store_consumer_type_ensure(db, p, ac->type_name,
+                                            &ac->type_id))) {
         return rv;
     }
     if (c == NULL) {
@@ -547,31 +525,85 @@ static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
-/* The providers of the items into provs (uuid -> pl_provider_t *), in
- * the order they are named: the first unknown one is the failure. */
+/* A provider of find_providers' statement into its map (uuid ->
+ * pl_provider_t *: id, uuid and generation only). */
+typedef struct found_t {
+    apr_pool_t *p;
+    apr_hash_t *map;
+} found_t;
+
+static apr_status_t found_provider(void *baton, int ncols,
+                                   const char *const *cells)
+{
+    found_t *f = baton;
+    pl_provider_t *prov = apr_pcalloc(f->p, sizeof(*prov));
+
+    (void)ncols;
+    prov->id = apr_atoi64(cells[0]);
+    prov->uuid = apr_pstrdup(f->p, cells[1]);
+    prov->generation = apr_atoi64(cells[2]);
+    apr_hash_set(f->map, prov->uuid, APR_HASH_KEY_STRING, prov);
+    return APR_SUCCESS;
+}
+
+/* The providers of the items into provs (uuid -> pl_provider_t *), all
+ * in one statement (chunked for big writes), then in the order they are
+ * named: the first unknown one is the failure. A uuid the statement did
+ * not give back as it was asked is read alone as before (MySQL compares
+ * uuids without case). */
 static apr_status_t find_providers(pl_db_t *db, apr_pool_t *p,
                                    pl_alloc_write_t *w, apr_hash_t *provs)
 {
+    static const pl_db_list_t by_uuid = {
+        "SELECT id, uuid, generation FROM resource_providers "
+        "WHERE uuid IN (",
+        0,
+        NULL,
+        "%s",
+        0,
+        NULL,
+        ")",
+        0
+    };
+    apr_array_header_t *ask = apr_array_make(p, 4, sizeof(const char *));
+    apr_hash_t *asked = apr_hash_make(p);
+    found_t found;
     apr_status_t rv;
     int i;
 
     for (i = 0; i < w->items->nelts; i++) {
         const char *uuid = APR_ARRAY_IDX(w->items, i, pl_alloc_item_t)
                                .provider_uuid;
-        pl_provider_t *prov;
 
-        if (apr_hash_get(provs, uuid, APR_HASH_KEY_STRING)) {
-            continue;
+        if (!apr_hash_get(provs, uuid, APR_HASH_KEY_STRING) &&
+            !apr_hash_get(asked, uuid, APR_HASH_KEY_STRING)) {
+            apr_hash_set(asked, uuid, APR_HASH_KEY_STRING, "");
+            APR_ARRAY_PUSH(ask, const char *) = uuid;
         }
-        rv = pl_store_provider_get(db, p, uuid, &prov);
-        if (rv == APR_ENOENT) {
-            w->fail.provider = uuid;
-            return PL_ALLOC_ENOPROVIDER;
+    }
+    found.p = p;
+    found.map = apr_hash_make(p);
+    rv = pl_db_select_list(db, p, &by_uuid, PL_DB_ARRAY(ask), found_provider,
+                           &found);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < ask->nelts; i++) {
+        const char *uuid = APR_ARRAY_IDX(ask, i, const char *);
+        pl_provider_t *prov = apr_hash_get(found.map, uuid,
+                                           APR_HASH_KEY_STRING);
+
+        if (prov == NULL) {
+            rv = pl_store_provider_get(db, p, uuid, &prov);
+            if (rv == APR_ENOENT) {
+                w->fail.provider = uuid;
+                return PL_ALLOC_ENOPROVIDER;
+            }
+            if (rv != APR_SUCCESS) {
+                return rv;
+            }
         }
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-        apr_hash_set(provs, prov->uuid, APR_HASH_KEY_STRING, prov);
+        apr_hash_set(provs, uuid, APR_HASH_KEY_STRING, prov);
     }
     return APR_SUCCESS;
 }
@@ -757,19 +789,140 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
     return APR_SUCCESS;
 }
 
+/* A class name of the write's statement into the cache of rc_id: the
+ * name as the database has it (MySQL compares without case). */
+typedef struct rc_found_t {
+    apr_pool_t *p;
+    apr_hash_t *rcs;
+} rc_found_t;
+
+static apr_status_t found_rc(void *baton, int ncols, const char *const *cells)
+{
+    rc_found_t *f = baton;
+    apr_int64_t *v = apr_palloc(f->p, sizeof(*v));
+
+    (void)ncols;
+    *v = apr_atoi64(cells[0]);
+    apr_hash_set(f->rcs, apr_pstrdup(f->p, cells[1]), APR_HASH_KEY_STRING, v);
+    return APR_SUCCESS;
+}
+
+/* The ids of the classes of the items, all in one statement, into rcs
+ * (name -> apr_int64_t *); then in the order of the items: the first
+ * unknown one is the failure (fail.rc, APR_ENOENT). */
+static apr_status_t resolve_classes(pl_db_t *db, apr_pool_t *p,
+                                    pl_alloc_write_t *w, apr_hash_t *rcs,
+                                    apr_array_header_t *work)
+{
+    static const pl_db_list_t by_name = {
+        "SELECT id, name FROM resource_classes WHERE name IN (",
+        0,
+        NULL,
+        "%s",
+        0,
+        NULL,
+        ")",
+        0
+    };
+    apr_array_header_t *ask = apr_array_make(p, 4, sizeof(const char *));
+    apr_hash_t *asked = apr_hash_make(p);
+    rc_found_t found;
+    apr_status_t rv;
+    int i;
+
+    for (i = 0; i < work->nelts; i++) {
+        work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
+
+        if (wk->rc_id < 0 && !apr_hash_get(rcs, wk->rc, APR_HASH_KEY_STRING) &&
+            !apr_hash_get(asked, wk->rc, APR_HASH_KEY_STRING)) {
+            apr_hash_set(asked, wk->rc, APR_HASH_KEY_STRING, "");
+            APR_ARRAY_PUSH(ask, const char *) = wk->rc;
+        }
+    }
+    found.p = p;
+    found.rcs = rcs;
+    rv = pl_db_select_list(db, p, &by_name, PL_DB_ARRAY(ask), found_rc, &found);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    for (i = 0; i < work->nelts; i++) {
+        work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
+        const apr_int64_t *v;
+
+        if (wk->rc_id >= 0) {
+            continue;
+        }
+        v = apr_hash_get(rcs, wk->rc, APR_HASH_KEY_STRING);
+        if (v == NULL) {
+            w->fail.rc = wk->rc;
+            return APR_ENOENT;
+        }
+        wk->rc_id = *v;
+    }
+    return APR_SUCCESS;
+}
+
+/* The new allocations of work (those with an amount) in multi-row
+ * INSERTs: pl_db_exec_list chunks a big write. */
+static apr_status_t insert_allocations(pl_db_t *db, apr_pool_t *p,
+                                       const apr_array_header_t *work)
+{
+    const char *now = pl_db_now(p);
+    const char *const extra[] = { now };
+    const pl_db_list_t insert = { "INSERT INTO allocations "
+                                  "(resource_provider_id, consumer_id, "
+                                  "resource_class_id, used, created_at) "
+                                  "VALUES ",
+                                  0,
+                                  NULL,
+                                  "(%s, %s, %s, %s, %s)",
+                                  1,
+                                  extra,
+                                  "",
+                                  4 };
+    apr_array_header_t *values = apr_array_make(p, work->nelts * 4 + 1,
+                                                sizeof(const char *));
+    int i;
+
+    for (i = 0; i < work->nelts; i++) {
+        const work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
+
+        if (wk->used == 0) {
+            continue;
+        }
+        APR_ARRAY_PUSH(values, const char *) = pl_db_i64(p, wk->prov->id);
+        APR_ARRAY_PUSH(values, const char *) = wk->ac->consumer->uuid;
+        APR_ARRAY_PUSH(values, const char *) = pl_db_i64(p, wk->rc_id);
+        APR_ARRAY_PUSH(values, const char *) = pl_db_i64(p, wk->used);
+    }
+    return pl_db_exec_list(db, p, &insert, (const char *const *)values->elts,
+                           values->nelts / 4, NULL);
+}
+
 /* upstream's _set_allocations */
 static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
                                         pl_alloc_write_t *w, apr_hash_t *provs,
                                         apr_hash_t *rcs)
 {
+    static const pl_db_list_t clean = {
+        "DELETE FROM allocations WHERE consumer_id IN (",
+        0,
+        NULL,
+        "%s",
+        0,
+        NULL,
+        ")",
+        0
+    };
     apr_array_header_t *work = apr_array_make(p, 8, sizeof(work_t));
     apr_array_header_t *rp_ids = apr_array_make(p, 4, sizeof(apr_int64_t));
     apr_array_header_t *rc_ids = apr_array_make(p, 4, sizeof(apr_int64_t));
     apr_array_header_t *seen = apr_array_make(p, 4, sizeof(void *));
+    apr_array_header_t *seen_uuids = apr_array_make(p, 4, sizeof(const char *));
     apr_array_header_t *check = apr_array_make(p, 4, sizeof(const char *));
     pl_idmap_t *seen_ids, *rp_set, *rc_set, *by_id, *holding;
     apr_hash_index_t *hi;
-    apr_hash_t *held;
+    state_t st;
     apr_status_t rv;
     int i;
 
@@ -795,34 +948,18 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
     if (work->nelts == 0) {
         return APR_SUCCESS;
     }
-    if ((rv = read_held(db, p, w->consumers, &held)) != APR_SUCCESS) {
+    if ((rv = resolve_classes(db, p, w, rcs, work)) != APR_SUCCESS) {
         return rv;
     }
-
-    /* a clean slate for every consumer in the list */
     seen_ids = pl_idmap_make(p, (apr_size_t)w->consumers->nelts);
-    for (i = 0; i < work->nelts; i++) {
-        work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
-
-        if (!pl_idmap_add(seen_ids, PTR_KEY(wk->ac))) {
-            continue;
-        }
-        APR_ARRAY_PUSH(seen, pl_alloc_consumer_t *) = wk->ac;
-        rv = pl_db_exec(db, NULL,
-                        "DELETE FROM allocations "
-                        "WHERE consumer_id = %s",
-                        PL_ARGS(wk->ac->consumer->uuid));
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-    }
     rp_set = pl_idmap_make(p, 16);
     rc_set = pl_idmap_make(p, 16);
     for (i = 0; i < work->nelts; i++) {
         work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
 
-        if (wk->rc_id < 0 && (rv = rc_id(db, p, w, rcs, wk->rc, &wk->rc_id))) {
-            return rv;
+        if (pl_idmap_add(seen_ids, PTR_KEY(wk->ac))) {
+            APR_ARRAY_PUSH(seen, pl_alloc_consumer_t *) = wk->ac;
+            APR_ARRAY_PUSH(seen_uuids, const char *) = wk->ac->consumer->uuid;
         }
         push_unique(rp_ids, rp_set, wk->prov->id);
         push_unique(rc_ids, rc_set, wk->rc_id);
@@ -834,27 +971,14 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
 
         pl_idmap_set(by_id, prov->id, prov);
     }
-    if ((rv = refresh_generations(db, p, rp_ids, by_id)) ||
-        (rv = check_capacity(db, p, w, work, rp_ids, rc_ids, held))) {
+    /* generations, capacities and usages in one statement, then the
+     * rule; only then the clean slate of every consumer in the list and
+     * the new rows */
+    if ((rv = read_state(db, p, w->consumers, rp_ids, rc_ids, by_id, &st)) ||
+        (rv = check_capacity(p, w, work, rc_ids, &st)) ||
+        (rv = pl_db_exec_list(db, p, &clean, PL_DB_ARRAY(seen_uuids), NULL)) ||
+        (rv = insert_allocations(db, p, work))) {
         return rv;
-    }
-    for (i = 0; i < work->nelts; i++) {
-        work_t *wk = &APR_ARRAY_IDX(work, i, work_t);
-
-        if (wk->used == 0) {
-            continue;
-        }
-        rv = pl_db_exec(db, NULL,
-                        "INSERT INTO allocations "
-                        "(resource_provider_id, consumer_id, "
-                        "resource_class_id, used, created_at) "
-                        "VALUES (%s, %s, %s, %s, %s)",
-                        PL_ARGS(pl_db_i64(p, wk->prov->id),
-                                wk->ac->consumer->uuid, pl_db_i64(p, wk->rc_id),
-                                pl_db_i64(p, wk->used), pl_db_now(p)));
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
     }
     /* providers in id order: concurrent writers lock them alike */
     for (i = 0; i < rp_ids->nelts; i++) {

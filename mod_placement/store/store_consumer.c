@@ -2,9 +2,11 @@
  *
  * store_consumer.c: consumers, projects, users and consumer types in the
  * database. Creation is insert-first with the unique constraint as the
- * arbiter: whoever loses a race re-reads the row the winner made. Inside
- * a write's transaction the INSERT runs under a savepoint, so losing the
- * race costs that statement only.
+ * arbiter: whoever loses a race re-reads the row the winner made. On
+ * PostgreSQL and SQLite the INSERT says ON CONFLICT DO NOTHING and
+ * cannot fail on the duplicate; on MySQL (whose ON DUPLICATE KEY counts
+ * rows as the client's flags say) it runs under a savepoint inside a
+ * write's transaction, so losing the race costs that statement only.
  */
 #include <apr_strings.h>
 
@@ -37,15 +39,36 @@ static apr_status_t vanished(const pl_db_t *db)
 }
 
 /* Read the id of the row of table whose column key equals value; insert
- * it when missing. The three "external id" tables share this shape. */
+ * it when missing. The three "external id" tables share this shape.
+ * PostgreSQL and SQLite first INSERT ... ON CONFLICT DO NOTHING
+ * RETURNING id (upsert_sql): a row back is the new id, none means the
+ * row exists (a concurrent writer's INSERT made this one wait for its
+ * end), then read; no savepoint, as nothing can fail alone. MySQL reads
+ * first and inserts under a savepoint. */
 static apr_status_t ensure_row(pl_db_t *db, apr_pool_t *p,
                                const char *select_sql, const char *insert_sql,
-                               const char *value, apr_int64_t *pid)
+                               const char *upsert_sql, const char *value,
+                               apr_int64_t *pid)
 {
     pl_rows_t *rows;
     apr_status_t rv;
     int attempt;
 
+    if (pl_db_dialect(db) != PL_DB_MYSQL) {
+        rv = pl_db_select(db, p, &rows, upsert_sql,
+                          PL_ARGS(value, pl_db_now(p)));
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        if (rows->nrows > 0) {
+            return pl_db_int64(rows, 0, 0, pid);
+        }
+        rv = pl_db_select(db, p, &rows, select_sql, PL_ARGS(value));
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+        return rows->nrows > 0 ? pl_db_int64(rows, 0, 0, pid) : vanished(db);
+    }
     for (attempt = 0; attempt < 2; attempt++) {
         rv = pl_db_select(db, p, &rows, select_sql, PL_ARGS(value));
         if (rv != APR_SUCCESS) {
@@ -63,47 +86,74 @@ static apr_status_t ensure_row(pl_db_t *db, apr_pool_t *p,
     return vanished(db);
 }
 
+/* The INSERT of ensure_row for table (column), plain and as upsert. */
+#define INSERT_NAME(table, column) \
+    "INSERT INTO " table " (" column ", created_at) VALUES (%s, %s)"
+#define UPSERT_NAME(table, column) \
+    INSERT_NAME(table, column) " ON CONFLICT DO NOTHING RETURNING id"
+
 apr_status_t pl_store_project_ensure(pl_db_t *db, apr_pool_t *p,
                                      const char *external_id, apr_int64_t *pid)
 {
     return ensure_row(db, p, "SELECT id FROM projects WHERE external_id = %s",
-                      "INSERT INTO projects (external_id, created_at) "
-                      "VALUES (%s, %s)",
-                      external_id, pid);
+                      INSERT_NAME("projects", "external_id"),
+                      UPSERT_NAME("projects", "external_id"), external_id, pid);
 }
 
 apr_status_t pl_store_user_ensure(pl_db_t *db, apr_pool_t *p,
                                   const char *external_id, apr_int64_t *pid)
 {
     return ensure_row(db, p, "SELECT id FROM users WHERE external_id = %s",
-                      "INSERT INTO users (external_id, created_at) "
-                      "VALUES (%s, %s)",
-                      external_id, pid);
+                      INSERT_NAME("users", "external_id"),
+                      UPSERT_NAME("users", "external_id"), external_id, pid);
 }
 
 apr_status_t pl_store_consumer_type_ensure(pl_db_t *db, apr_pool_t *p,
                                            const char *name, apr_int64_t *pid)
 {
     return ensure_row(db, p, "SELECT id FROM consumer_types WHERE name = %s",
-                      "INSERT INTO consumer_types (name, created_at) "
-                      "VALUES (%s, %s)",
-                      name, pid);
+                      INSERT_NAME("consumer_types", "name"),
+                      UPSERT_NAME("consumer_types", "name"), name, pid);
+}
+
+/* The columns of a consumer with its project's, user's and type's
+ * names (consumer_from_row reads them). */
+#define CONSUMER_COLUMNS                                         \
+    "c.id, c.uuid, c.project_id, c.user_id, p.external_id, "     \
+    "u.external_id, c.generation, c.consumer_type_id, ct.name, " \
+    "c.created_at, c.updated_at"
+
+/* The consumer of row i, columns from col on (CONSUMER_COLUMNS). */
+static pl_consumer_t *consumer_from_row(apr_pool_t *p, const pl_rows_t *rows,
+                                        int i, int col)
+{
+    pl_consumer_t *c = apr_pcalloc(p, sizeof(*c));
+    const char *v;
+
+    c->id = apr_atoi64(PL_CELL(rows, i, col + 0));
+    c->uuid = PL_CELL(rows, i, col + 1);
+    c->project_id = apr_atoi64(PL_CELL(rows, i, col + 2));
+    c->user_id = apr_atoi64(PL_CELL(rows, i, col + 3));
+    c->project_external_id = PL_CELL(rows, i, col + 4);
+    c->user_external_id = PL_CELL(rows, i, col + 5);
+    c->generation = apr_atoi64(PL_CELL(rows, i, col + 6));
+    v = PL_CELL(rows, i, col + 7);
+    c->type_id = v ? apr_atoi64(v) : 0;
+    c->type_name = (v && PL_CELL(rows, i, col + 8)) ? PL_CELL(rows, i, col + 8)
+                                                    : "unknown";
+    c->created_at = PL_CELL(rows, i, col + 9);
+    c->updated_at = PL_CELL(rows, i, col + 10);
+    return c;
 }
 
 apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p, const char *uuid,
                                    pl_consumer_t **pc)
 {
     pl_rows_t *rows;
-    pl_consumer_t *c;
     apr_status_t rv;
-    const char *v;
 
     rv = pl_db_select(db, p, &rows,
-                      "SELECT c.id, c.uuid, c.project_id, c.user_id, "
-                      "p.external_id, u.external_id, c.generation, "
-                      "c.consumer_type_id, ct.name, c.created_at, "
-                      "c.updated_at "
-                      "FROM consumers c "
+                      "SELECT " CONSUMER_COLUMNS " FROM consumers c "
                       "JOIN projects p ON p.id = c.project_id "
                       "JOIN users u ON u.id = c.user_id "
                       "LEFT JOIN consumer_types ct "
@@ -116,21 +166,95 @@ apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p, const char *uuid,
     if (rows->nrows == 0) {
         return APR_ENOENT;
     }
-    c = apr_pcalloc(p, sizeof(*c));
-    c->id = apr_atoi64(PL_CELL(rows, 0, 0));
-    c->uuid = PL_CELL(rows, 0, 1);
-    c->project_id = apr_atoi64(PL_CELL(rows, 0, 2));
-    c->user_id = apr_atoi64(PL_CELL(rows, 0, 3));
-    c->project_external_id = PL_CELL(rows, 0, 4);
-    c->user_external_id = PL_CELL(rows, 0, 5);
-    c->generation = apr_atoi64(PL_CELL(rows, 0, 6));
-    v = PL_CELL(rows, 0, 7);
-    c->type_id = v ? apr_atoi64(v) : 0;
-    c->type_name = (v && PL_CELL(rows, 0, 8)) ? PL_CELL(rows, 0, 8) : "unknown";
-    c->created_at = PL_CELL(rows, 0, 9);
-    c->updated_at = PL_CELL(rows, 0, 10);
-    *pc = c;
+    *pc = consumer_from_row(p, rows, 0, 0);
     return APR_SUCCESS;
+}
+
+apr_status_t pl_store_consumer_resolve(pl_db_t *db, apr_pool_t *p,
+                                       pl_consumer_names_t *n,
+                                       pl_consumer_t **pc)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+    const char *v;
+
+    /* one row whatever exists: the consumer's columns are NULL when it
+     * does not (nor when its project or user row is gone, as the inner
+     * joins of pl_store_consumer_get would have it) */
+    rv = pl_db_select(
+        db, p, &rows,
+        "SELECT (SELECT id FROM projects WHERE external_id = %s), "
+        "(SELECT id FROM users WHERE external_id = %s), "
+        "(SELECT id FROM consumer_types WHERE name = %s), "
+        "p.id, u.id, " CONSUMER_COLUMNS " FROM (SELECT 1 AS one) k "
+        "LEFT JOIN consumers c ON c.uuid = %s "
+        "LEFT JOIN projects p ON p.id = c.project_id "
+        "LEFT JOIN users u ON u.id = c.user_id "
+        "LEFT JOIN consumer_types ct "
+        "ON ct.id = c.consumer_type_id",
+        PL_ARGS(n->project_external_id, n->user_external_id, n->type_name,
+                n->uuid));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (rows->nrows != 1) {
+        return PL_EDB;
+    }
+    v = PL_CELL(rows, 0, 0);
+    n->project_id = v ? apr_atoi64(v) : 0;
+    v = PL_CELL(rows, 0, 1);
+    n->user_id = v ? apr_atoi64(v) : 0;
+    v = PL_CELL(rows, 0, 2);
+    n->type_id = v ? apr_atoi64(v) : 0;
+    *pc = NULL;
+    if (PL_CELL(rows, 0, 3) && PL_CELL(rows, 0, 4) && PL_CELL(rows, 0, 5)) {
+        *pc = consumer_from_row(p, rows, 0, 5);
+    }
+    return APR_SUCCESS;
+}
+
+/* INSERT the consumer unless its uuid exists: *pid its id and *pcreated
+ * 1 when this inserted it, *pcreated 0 when the row was there (or a
+ * concurrent writer's was: its INSERT made this one wait for its end).
+ * PostgreSQL and SQLite say both in one statement that cannot fail on
+ * the duplicate; MySQL's ON DUPLICATE KEY counts rows by the client's
+ * flags, so there the INSERT runs under a savepoint. */
+static apr_status_t insert_consumer(pl_db_t *db, apr_pool_t *p,
+                                    const char *uuid, apr_int64_t project_id,
+                                    apr_int64_t user_id, apr_int64_t type_id,
+                                    const char *now, apr_int64_t *pid,
+                                    int *pcreated)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+
+    *pcreated = 0;
+    *pid = 0;
+    if (pl_db_dialect(db) == PL_DB_MYSQL) {
+        rv = insert_alone(db,
+                          "INSERT INTO consumers (uuid, project_id, "
+                          "user_id, generation, consumer_type_id, created_at) "
+                          "VALUES (%s, %s, %s, 0, %s, %s)",
+                          PL_ARGS(uuid, pl_db_i64(p, project_id),
+                                  pl_db_i64(p, user_id),
+                                  type_id ? pl_db_i64(p, type_id) : NULL, now));
+        if (rv == APR_SUCCESS) {
+            *pcreated = 1;
+        }
+        return rv == APR_EEXIST ? APR_SUCCESS : rv;
+    }
+    rv = pl_db_select(
+        db, p, &rows,
+        "INSERT INTO consumers (uuid, project_id, "
+        "user_id, generation, consumer_type_id, created_at) "
+        "VALUES (%s, %s, %s, 0, %s, %s) ON CONFLICT DO NOTHING RETURNING id",
+        PL_ARGS(uuid, pl_db_i64(p, project_id), pl_db_i64(p, user_id),
+                type_id ? pl_db_i64(p, type_id) : NULL, now));
+    if (rv == APR_SUCCESS && rows->nrows == 1) {
+        *pcreated = 1;
+        *pid = apr_atoi64(PL_CELL(rows, 0, 0));
+    }
+    return rv;
 }
 
 apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
@@ -138,21 +262,28 @@ apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
                                       apr_int64_t user_id, apr_int64_t type_id,
                                       pl_consumer_t **pc, int *pcreated)
 {
+    const char *now = pl_db_now(p);
+    apr_int64_t id;
     apr_status_t rv;
 
-    *pcreated = 0;
-    rv = insert_alone(
-        db,
-        "INSERT INTO consumers (uuid, project_id, "
-        "user_id, generation, consumer_type_id, created_at) "
-        "VALUES (%s, %s, %s, 0, %s, %s)",
-        PL_ARGS(uuid, pl_db_i64(p, project_id), pl_db_i64(p, user_id),
-                type_id ? pl_db_i64(p, type_id) : NULL, pl_db_now(p)));
-    if (rv == APR_SUCCESS) {
-        *pcreated = 1;
-    }
-    else if (rv != APR_EEXIST) {
+    rv = insert_consumer(db, p, uuid, project_id, user_id, type_id, now, &id,
+                         pcreated);
+    if (rv != APR_SUCCESS) {
         return rv;
+    }
+    if (*pcreated && id > 0) {
+        /* ours: nothing in it this request does not know */
+        pl_consumer_t *c = apr_pcalloc(p, sizeof(*c));
+
+        c->id = id;
+        c->uuid = uuid;
+        c->project_id = project_id;
+        c->user_id = user_id;
+        c->type_id = type_id;
+        c->generation = 0;
+        c->created_at = now;
+        *pc = c;
+        return APR_SUCCESS;
     }
     rv = pl_store_consumer_get(db, p, uuid, pc);
     if (rv == APR_ENOENT) {
