@@ -233,9 +233,11 @@ connection = $(db_url nova_api)
 [database]
 connection = $(db_url nova)
 [conductor]
-workers = 1
+workers = 2
 [scheduler]
-workers = 1
+# two schedulers, as a deployment runs several: their claims race on the
+# same hosts, which placement must settle (the storm counts the conflicts)
+workers = 2
 discover_hosts_in_cells_interval = 2
 max_attempts = 3
 [quota]
@@ -465,7 +467,7 @@ WSGIScriptAlias /identity /usr/bin/keystone-wsgi-public process-group=keystone a
     </Files>
 </Directory>
 
-WSGIDaemonProcess nova-api processes=1 threads=1 display-name=%{GROUP} home="$DIR/nova"
+WSGIDaemonProcess nova-api processes=2 threads=1 display-name=%{GROUP} home="$DIR/nova"
 # loaded at its first request (no process-group= here), not when httpd
 # starts: its databases are made after Keystone is up
 WSGIScriptAlias /compute "$DIR/nova/nova-api.wsgi"
