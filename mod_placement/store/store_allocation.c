@@ -453,10 +453,29 @@ static apr_status_t check_capacity(apr_pool_t *p, pl_alloc_write_t *w,
     return APR_SUCCESS;
 }
 
+/* c in p: what the rest of the write reads of it outlives the pool of
+ * the statements that found it */
+static pl_consumer_t *consumer_keep(apr_pool_t *p, const pl_consumer_t *c)
+{
+    pl_consumer_t *k = apr_pmemdup(p, c, sizeof(*c));
+
+    k->uuid = apr_pstrdup(p, c->uuid);
+    k->project_external_id = apr_pstrdup(p, c->project_external_id);
+    k->user_external_id = apr_pstrdup(p, c->user_external_id);
+    k->type_name = apr_pstrdup(p, c->type_name);
+    k->created_at = apr_pstrdup(p, c->created_at);
+    k->updated_at = apr_pstrdup(p, c->updated_at);
+    return k;
+}
+
 /* upstream's ensure_consumer, inside the write's transaction: the
- * consumer (project, user, type) made to exist, its generation checked */
+ * consumer (project, user, type) made to exist, its generation checked.
+ * Its statements use p, which the caller clears after each consumer
+ * (a driver's result buffers, some KB a statement on MySQL, would
+ * otherwise add up over a write of thousands); ac->consumer is kept in
+ * keep. */
 static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
-                                    pl_alloc_write_t *w,
+                                    apr_pool_t *keep, pl_alloc_write_t *w,
                                     pl_alloc_consumer_t *ac)
 {
     pl_consumer_names_t names;
@@ -521,7 +540,7 @@ static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
             c->generation = 0;
         }
     }
-    ac->consumer = c;
+    ac->consumer = consumer_keep(keep, c);
     return APR_SUCCESS;
 }
 
@@ -742,6 +761,7 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
 {
     pl_alloc_write_t *w = baton;
     apr_hash_t *provs = apr_hash_make(p), *rcs = apr_hash_make(p);
+    apr_pool_t *each;
     apr_status_t rv;
     int i;
 
@@ -749,12 +769,16 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
     if ((rv = find_inventory_providers(db, p, w))) {
         return rv;
     }
-    for (i = 0; i < w->consumers->nelts; i++) {
+    apr_pool_create(&each, p);
+    for (i = 0, rv = APR_SUCCESS; i < w->consumers->nelts && !rv; i++) {
         rv = ensure_consumer(
-            db, p, w, APR_ARRAY_IDX(w->consumers, i, pl_alloc_consumer_t *));
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
+            db, each, p, w,
+            APR_ARRAY_IDX(w->consumers, i, pl_alloc_consumer_t *));
+        apr_pool_clear(each);
+    }
+    apr_pool_destroy(each);
+    if (rv != APR_SUCCESS) {
+        return rv;
     }
     for (i = 0; w->inventories && i < w->inventories->nelts; i++) {
         pl_alloc_inv_set_t *set = APR_ARRAY_IDX(w->inventories, i,
