@@ -33,6 +33,18 @@ static const char *first_line(apr_pool_t *p, const char *s)
     return out;
 }
 
+/* The connection closed with its pool: SQLite folds its write-ahead log
+ * back into the file and removes it only at the close, and a log left
+ * behind by root is one httpd's children cannot write ("attempt to write
+ * a readonly database"). apr_dbd_sqlite3 finalizes its statements there. */
+static apr_status_t close_conn(void *data)
+{
+    pm_conn_t *c = data;
+
+    apr_dbd_close(c->driver, c->handle);
+    return APR_SUCCESS;
+}
+
 const char *pm_connect(apr_pool_t *p, const pm_source_t *src, pm_conn_t **pconn)
 {
     pm_conn_t *c = apr_pcalloc(p, sizeof(*c));
@@ -53,6 +65,7 @@ const char *pm_connect(apr_pool_t *p, const pm_source_t *src, pm_conn_t **pconn)
         return apr_psprintf(p, "cannot connect to %s: %s", src->shown,
                             first_line(p, error));
     }
+    apr_pool_cleanup_register(p, c, close_conn, apr_pool_cleanup_null);
     c->pool = p;
     c->src = src;
     c->db = pl_db_wrap(p, p, c->driver, c->handle, 0);
