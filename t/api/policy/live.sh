@@ -5,6 +5,12 @@
 # file changes the next answers (after at most one second), a broken one
 # keeps the last good rules and is logged with its file and line, a file
 # added to the directory takes effect and later files win.
+#
+# One child: each child looks at the files when it serves a request, so a
+# child that served none while the good file was there keeps the rules
+# from before it, and a broken file then leaves it at those; with two, the
+# broken-file step depended on which child the requests of the step
+# before went to.
 set -u
 . "$(dirname "$0")/../../../scripts/lib-db.sh"
 dir=$(mktemp -d "$PL_TEST_DIR/live.XXXXXX")
@@ -19,6 +25,10 @@ sed -e "s|^Listen .*|Listen 127.0.0.1:$port|" \
     -e "s|^LogLevel .*|LogLevel notice|" \
     -e "s|^DefaultRuntimeDir .*|DefaultRuntimeDir \"$dir\"|" \
     -e "s|^CustomLog .*||" \
+    -e "s|^StartServers .*|StartServers 1|" \
+    -e "s|^ServerLimit .*|ServerLimit 1|" \
+    -e "s|^MaxRequestWorkers .*|MaxRequestWorkers 16|" \
+    -e "s|^MaxSpareThreads .*|MaxSpareThreads 16|" \
     -e "s|^\( *\)PlacementAuthStrategy noauth2|&\n\1PlacementPolicyFile \"$policy\"\n\1PlacementPolicyDir \"$dir/policy.d\"|" \
     "$PL_TEST_DIR/httpd.conf" >"$dir/httpd.conf"
 prefix=$(sed -n 's/^<Location "\(.*\)">.*/\1/p' "$dir/httpd.conf" | head -1)
@@ -33,7 +43,7 @@ for _ in $(seq 50); do
 done
 
 # status of GET /resource_providers for a member (as $1: member or admin),
-# asked a few times so that both children answer
+# asked a few times
 ask() {
   local h=(-H 'x-auth-token: user' -H 'x-roles: member')
   [ "$1" = admin ] && h=(-H 'x-auth-token: admin')
