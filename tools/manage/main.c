@@ -11,6 +11,7 @@
  * OPTIONS say where the database is (the first given counts):
  *   --db-url URL        as upstream's [placement_database] connection
  *   --config FILE       httpd configuration with DBDriver / DBDParams
+ *                       (Include followed; --vhost NAME picks a server)
  *   --config-file FILE  upstream's placement.conf
  * and with none of them, upstream's default placement.conf files (oslo's
  * search: ~/.placement/, ~/, /etc/placement/, /etc/).
@@ -30,7 +31,8 @@
 static void usage(FILE *out)
 {
     fputs(
-        "usage: mod-placement-manage [--db-url URL | --config HTTPD_CONF |\n"
+        "usage: mod-placement-manage [--db-url URL |\n"
+        "                             --config HTTPD_CONF [--vhost NAME] |\n"
         "                             --config-file PLACEMENT_CONF] COMMAND\n"
         "commands:\n"
         "  db sync [VERSION]     create or upgrade the schema, revision by\n"
@@ -43,20 +45,25 @@ static void usage(FILE *out)
         "                        run the online data migrations\n"
         "  upgrade check [--json] placement-status's checks\n"
         "URL: sqlite:///relative/path, sqlite:////absolute/path,\n"
-        "     postgresql://user:pass@host:port/db, mysql+pymysql://...\n",
+        "     postgresql://user:pass@host:port/db, mysql+pymysql://...\n"
+        "HTTPD_CONF: read as httpd reads it, Include and IncludeOptional\n"
+        "     followed (relative to ServerRoot, by default the file's\n"
+        "     directory); the DBDriver/DBDParams of the servers with\n"
+        "     SetHandler placement (else of any server): one database, or\n"
+        "     --vhost NAME (ServerName, <VirtualHost> address or main)\n",
         out);
 }
 
 /* Where the database is: the first option that says it */
 static const char *read_source(apr_pool_t *p, const char *url,
-                               const char *httpd_conf, const char *oslo_conf,
-                               pm_source_t *src)
+                               const char *httpd_conf, const char *vhost,
+                               const char *oslo_conf, pm_source_t *src)
 {
     if (url != NULL) {
         return pm_source_url(p, url, src);
     }
     if (httpd_conf != NULL) {
-        return pm_source_httpd_conf(p, httpd_conf, src);
+        return pm_source_httpd_conf(p, httpd_conf, vhost, src);
     }
     if (oslo_conf != NULL) {
         return pm_source_oslo_conf(p, oslo_conf, src);
@@ -84,6 +91,7 @@ static const char *read_source(apr_pool_t *p, const char *url,
 static int run(apr_pool_t *p, int argc, const char *const *argv)
 {
     const char *url = NULL, *httpd_conf = NULL, *oslo_conf = NULL;
+    const char *vhost = NULL;
     const char *base = strrchr(argv[0], '/');
     const char *err, *verb, *sub, *arg = NULL;
     pm_source_t src = { 0 };
@@ -98,6 +106,7 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
         const char **slot = !strcmp(o, "--db-url")        ? &url
                             : !strcmp(o, "--config")      ? &httpd_conf
                             : !strcmp(o, "--config-file") ? &oslo_conf
+                            : !strcmp(o, "--vhost")       ? &vhost
                                                           : NULL;
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
             usage(stdout);
@@ -116,6 +125,10 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
             *slot = argv[i + 1];
         }
         i += 2;
+    }
+    if (vhost != NULL && httpd_conf == NULL) {
+        pm_err("--vhost goes with --config HTTPD_CONF");
+        return PM_EXIT_USAGE;
     }
     if (i + 1 >= argc) {
         usage(stderr);
@@ -169,7 +182,7 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
         return PM_EXIT_USAGE;
     }
 
-    err = read_source(p, url, httpd_conf, oslo_conf, &src);
+    err = read_source(p, url, httpd_conf, vhost, oslo_conf, &src);
     if (err == NULL) {
         err = pm_connect(p, &src, &c);
     }

@@ -5,7 +5,8 @@
  * version, stamp, online_data_migrations; upgrade check) on the same
  * database layer as the module (include/pl_db.h). One file per job:
  * main.c (arguments), pm_source.c (where the database is: a URL or
- * configuration files), pm_conn.c (opening it), pm_migrate.c (alembic
+ * upstream's placement.conf), pm_httpd_conf.c (or httpd's configuration,
+ * Include followed), pm_conn.c (opening it), pm_migrate.c (alembic
  * revisions), pm_online.c (online data migrations), pm_check.c (upgrade
  * checks). Messages go to stderr, one line each; results to stdout.
  */
@@ -58,11 +59,14 @@ void pm_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* pm_source.c: each returns NULL on success or the message of the error */
 const char *pm_source_url(apr_pool_t *p, const char *url, pm_source_t *src);
-const char *pm_source_httpd_conf(apr_pool_t *p, const char *file,
-                                 pm_source_t *src);
 const char *pm_source_oslo_conf(apr_pool_t *p, const char *file,
                                 pm_source_t *src);
 
+/* pm_httpd_conf.c: httpd's configuration from FILE on, Include and
+ * IncludeOptional followed; vhost (or NULL) picks a server when several
+ * name a database. NULL on success or the message of the error. */
+const char *pm_source_httpd_conf(apr_pool_t *p, const char *file,
+                                 const char *vhost, pm_source_t *src);
 /* pm_conn.c */
 const char *pm_connect(apr_pool_t *p, const pm_source_t *src,
                        pm_conn_t **pconn);

@@ -6,7 +6,8 @@
  *    postgresql[+driver]://user:pass@host:port/db?host=/socketdir,
  *    mysql[+driver]://user:pass@host:port/db?unix_socket=/path;
  *  - httpd configuration holding the module's DBDriver and DBDParams
- *    lines (and PlacementIncompleteConsumer*, PlacementPolicyFile);
+ *    lines (and PlacementIncompleteConsumer*, PlacementPolicyFile), read
+ *    as httpd reads it: pm_httpd_conf.c;
  *  - upstream's placement.conf (oslo.config INI): [placement_database]
  *    connection, [placement] incomplete_consumer_*_id, [oslo_policy]
  *    policy_file.
@@ -223,96 +224,6 @@ const char *pm_source_url(apr_pool_t *p, const char *url, pm_source_t *src)
                               : host != NULL && *host ? host
                                                       : "localhost",
                               port != NULL ? ":" : "", port ? port : "");
-    return NULL;
-}
-
-/* One word of a configuration line: a "quoted string" (backslash escapes
- * the next character) or up to the next blank. *s moves past it. */
-static char *conf_word(apr_pool_t *p, const char **s)
-{
-    const char *c = *s;
-    char *out, *o;
-
-    while (apr_isspace(*c)) {
-        c++;
-    }
-    if (!*c) {
-        *s = c;
-        return NULL;
-    }
-    out = o = apr_palloc(p, strlen(c) + 1);
-    if (*c == '"' || *c == '\'') {
-        char q = *c++;
-        while (*c && *c != q) {
-            if (*c == '\\' && c[1]) {
-                c++;
-            }
-            *o++ = *c++;
-        }
-        if (*c) {
-            c++;
-        }
-    }
-    else {
-        while (*c && !apr_isspace(*c)) {
-            *o++ = *c++;
-        }
-    }
-    *o = 0;
-    *s = c;
-    return out;
-}
-
-const char *pm_source_httpd_conf(apr_pool_t *p, const char *file,
-                                 pm_source_t *src)
-{
-    FILE *f = fopen(file, "r");
-    char line[8192];
-    const char *driver = NULL, *params = NULL;
-
-    if (f == NULL) {
-        return apr_psprintf(p, "cannot read %s", file);
-    }
-    /* The first of each directive counts, as the first virtual host's
-     * would; continuation lines ending in '\' are not read. */
-    while (fgets(line, sizeof(line), f) != NULL) {
-        const char *s = line;
-        char *name = conf_word(p, &s), *value;
-        if (name == NULL || name[0] == '#') {
-            continue;
-        }
-        value = conf_word(p, &s);
-        if (value == NULL) {
-            continue;
-        }
-        if (!strcasecmp(name, "DBDriver") && driver == NULL) {
-            driver = value;
-        }
-        else if (!strcasecmp(name, "DBDParams") && params == NULL) {
-            params = value;
-        }
-        else if (!strcasecmp(name, "PlacementIncompleteConsumerProject") &&
-                 src->incomplete_project == NULL) {
-            src->incomplete_project = value;
-        }
-        else if (!strcasecmp(name, "PlacementIncompleteConsumerUser") &&
-                 src->incomplete_user == NULL) {
-            src->incomplete_user = value;
-        }
-        else if (!strcasecmp(name, "PlacementPolicyFile") &&
-                 src->policy_file == NULL) {
-            src->policy_file = value;
-        }
-    }
-    fclose(f);
-    if (driver == NULL || params == NULL) {
-        return apr_psprintf(p, "%s has no DBDriver and DBDParams lines", file);
-    }
-    src->driver = driver;
-    src->params = params;
-    src->shown = !strcmp(driver, "sqlite3")
-                     ? apr_pstrcat(p, "sqlite:///", params, NULL)
-                     : apr_psprintf(p, "the %s database of %s", driver, file);
     return NULL;
 }
 
