@@ -235,6 +235,19 @@ test-cloud:
 	$(MAKE) all WERROR=1
 	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/cloud/run
 
+# Issue 25: upstream placement master's own gabbits (extracted from a git
+# directory of upstream's repository into /tmp) on the module with
+# PlacementPolicyDefaults 2026.1, PostgreSQL then MariaDB; a yardstick the
+# team runs by hand (CI has no network), not a step of make test.
+#   make conformance-master PLACEMENT_GIT=/path/to/placement.git
+# [PLACEMENT_REF=master] [CONFORMANCE_BACKEND=pgsql]
+.PHONY: conformance-master
+conformance-master: all
+	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/conformance/master \
+	    $(if $(PLACEMENT_REF),--ref $(PLACEMENT_REF)) \
+	    $(if $(CONFORMANCE_BACKEND),--backend $(CONFORMANCE_BACKEND)) \
+	    $(or $(PLACEMENT_GIT),$(error set PLACEMENT_GIT to a git directory of upstream placement))
+
 # Debian's layout: a2enmod reads $(APACHE_CONFDIR)/mods-available. The
 # .load is always refreshed; a placement.conf an operator may have edited is
 # left as it is. The API is mounted by a snippet of the operator's
