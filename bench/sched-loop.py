@@ -335,6 +335,10 @@ def do_move(a):
     return out
 
 
+class Failed(Exception):
+    pass
+
+
 def timed_gets(c, path, mv, count, warmup):
     lat = []
     for i in range(count + warmup):
@@ -342,7 +346,7 @@ def timed_gets(c, path, mv, count, warmup):
         st, raw = c.call('GET', path, mv=mv)
         took = time.perf_counter() - t0
         if st != 200:
-            raise SystemExit('GET %s: %d %s' % (path, st, raw[:300]))
+            raise Failed('GET %s at %s: %d %s' % (path, mv, st, raw[:400]))
         if i >= warmup:
             lat.append(took)
     return lat, json.loads(raw)
@@ -359,7 +363,11 @@ def do_usages(a):
               '1.38')]
     for name, path, mv in cases:
         meter = Meter(a)
-        lat, body = timed_gets(c, path, mv, a.count, a.warmup)
+        try:
+            lat, body = timed_gets(c, path, mv, a.count, a.warmup)
+        except Failed as e:   # a server's error is a result too
+            out[name] = {'failed': str(e)}
+            continue
         out[name] = summary(lat)
         out[name].update(meter.per_op_ms(len(lat) + a.warmup))
         out[name]['answer'] = body['usages']
@@ -369,7 +377,10 @@ def do_usages(a):
 def do_get(a):
     c = Client(a.url)
     meter = Meter(a)
-    lat, body = timed_gets(c, a.path, a.mv, a.count, a.warmup)
+    try:
+        lat, body = timed_gets(c, a.path, a.mv, a.count, a.warmup)
+    except Failed as e:
+        raise SystemExit(str(e))
     out = {'mode': 'get', 'path': a.path, 'get': summary(lat),
            'allocation_requests': len(body.get('allocation_requests', []))}
     out.update(meter.per_op_ms(len(lat) + a.warmup))
