@@ -82,7 +82,9 @@ def consumers(a):
         u = (i // a.projects) % a.users
         w('%s\tbench-project-%d\tbench-user-%d-%d\t%s\t%s\n' % (
             uuid.uuid5(NS, 'bench-instance-%d' % i), p, p, u,
-            'MIGRATION' if i % 10 == 9 else 'INSTANCE', cn_uuid(i % ncn)))
+            # one in ten of each project's consumers (not of the projects)
+            'MIGRATION' if (i // a.projects) % 10 == 9 else 'INSTANCE',
+            cn_uuid(i % ncn)))
     w('\\.\n')
     w("""
 INSERT INTO projects (external_id, created_at)
