@@ -72,8 +72,12 @@ pg_start() {
     echo "pg_start: initdb failed:" >&2; tail -20 "$dir/initdb.log" >&2; return 1
   fi
   port=$(pl_free_port) || return 1
+  # PL_PG_DURABLE=1 (benchmarks of writes, issue 26): PostgreSQL's default
+  # durability, fsync and synchronous_commit on, so a COMMIT waits for its flush.
+  local durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  [ "${PL_PG_DURABLE:-0}" = 1 ] && durability="-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
   if ! pl_pg_as "$PG_BINDIR/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w \
-        -t "${PL_DB_WAIT:-60}" -o "-k $dir -p $port -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+        -t "${PL_DB_WAIT:-60}" -o "-k $dir -p $port -c listen_addresses=127.0.0.1 $durability -c max_connections=200" \
         start >"$dir/pg_ctl.log" 2>&1; then
     echo "pg_start: postgres did not start:" >&2; tail -20 "$dir/postgres.log" >&2
     pl_pg_as "$PG_BINDIR/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1
