@@ -144,13 +144,22 @@ typedef struct pl_db_list_t {
     const char *tail;
     int nvalues; /* values per item (0: one), each item's in a row of
                     values; n counts items */
+    const char *sep; /* between items; NULL: ", " */
+    int pad; /* the last chunk filled up to its text's size by repeating
+                its last item, so that any n up to PL_DB_LIST_MAX is one
+                statement: only for statements a repeated item does not
+                change (IN lists, ORs of conditions) */
+    const char *again; /* not NULL: after the items this text, then the
+                          items a second time with the same values (one
+                          list for two IN clauses), then tail */
 } pl_db_list_t;
 
 /**
  * Run the statement of l over values[0 .. n - 1], as few statements as
  * it takes: chunks of PL_DB_LIST_MAX values, the rest in chunks of
  * decreasing powers of two, so that each list statement has at most ten
- * texts, each prepared once per connection. Nothing is run for n == 0.
+ * texts, each prepared once per connection (with pad: the smallest
+ * power of two at least n, at most PL_DB_LIST_MAX, in one statement). Nothing is run for n == 0.
  * The driver's buffers of each chunk are freed before the next: the
  * cost in memory is one chunk's. *pchanged (may be NULL): the rows all
  * chunks changed. Return codes as pl_db_exec; a failure stops the run.

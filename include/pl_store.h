@@ -32,6 +32,18 @@ apr_status_t pl_store_std_sync(pl_db_t *db, apr_pool_t *ptemp);
 apr_status_t pl_store_bump_generation(pl_db_t *db, const char *table,
                                       apr_int64_t id, apr_int64_t *pgen);
 
+/**
+ * pl_store_bump_generation for n rows of table at once, in one statement
+ * (up to PL_DB_LIST_MAX of them; chunks above): ids[i] (distinct) at
+ * *gens[i], each incremented on success.
+ * @return APR_SUCCESS; PL_ECONFLICT when any of them moved (nothing is
+ *         incremented then; the caller rolls the transaction back).
+ */
+apr_status_t pl_store_bump_generations(pl_db_t *db, apr_pool_t *p,
+                                       const char *table, int n,
+                                       const apr_int64_t *ids,
+                                       apr_int64_t *const *gens);
+
 /** Create the per-process lock of pl_store_std_sync (child_init). */
 apr_status_t pl_store_std_sync_init(apr_pool_t *pchild);
 

@@ -750,36 +750,54 @@ apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql)
 /* Chunk sizes are powers of two up to PL_DB_LIST_MAX (2^9): this many. */
 #define LIST_SHAPES 10
 
+/* The items of l, k of them, at w: the end. */
+static char *list_items(char *w, const pl_db_list_t *l, int k)
+{
+    const char *sep = l->sep ? l->sep : ", ";
+    apr_size_t item = strlen(l->item), nsep = strlen(sep);
+    int i;
+
+    for (i = 0; i < k; i++) {
+        if (i > 0) {
+            memcpy(w, sep, nsep);
+            w += nsep;
+        }
+        memcpy(w, l->item, item);
+        w += item;
+    }
+    return w;
+}
+
 /* The text of l for k items. */
 static const char *list_text(apr_pool_t *p, const pl_db_list_t *l, int k)
 {
     apr_size_t head = strlen(l->head), item = strlen(l->item);
     apr_size_t tail = strlen(l->tail);
-    char *text = apr_palloc(p, head + (apr_size_t)k * (item + 2) + tail + 1);
+    apr_size_t nsep = strlen(l->sep ? l->sep : ", ");
+    apr_size_t again = l->again ? strlen(l->again) : 0;
+    apr_size_t items = (apr_size_t)k * (item + nsep);
+    char *text = apr_palloc(p, head + items * (l->again ? 2 : 1) + again +
+                                   tail + 1);
     char *w = text;
-    int i;
 
     memcpy(w, l->head, head);
-    w += head;
-    for (i = 0; i < k; i++) {
-        if (i > 0) {
-            *w++ = ',';
-            *w++ = ' ';
-        }
-        memcpy(w, l->item, item);
-        w += item;
+    w = list_items(w + head, l, k);
+    if (l->again) {
+        memcpy(w, l->again, again);
+        w = list_items(w + again, l, k);
     }
     memcpy(w, l->tail, tail + 1);
     return text;
 }
 
 /* The next chunk out of n values left: PL_DB_LIST_MAX, or the largest
- * power of two no greater than n; *pshape its index among the texts. */
-static int list_chunk(int n, int *pshape)
+ * power of two no greater than n (with pad: the smallest no less than
+ * n); *pshape its index among the texts. */
+static int list_chunk(int n, int pad, int *pshape)
 {
     int k = PL_DB_LIST_MAX, shape = LIST_SHAPES - 1;
 
-    while (k > n) {
+    while (k > n && !(pad && k / 2 < n)) {
         k >>= 1;
         shape--;
     }
@@ -834,28 +852,36 @@ static apr_status_t run_list(pl_db_t *db, apr_pool_t *p, const pl_db_list_t *l,
     if (n <= 0) {
         return APR_SUCCESS;
     }
-    args = apr_palloc(p, (apr_size_t)(l->nhead + PL_DB_LIST_MAX * per) *
+    args = apr_palloc(p, (apr_size_t)(l->nhead + 2 * PL_DB_LIST_MAX * per) *
                              sizeof(*args));
     if (l->nhead > 0) {
         memcpy(args, l->head_args, (apr_size_t)l->nhead * sizeof(*args));
     }
     apr_pool_create(&scratch, p);
     for (done = 0; done < n && rv == APR_SUCCESS; done += k) {
-        k = list_chunk(n - done, &shape);
+        k = list_chunk(n - done, l->pad, &shape);
         if (texts[shape] == NULL) {
             texts[shape] = list_text(p, l, k);
         }
         for (i = 0; i < k; i++) {
             const char **a = args + l->nhead + (apr_size_t)i * (apr_size_t)per;
+            /* padding: the chunk's last value again */
+            int from = done + i < n ? done + i : n - 1;
 
-            memcpy(a, values + (apr_size_t)(done + i) * (apr_size_t)nv,
+            memcpy(a, values + (apr_size_t)from * (apr_size_t)nv,
                    (apr_size_t)nv * sizeof(*a));
             if (l->nextra > 0) {
                 memcpy(a + nv, l->extra, (apr_size_t)l->nextra * sizeof(*a));
             }
         }
+        if (l->again) {
+            memcpy(args + l->nhead + (apr_size_t)k * (apr_size_t)per,
+                   args + l->nhead,
+                   (apr_size_t)k * (apr_size_t)per * sizeof(*args));
+        }
         apr_pool_clear(scratch);
-        rv = run_prepared(db, scratch, texts[shape], l->nhead + k * per, args,
+        rv = run_prepared(db, scratch, texts[shape],
+                          l->nhead + k * per * (l->again ? 2 : 1), args,
                           fn, baton, &changed);
         if (rv == APR_SUCCESS && pchanged) {
             *pchanged += changed;

@@ -544,37 +544,64 @@ static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
-/* A provider of find_providers' statement into its map (uuid ->
- * pl_provider_t *: id, uuid and generation only). */
+/* A row of find_providers' statement: a provider (column 0 is 0) into
+ * its map (uuid -> pl_provider_t *: id, uuid and generation only), or a
+ * class (1) into the write's cache of class ids (name, as the database
+ * has it: MySQL compares without case -> apr_int64_t *). */
 typedef struct found_t {
     apr_pool_t *p;
     apr_hash_t *map;
+    apr_hash_t *rcs;
 } found_t;
 
 static apr_status_t found_provider(void *baton, int ncols,
                                    const char *const *cells)
 {
     found_t *f = baton;
-    pl_provider_t *prov = apr_pcalloc(f->p, sizeof(*prov));
 
     (void)ncols;
-    prov->id = apr_atoi64(cells[0]);
-    prov->uuid = apr_pstrdup(f->p, cells[1]);
-    prov->generation = apr_atoi64(cells[2]);
-    apr_hash_set(f->map, prov->uuid, APR_HASH_KEY_STRING, prov);
+    if (cells[0][0] == '0') {
+        pl_provider_t *prov = apr_pcalloc(f->p, sizeof(*prov));
+
+        prov->id = apr_atoi64(cells[1]);
+        prov->uuid = apr_pstrdup(f->p, cells[2]);
+        prov->generation = apr_atoi64(cells[3]);
+        apr_hash_set(f->map, prov->uuid, APR_HASH_KEY_STRING, prov);
+    }
+    else {
+        apr_int64_t *v = apr_palloc(f->p, sizeof(*v));
+
+        *v = apr_atoi64(cells[1]);
+        apr_hash_set(f->rcs, apr_pstrdup(f->p, cells[2]), APR_HASH_KEY_STRING,
+                     v);
+    }
     return APR_SUCCESS;
 }
 
-/* The providers of the items into provs (uuid -> pl_provider_t *), all
- * in one statement (chunked for big writes), then in the order they are
- * named: the first unknown one is the failure. A uuid the statement did
- * not give back as it was asked is read alone as before (MySQL compares
- * uuids without case). */
-static apr_status_t find_providers(pl_db_t *db, apr_pool_t *p,
-                                   pl_alloc_write_t *w, apr_hash_t *provs)
+/* name pushed onto ask unless asked (a set of them) has it already. */
+static void ask_once(apr_array_header_t *ask, apr_hash_t *asked,
+                     const char *name)
 {
-    static const pl_db_list_t by_uuid = {
-        "SELECT id, uuid, generation FROM resource_providers "
+    if (!apr_hash_get(asked, name, APR_HASH_KEY_STRING)) {
+        apr_hash_set(asked, name, APR_HASH_KEY_STRING, "");
+        APR_ARRAY_PUSH(ask, const char *) = name;
+    }
+}
+
+/* The providers of the items into provs (uuid -> pl_provider_t *) and
+ * their classes into rcs (resolve_classes' cache), all in one statement
+ * (chunked for big writes: one list of uuids and names, which each half
+ * of the statement matches against its own column), then the providers
+ * in the order they are named: the first unknown one is the failure (a
+ * class unknown is resolve_classes' to name, after). A uuid the
+ * statement did not give back as it was asked is read alone as before
+ * (MySQL compares uuids without case). */
+static apr_status_t find_providers(pl_db_t *db, apr_pool_t *p,
+                                   pl_alloc_write_t *w, apr_hash_t *provs,
+                                   apr_hash_t *rcs)
+{
+    static const pl_db_list_t by_name = {
+        "SELECT 0, id, uuid, generation FROM resource_providers "
         "WHERE uuid IN (",
         0,
         NULL,
@@ -582,33 +609,46 @@ static apr_status_t find_providers(pl_db_t *db, apr_pool_t *p,
         0,
         NULL,
         ")",
-        0
+        0,
+        NULL,
+        1,
+        ") UNION ALL SELECT 1, id, name, 0 FROM resource_classes "
+        "WHERE name IN ("
     };
     apr_array_header_t *ask = apr_array_make(p, 4, sizeof(const char *));
+    apr_array_header_t *uuids = apr_array_make(p, 4, sizeof(const char *));
     apr_hash_t *asked = apr_hash_make(p);
     found_t found;
     apr_status_t rv;
     int i;
 
     for (i = 0; i < w->items->nelts; i++) {
-        const char *uuid = APR_ARRAY_IDX(w->items, i, pl_alloc_item_t)
-                               .provider_uuid;
+        const pl_alloc_item_t *it = &APR_ARRAY_IDX(w->items, i,
+                                                   pl_alloc_item_t);
 
-        if (!apr_hash_get(provs, uuid, APR_HASH_KEY_STRING) &&
-            !apr_hash_get(asked, uuid, APR_HASH_KEY_STRING)) {
-            apr_hash_set(asked, uuid, APR_HASH_KEY_STRING, "");
-            APR_ARRAY_PUSH(ask, const char *) = uuid;
+        if (!apr_hash_get(provs, it->provider_uuid, APR_HASH_KEY_STRING) &&
+            !apr_hash_get(asked, it->provider_uuid, APR_HASH_KEY_STRING)) {
+            APR_ARRAY_PUSH(uuids, const char *) = it->provider_uuid;
+            ask_once(ask, asked, it->provider_uuid);
+        }
+    }
+    for (i = 0; i < w->items->nelts; i++) {
+        const char *rc = APR_ARRAY_IDX(w->items, i, pl_alloc_item_t).rc;
+
+        if (!apr_hash_get(rcs, rc, APR_HASH_KEY_STRING)) {
+            ask_once(ask, asked, rc);
         }
     }
     found.p = p;
     found.map = apr_hash_make(p);
-    rv = pl_db_select_list(db, p, &by_uuid, PL_DB_ARRAY(ask), found_provider,
+    found.rcs = rcs;
+    rv = pl_db_select_list(db, p, &by_name, PL_DB_ARRAY(ask), found_provider,
                            &found);
     if (rv != APR_SUCCESS) {
         return rv;
     }
-    for (i = 0; i < ask->nelts; i++) {
-        const char *uuid = APR_ARRAY_IDX(ask, i, const char *);
+    for (i = 0; i < uuids->nelts; i++) {
+        const char *uuid = APR_ARRAY_IDX(uuids, i, const char *);
         pl_provider_t *prov = apr_hash_get(found.map, uuid,
                                            APR_HASH_KEY_STRING);
 
@@ -786,7 +826,7 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
 
         apr_hash_set(provs, set->prov->uuid, APR_HASH_KEY_STRING, set->prov);
     }
-    if ((rv = find_providers(db, p, w, provs)) ||
+    if ((rv = find_providers(db, p, w, provs, rcs)) ||
         (rv = update_consumers(db, w))) {
         return rv;
     }
@@ -923,6 +963,58 @@ static apr_status_t insert_allocations(pl_db_t *db, apr_pool_t *p,
                            values->nelts / 4, NULL);
 }
 
+/* The generations of the write's providers (rp_ids, in id order),
+ * bumped in one statement: a provider that moved since read_state is a
+ * conflict the transaction retries. */
+static apr_status_t bump_providers(pl_db_t *db, apr_pool_t *p,
+                                   const apr_array_header_t *rp_ids,
+                                   const pl_idmap_t *by_id)
+{
+    apr_int64_t **gens = apr_palloc(p, (apr_size_t)(rp_ids->nelts + 1) *
+                                           sizeof(*gens));
+    apr_status_t rv;
+    int i;
+
+    for (i = 0; i < rp_ids->nelts; i++) {
+        pl_provider_t *prov = pl_idmap_get(
+            by_id, APR_ARRAY_IDX(rp_ids, i, apr_int64_t));
+
+        gens[i] = &prov->generation;
+    }
+    rv = pl_store_bump_generations(db, p, "resource_providers", rp_ids->nelts,
+                                   (const apr_int64_t *)rp_ids->elts, gens);
+    return rv == PL_ECONFLICT ? PL_DB_ERETRY : rv;
+}
+
+/* The generations of the write's consumers (seen, each once), bumped in
+ * one statement: one that moved since ensure_consumer read it (or that
+ * a concurrent request created first, at generation 0 here) is upstream's
+ * concurrent update (409). */
+static apr_status_t bump_consumers(pl_db_t *db, apr_pool_t *p,
+                                   pl_alloc_write_t *w,
+                                   const apr_array_header_t *seen)
+{
+    apr_int64_t *ids = apr_palloc(p, (apr_size_t)(seen->nelts + 1) *
+                                         sizeof(*ids));
+    apr_int64_t **gens = apr_palloc(p, (apr_size_t)(seen->nelts + 1) *
+                                           sizeof(*gens));
+    apr_status_t rv;
+    int i;
+
+    for (i = 0; i < seen->nelts; i++) {
+        pl_consumer_t *c = APR_ARRAY_IDX(seen, i, pl_alloc_consumer_t *)
+                               ->consumer;
+
+        ids[i] = c->id;
+        gens[i] = &c->generation;
+    }
+    rv = pl_store_bump_generations(db, p, "consumers", seen->nelts, ids, gens);
+    if (rv == PL_ECONFLICT) {
+        w->fail.why = PL_ALLOC_CONSUMER_MOVED;
+    }
+    return rv;
+}
+
 /* upstream's _set_allocations */
 static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
                                         pl_alloc_write_t *w, apr_hash_t *provs,
@@ -1004,16 +1096,12 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
         (rv = insert_allocations(db, p, work))) {
         return rv;
     }
-    /* providers in id order: concurrent writers lock them alike */
-    for (i = 0; i < rp_ids->nelts; i++) {
-        rv = pl_store_provider_bump(
-            db, pl_idmap_get(by_id, APR_ARRAY_IDX(rp_ids, i, apr_int64_t)));
-        if (rv == PL_ECONFLICT) {
-            return PL_DB_ERETRY;
-        }
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
+    /* the providers' bumps in one statement (id order: MySQL's and
+     * SQLite's scans of the key lock them alike for concurrent writers;
+     * PostgreSQL's bitmap scan in the order of the table, also alike;
+     * a deadlock left is retried), then the consumers' */
+    if ((rv = bump_providers(db, p, rp_ids, by_id))) {
+        return rv;
     }
     /* the consumers left holding nothing may go */
     holding = pl_idmap_make(p, (apr_size_t)seen->nelts);
@@ -1024,16 +1112,12 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
             pl_idmap_add(holding, PTR_KEY(wk->ac));
         }
     }
+    if ((rv = bump_consumers(db, p, w, seen))) {
+        return rv;
+    }
     for (i = 0; i < seen->nelts; i++) {
         pl_alloc_consumer_t *ac = APR_ARRAY_IDX(seen, i, pl_alloc_consumer_t *);
 
-        rv = pl_store_consumer_bump(db, ac->consumer);
-        if (rv == PL_ECONFLICT) {
-            w->fail.why = PL_ALLOC_CONSUMER_MOVED;
-        }
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
         if (!pl_idmap_has(holding, PTR_KEY(ac))) {
             APR_ARRAY_PUSH(check, const char *) = ac->consumer->uuid;
         }

@@ -330,21 +330,21 @@ apr_status_t pl_store_consumer_bump(pl_db_t *db, pl_consumer_t *c)
 apr_status_t pl_store_consumer_delete_unused(pl_db_t *db, apr_pool_t *p,
                                              const apr_array_header_t *uuids)
 {
-    apr_status_t rv;
-    int i;
+    /* all of them in one statement (a repeated uuid, the padding, is
+     * harmless) */
+    static const pl_db_list_t unused = {
+        "DELETE FROM consumers WHERE uuid IN (",
+        0,
+        NULL,
+        "%s",
+        0,
+        NULL,
+        ") AND NOT EXISTS (SELECT 1 FROM allocations a "
+        "WHERE a.consumer_id = consumers.uuid)",
+        0,
+        NULL,
+        1
+    };
 
-    (void)p;
-    for (i = 0; i < uuids->nelts; i++) {
-        const char *uuid = APR_ARRAY_IDX(uuids, i, const char *);
-
-        rv = pl_db_exec(db, NULL,
-                        "DELETE FROM consumers WHERE uuid = %s "
-                        "AND NOT EXISTS (SELECT 1 FROM allocations a "
-                        "WHERE a.consumer_id = %s)",
-                        PL_ARGS(uuid, uuid));
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-    }
-    return APR_SUCCESS;
+    return pl_db_exec_list(db, p, &unused, PL_DB_ARRAY(uuids), NULL);
 }

@@ -79,6 +79,58 @@ apr_status_t pl_store_bump_generation(pl_db_t *db, const char *table,
     return APR_SUCCESS;
 }
 
+apr_status_t pl_store_bump_generations(pl_db_t *db, apr_pool_t *p,
+                                       const char *table, int n,
+                                       const apr_int64_t *ids,
+                                       apr_int64_t *const *gens)
+{
+    /* one OR of (id, generation) pairs: each database finds the rows by
+     * their primary key, and a row whose generation moved is not
+     * changed, so the count tells a conflict (a repeated pair, the
+     * padding of pl_db_exec_list, changes its row once) */
+    pl_db_list_t bump = { NULL,
+                          1,
+                          NULL,
+                          "(id = %s AND generation = %s)",
+                          0,
+                          NULL,
+                          "",
+                          2,
+                          " OR ",
+                          1 };
+    const char **values = apr_palloc(p, (apr_size_t)(2 * n + 1) *
+                                            sizeof(*values));
+    const char *now[1];
+    apr_status_t rv;
+    int changed = 0, i;
+
+    if (n <= 0) {
+        return APR_SUCCESS;
+    }
+    /* table is always a literal of the caller, never request data */
+    bump.head = apr_pstrcat(p, "UPDATE ", table,
+                            " SET generation = generation + 1, "
+                            "updated_at = %s WHERE ",
+                            NULL);
+    now[0] = pl_db_now(p);
+    bump.head_args = now;
+    for (i = 0; i < n; i++) {
+        values[2 * i] = pl_db_i64(p, ids[i]);
+        values[2 * i + 1] = pl_db_i64(p, *gens[i]);
+    }
+    rv = pl_db_exec_list(db, p, &bump, values, n, &changed);
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (changed != n) {
+        return PL_ECONFLICT;
+    }
+    for (i = 0; i < n; i++) {
+        (*gens[i])++;
+    }
+    return APR_SUCCESS;
+}
+
 apr_status_t pl_store_provider_bump(pl_db_t *db, pl_provider_t *prov)
 {
     return pl_store_bump_generation(db, "resource_providers", prov->id,
