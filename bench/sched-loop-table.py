@@ -31,6 +31,8 @@ def ratio(ref, mod, lower_is_better=False):
 
 def loop_table(d):
     rs, over = results(os.path.join(d, 'loop.txt'))
+    if not rs:
+        return
     by = {r['label']: r for r in rs}
     print('| W | ref placed/s | mod placed/s | ratio | conflicts / retries per placement (ref; mod) '
           '| loop p50 / p99 ms (ref; mod) | httpd CPU ms per placement (ref; mod) '
