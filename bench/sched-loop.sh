@@ -95,6 +95,16 @@ client() {  # ref|mod outfile label mode [args...]
     --url "http://127.0.0.1:$(port_of "$kind")" \
     --httpd-pid "$(cat "$WORK/$kind/httpd.pid")" --db-pid "$PG_PID" | tee -a "$out" | cut -c1-400
 }
+# on_server ref|mod DB OUTFILE LABEL MODE [ARGS...]: one client run
+# against a server started for it on DB, stopped after
+on_server() {
+  local kind=$1 db=$2
+  shift 2
+  start_server "$kind" "$db"
+  log "$2"
+  client "$kind" "$@"
+  stop_server "$kind"
+}
 # (allocations used) per provider and class beyond (total - reserved) * ratio
 overcommit() {
   psql_db "$1" -c "SELECT count(*) FROM (SELECT resource_provider_id rp, resource_class_id rc,
@@ -128,17 +138,11 @@ do_loop() {
   for kind in $SERVERS; do
     for w in $WORKERS; do
       psql_db $db -c "DELETE FROM allocations" -c "DELETE FROM consumers"
-      start_server "$kind" $db
-      log "$kind loop W=$w ${RUN_SECONDS}s"
-      client "$kind" "$out" "$kind W=$w" loop --workers "$w" --seconds "$RUN_SECONDS"
-      stop_server "$kind"
+      on_server "$kind" $db "$out" "$kind W=$w" loop --workers "$w" --seconds "$RUN_SECONDS"
       echo "OVERCOMMIT $kind W=$w: $(overcommit $db) (provider, class) pairs over capacity;" \
         "$(psql_db $db -c 'SELECT count(*) FROM consumers') consumers" | tee -a "$out"
     done
-    start_server "$kind" $db
-    log "$kind move"
-    client "$kind" "$OUT/move.txt" "$kind move" move --count "$COUNT"
-    stop_server "$kind"
+    on_server "$kind" $db "$OUT/move.txt" "$kind move" move --count "$COUNT"
   done
 }
 
@@ -150,10 +154,7 @@ do_usages() {
   "$PY" "$REPO/bench/load-cloud.py" consumers "$CONSUMERS" --computes 1000 | psql_db $db >/dev/null
   settle $db
   for kind in $SERVERS; do
-    start_server "$kind" $db
-    log "$kind usages"
-    client "$kind" "$OUT/usages.txt" "$kind usages $CONSUMERS" usages --count "$COUNT"
-    stop_server "$kind"
+    on_server "$kind" $db "$OUT/usages.txt" "$kind usages $CONSUMERS" usages --count "$COUNT"
   done
 }
 
@@ -181,10 +182,7 @@ do_durable() {
   new_db $db
   load_computes $db "$PROVIDERS"
   for kind in $SERVERS; do
-    start_server "$kind" $db
-    log "$kind claims at c=1, fsync on"
-    client "$kind" "$OUT/durable.txt" "$kind durable" claim --count "$COUNT"
-    stop_server "$kind"
+    on_server "$kind" $db "$OUT/durable.txt" "$kind durable" claim --count "$COUNT"
   done
 }
 
