@@ -142,10 +142,10 @@ typedef struct pl_db_list_t {
     int nextra;
     const char *const *extra;
     const char *tail;
-    int nvalues; /* values per item (0: one), each item's in a row of
+    int nvalues;     /* values per item (0: one), each item's in a row of
                     values; n counts items */
     const char *sep; /* between items; NULL: ", " */
-    int pad; /* the last chunk filled up to its text's size by repeating
+    int pad;         /* the last chunk filled up to its text's size by repeating
                 its last item, so that any n up to PL_DB_LIST_MAX is one
                 statement: only for statements a repeated item does not
                 change (IN lists, ORs of conditions) */

@@ -754,13 +754,16 @@ apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql)
 static char *list_items(char *w, const pl_db_list_t *l, int k)
 {
     const char *sep = l->sep ? l->sep : ", ";
-    apr_size_t item = strlen(l->item), nsep = strlen(sep);
+    apr_size_t item = strlen(l->item);
     int i;
 
     for (i = 0; i < k; i++) {
         if (i > 0) {
-            memcpy(w, sep, nsep);
-            w += nsep;
+            const char *c;
+
+            for (c = sep; *c; c++) { /* no terminator: the text goes on */
+                *w++ = *c;
+            }
         }
         memcpy(w, l->item, item);
         w += item;
@@ -881,8 +884,8 @@ static apr_status_t run_list(pl_db_t *db, apr_pool_t *p, const pl_db_list_t *l,
         }
         apr_pool_clear(scratch);
         rv = run_prepared(db, scratch, texts[shape],
-                          l->nhead + k * per * (l->again ? 2 : 1), args,
-                          fn, baton, &changed);
+                          l->nhead + k * per * (l->again ? 2 : 1), args, fn,
+                          baton, &changed);
         if (rv == APR_SUCCESS && pchanged) {
             *pchanged += changed;
         }

@@ -994,8 +994,8 @@ static apr_status_t bump_consumers(pl_db_t *db, apr_pool_t *p,
                                    pl_alloc_write_t *w,
                                    const apr_array_header_t *seen)
 {
-    apr_int64_t *ids = apr_palloc(p, (apr_size_t)(seen->nelts + 1) *
-                                         sizeof(*ids));
+    apr_int64_t *ids = apr_palloc(p,
+                                  (apr_size_t)(seen->nelts + 1) * sizeof(*ids));
     apr_int64_t **gens = apr_palloc(p, (apr_size_t)(seen->nelts + 1) *
                                            sizeof(*gens));
     apr_status_t rv;

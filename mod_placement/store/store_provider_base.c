@@ -88,18 +88,11 @@ apr_status_t pl_store_bump_generations(pl_db_t *db, apr_pool_t *p,
      * their primary key, and a row whose generation moved is not
      * changed, so the count tells a conflict (a repeated pair, the
      * padding of pl_db_exec_list, changes its row once) */
-    pl_db_list_t bump = { NULL,
-                          1,
-                          NULL,
-                          "(id = %s AND generation = %s)",
-                          0,
-                          NULL,
-                          "",
-                          2,
-                          " OR ",
-                          1 };
-    const char **values = apr_palloc(p, (apr_size_t)(2 * n + 1) *
-                                            sizeof(*values));
+    pl_db_list_t bump = { NULL,   1,    NULL, "(id = %s AND generation = %s)",
+                          0,      NULL, "",   2,
+                          " OR ", 1 };
+    const char **values = apr_palloc(p,
+                                     (apr_size_t)(2 * n + 1) * sizeof(*values));
     const char *now[1];
     apr_status_t rv;
     int changed = 0, i;
@@ -115,8 +108,8 @@ apr_status_t pl_store_bump_generations(pl_db_t *db, apr_pool_t *p,
     now[0] = pl_db_now(p);
     bump.head_args = now;
     for (i = 0; i < n; i++) {
-        values[2 * i] = pl_db_i64(p, ids[i]);
-        values[2 * i + 1] = pl_db_i64(p, *gens[i]);
+        values[2 * (apr_size_t)i] = pl_db_i64(p, ids[i]);
+        values[2 * (apr_size_t)i + 1] = pl_db_i64(p, *gens[i]);
     }
     rv = pl_db_exec_list(db, p, &bump, values, n, &changed);
     if (rv != APR_SUCCESS) {
