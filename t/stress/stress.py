@@ -148,18 +148,29 @@ def run_case(server, name, fn, want, rss_bound):
     return st, body, secs
 
 
-def linear(name, t_small, t_big):
-    # a floor of 50 ms keeps noise on tiny timings from counting
-    ratio = max(t_big, 0.05) / max(t_small, 0.05)
+def linear(name, small, big):
+    """small, big: run the case at a size and 4x it, giving seconds. A
+    pair over the bound is measured once more, and the lower ratio
+    counts: a pause of the host (a checkpoint, another process) does not
+    come back at the same place, a cost that grows faster than the size
+    does."""
+    def ratio():
+        # a floor of 50 ms keeps noise on tiny timings from counting
+        t_small = small()
+        return max(big(), 0.05) / max(t_small, 0.05)
+    r = ratio()
+    if r > 8.0:
+        r = min(r, ratio())
     check('%s: 4x the size costs %.1fx the time (at most 8x)' %
-          (name, ratio), ratio <= 8.0)
+          (name, r), r <= 8.0)
 
 
 # --- fixtures ---------------------------------------------------------------
 
 def make_provider(server, name, inventories=None, parent=None):
     u = str(uuid.uuid4())
-    body = {'name': name, 'uuid': u}
+    # the uuid's head keeps the name unique when a case runs again
+    body = {'name': '%s-%s' % (name, u[:8]), 'uuid': u}
     if parent:
         body['parent_provider_uuid'] = parent
     st, data, _ = server.request('POST', '/resource_providers', body)
@@ -348,17 +359,17 @@ def main():
     k = 10 if long_run else 1
     cases = [
         ('aggregates', lambda: linear(
-            'PUT aggregates', case_aggregates(server, 5000 * k),
-            case_aggregates(server, 20000 * k))),
+            'PUT aggregates', lambda: case_aggregates(server, 5000 * k),
+            lambda: case_aggregates(server, 20000 * k))),
         ('allocations', lambda: linear(
-            'POST /allocations', case_post_allocations(server, 800 * k),
-            case_post_allocations(server, 3200 * k))),
+            'POST /allocations', lambda: case_post_allocations(server, 800 * k),
+            lambda: case_post_allocations(server, 3200 * k))),
         ('deep', lambda: case_deep_json(server, 100000)),
         ('wide', lambda: case_wide_json(server, 300000 * k)),
         ('string', lambda: case_long_string(server, 6 * MB * k)),
         ('anyof', lambda: linear(
-            'any-of trait groups', case_any_of(server, 50),
-            case_any_of(server, 200))),
+            'any-of trait groups', lambda: case_any_of(server, 50),
+            lambda: case_any_of(server, 200))),
         ('candidates', lambda: case_unbounded_candidates(
             server, 100 * k, 5)),
     ]
