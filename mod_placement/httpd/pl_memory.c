@@ -9,26 +9,34 @@
  * time keeps ten such free lists. A request for candidates needs about
  * 1.5 MB of pool, so the child stays that much larger for good.
  *
- * Our requests take their pool from an allocator of the connection's own
- * instead. It keeps what the requests of the connection freed while the
- * connection lives (keep-alive clients such as nova reuse those blocks
- * without mapping memory again) and gives all of it back when the
- * connection closes. Memory that json-c and the database drivers took
- * from malloc goes back once an answer leaves more than a megabyte of it
- * free (malloc_trim): glibc would keep it in the thread's arena otherwise.
+ * Our requests take their pool from an allocator of the child's own
+ * instead, lent for the request and given back at its end to a short
+ * list of spares (at most one per thread of the child), each keeping up
+ * to REQUEST_KEEP_BYTES of blocks. So a child keeps at most
+ * ThreadsPerChild of them, however many connections come and go: an
+ * allocator made and destroyed per connection unmapped its blocks each
+ * time, and with many clients (event closes idle keep-alive connections
+ * when its threads are busy) unmapping in a threaded process, every
+ * unmap stopping the child's other threads to flush their TLBs, was a
+ * third of the child's CPU (issue 26, the scheduler loop at 50 workers).
+ * Memory that json-c and the database drivers took from malloc goes back
+ * once an answer leaves more than a megabyte of it free (malloc_trim):
+ * glibc would keep it in the thread's arena otherwise.
  */
 #include <stdlib.h> /* defines __GLIBC__ on glibc */
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 #include <apr_allocator.h>
+#include <apr_thread_mutex.h>
+#include <ap_mpm.h>
 
 #include "pl_private.h"
 #include "pl_memory.h"
 
-/* The most a connection's allocator keeps between its requests: a
- * candidates answer of a few hundred providers needs about 1.5 MB. */
-#define CONN_KEEP_BYTES ((apr_size_t)4 * 1024 * 1024)
+/* The most a spare allocator keeps between requests: a candidates
+ * answer of a few hundred providers needs about 1.5 MB. */
+#define REQUEST_KEEP_BYTES ((apr_size_t)4 * 1024 * 1024)
 
 /* After an answer of this size, the malloc'd memory behind it (json-c
  * objects, driver results: several times the answer) may be large. */
@@ -41,27 +49,68 @@
  * next request. */
 #define TRIM_FREE_BYTES ((size_t)1024 * 1024)
 
-static apr_status_t destroy_allocator(void *data)
+/* The child's spare allocators (made in child_init). A request's pool
+ * may be destroyed by another thread than the one that made it (event's
+ * write completion), hence the lock. */
+static struct {
+    apr_thread_mutex_t *lock;
+    apr_allocator_t **spare;
+    int count;
+    int max; /* ThreadsPerChild */
+} spares;
+
+void pl_memory_child_init(apr_pool_t *pchild)
 {
-    apr_allocator_destroy(data);
-    return APR_SUCCESS;
+    int threads = 0;
+
+    if (ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads) != APR_SUCCESS ||
+        threads < 1) {
+        threads = 1;
+    }
+    if (apr_thread_mutex_create(&spares.lock, APR_THREAD_MUTEX_DEFAULT,
+                                pchild) != APR_SUCCESS) {
+        spares.lock = NULL; /* no spares: an allocator per request */
+        return;
+    }
+    spares.spare = apr_pcalloc(pchild, (apr_size_t)threads *
+                                           sizeof(*spares.spare));
+    spares.max = threads;
 }
 
-/* The connection's allocator, made at its first request. Registered on
- * the connection's pool, it is destroyed once every request pool of the
- * connection is (apr_pool_clear destroys subpools before cleanups run). */
-static apr_allocator_t *connection_allocator(conn_rec *c)
+/* A spare allocator, or a new one; NULL if none can be made. */
+static apr_allocator_t *take_allocator(void)
 {
-    apr_allocator_t *a = ap_get_module_config(c->conn_config,
-                                              &placement_module);
+    apr_allocator_t *a = NULL;
 
+    if (spares.lock && apr_thread_mutex_lock(spares.lock) == APR_SUCCESS) {
+        if (spares.count > 0) {
+            a = spares.spare[--spares.count];
+        }
+        apr_thread_mutex_unlock(spares.lock);
+    }
     if (a == NULL && apr_allocator_create(&a) == APR_SUCCESS) {
-        apr_allocator_max_free_set(a, CONN_KEEP_BYTES);
-        ap_set_module_config(c->conn_config, &placement_module, a);
-        apr_pool_cleanup_register(c->pool, a, destroy_allocator,
-                                  apr_pool_cleanup_null);
+        apr_allocator_max_free_set(a, REQUEST_KEEP_BYTES);
     }
     return a;
+}
+
+/* Registered on r->pool: runs after its subpools, the request's pool
+ * among them, gave their blocks back to the allocator. */
+static apr_status_t give_back_allocator(void *data)
+{
+    apr_allocator_t *a = data;
+
+    if (spares.lock && apr_thread_mutex_lock(spares.lock) == APR_SUCCESS) {
+        if (spares.count < spares.max) {
+            spares.spare[spares.count++] = a;
+            a = NULL;
+        }
+        apr_thread_mutex_unlock(spares.lock);
+    }
+    if (a != NULL) {
+        apr_allocator_destroy(a);
+    }
+    return APR_SUCCESS;
 }
 
 #ifdef __GLIBC__
@@ -99,11 +148,17 @@ apr_pool_t *pl_memory_request_pool(request_rec *r)
 
     apr_pool_cleanup_register(r->pool, r, trim_after_answer,
                               apr_pool_cleanup_null);
-    /* a child of r->pool: destroyed with it, after the answer is sent */
-    a = connection_allocator(r->connection);
-    if (a == NULL || apr_pool_create_ex(&p, r->pool, NULL, a) != APR_SUCCESS) {
+    a = take_allocator();
+    if (a == NULL) {
         return r->pool;
     }
+    /* a child of r->pool: destroyed with it, after the answer is sent */
+    if (apr_pool_create_ex(&p, r->pool, NULL, a) != APR_SUCCESS) {
+        give_back_allocator(a);
+        return r->pool;
+    }
+    apr_pool_cleanup_register(r->pool, a, give_back_allocator,
+                              apr_pool_cleanup_null);
     apr_pool_tag(p, "placement_request");
     return p;
 }

@@ -10,11 +10,15 @@
 
 /**
  * The pool a placement request allocates from: a child of r->pool
- * (destroyed with it) whose blocks come from an allocator of the
- * connection, kept between its requests and freed when it closes. Also
+ * (destroyed with it) whose blocks come from an allocator the child
+ * lends for the request and keeps, with its free blocks, for the next
+ * one (at most ThreadsPerChild of them). Also
  * hands malloc'd memory back to the system after large answers. Falls
  * back to r->pool if no allocator can be made.
  */
 apr_pool_t *pl_memory_request_pool(request_rec *r);
+
+/** child_init: the lock of the child's spare allocators. */
+void pl_memory_child_init(apr_pool_t *pchild);
 
 #endif /* PL_MEMORY_H */
