@@ -21,11 +21,23 @@ class Api:
     def call(self, method, path, body=None):
         """(status, decoded JSON body or None)"""
         data = json.dumps(body) if body is not None else None
-        self.conn.request(method, self.prefix + path, body=data,
-                          headers=HEADERS)
-        resp = self.conn.getresponse()
+        try:
+            resp = self.send(method, path, data)
+        except (http.client.RemoteDisconnected, ConnectionResetError,
+                BrokenPipeError):
+            # httpd closed the kept-alive connection while it was idle
+            # (KeepAliveTimeout: reading a large answer on a loaded host
+            # takes longer), before reading this request: send it again
+            # on a new one
+            self.conn.close()
+            resp = self.send(method, path, data)
         text = resp.read().decode('utf-8')
         return resp.status, json.loads(text) if text else None
+
+    def send(self, method, path, data):
+        self.conn.request(method, self.prefix + path, body=data,
+                          headers=HEADERS)
+        return self.conn.getresponse()
 
 
 def check(name, cond, detail=''):
