@@ -8,6 +8,17 @@
  * KEY counts rows as the client's flags say; IGNORE's count is 0 for a
  * row it skipped), so no savepoint is needed on any: losing the race
  * never takes the write's transaction down.
+ *
+ * IGNORE also turns into warnings the errors a row's values can cause
+ * (too long, out of range, NULL where not allowed, a character the
+ * column's character set lacks), the row then skipped or stored
+ * altered. The API's schemas bound every value to its column (uuids,
+ * external ids and type names of at most 255 characters), and each
+ * INSERT is followed by a read of the row by its exact value: a row not
+ * stored as given (a 4-byte character in a utf8mb3 database) is not
+ * found, "vanished", and the write fails and rolls back as the error
+ * would have made it. What IGNORE does not downgrade (a deadlock, a
+ * lock wait timeout, a lost connection) fails the statement as before.
  */
 #include <apr_strings.h>
 
