@@ -157,9 +157,10 @@ typedef struct pl_db_list_t {
 /**
  * Run the statement of l over values[0 .. n - 1], as few statements as
  * it takes: chunks of PL_DB_LIST_MAX values, the rest in chunks of
- * decreasing powers of two, so that each list statement has at most ten
- * texts, each prepared once per connection (with pad: the smallest
- * power of two at least n, at most PL_DB_LIST_MAX, in one statement). Nothing is run for n == 0.
+ * decreasing powers of two until at most 8 are left, those in one, so
+ * that each list statement has at most 18 texts, each prepared once per
+ * connection (with pad: the smallest power of two at least n, at most
+ * PL_DB_LIST_MAX, in one statement). Nothing is run for n == 0.
  * The driver's buffers of each chunk are freed before the next: the
  * cost in memory is one chunk's. *pchanged (may be NULL): the rows all
  * chunks changed. Return codes as pl_db_exec; a failure stops the run.

@@ -74,7 +74,9 @@ apr_status_t pl_store_consumer_resolve(pl_db_t *db, apr_pool_t *p,
                                        pl_consumer_t **pc);
 
 /**
- * Create the consumer uuid (generation 0). If another request created
+ * Create the consumer uuid at generation (0; a write that would bump it
+ * right after, in its transaction: 1, and updated_at set, as the bump
+ * would have). If another request created
  * it first, read that one instead (and set its type to type_id when it
  * differs, as upstream does); *pcreated says which happened.
  * type_id 0: NULL. A consumer this call created is not read back: its
@@ -85,6 +87,7 @@ apr_status_t pl_store_consumer_resolve(pl_db_t *db, apr_pool_t *p,
 apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
                                       const char *uuid, apr_int64_t project_id,
                                       apr_int64_t user_id, apr_int64_t type_id,
+                                      apr_int64_t generation,
                                       pl_consumer_t **pc, int *pcreated);
 
 /**

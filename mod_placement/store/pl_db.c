@@ -750,6 +750,11 @@ apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql)
 /* Chunk sizes are powers of two up to PL_DB_LIST_MAX (2^9): this many. */
 #define LIST_SHAPES 10
 
+/* A list of at most this many items (unpadded) is one statement of its
+ * own size: a claim of three classes is one INSERT, not two. Each list
+ * statement still has a bounded number of texts (LIST_SHAPES more). */
+#define LIST_EXACT 8
+
 /* The items of l, k of them, at w: the end. */
 static char *list_items(char *w, const pl_db_list_t *l, int k)
 {
@@ -793,12 +798,18 @@ static const char *list_text(apr_pool_t *p, const pl_db_list_t *l, int k)
     return text;
 }
 
-/* The next chunk out of n values left: PL_DB_LIST_MAX, or the largest
- * power of two no greater than n (with pad: the smallest no less than
- * n); *pshape its index among the texts. */
+/* The next chunk out of n values left: all of them if at most
+ * LIST_EXACT, else PL_DB_LIST_MAX or the largest power of two no
+ * greater than n (with pad: the smallest no less than n); *pshape its
+ * index among the texts. */
 static int list_chunk(int n, int pad, int *pshape)
 {
     int k = PL_DB_LIST_MAX, shape = LIST_SHAPES - 1;
+
+    if (!pad && n <= LIST_EXACT) {
+        *pshape = LIST_SHAPES + n - 1;
+        return n;
+    }
 
     while (k > n && !(pad && k / 2 < n)) {
         k >>= 1;
@@ -842,7 +853,7 @@ static apr_status_t run_list(pl_db_t *db, apr_pool_t *p, const pl_db_list_t *l,
                              const char *const *values, int n, pl_db_row_fn *fn,
                              void *baton, int *pchanged)
 {
-    const char *texts[LIST_SHAPES] = { NULL };
+    const char *texts[LIST_SHAPES + LIST_EXACT] = { NULL };
     int nv = l->nvalues > 1 ? l->nvalues : 1;
     int per = nv + l->nextra, done, changed, i, k, shape;
     const char **args;

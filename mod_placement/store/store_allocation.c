@@ -476,7 +476,7 @@ static pl_consumer_t *consumer_keep(apr_pool_t *p, const pl_consumer_t *c)
  * keep. */
 static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
                                     apr_pool_t *keep, pl_alloc_write_t *w,
-                                    pl_alloc_consumer_t *ac)
+                                    pl_alloc_consumer_t *ac, int has_items)
 {
     pl_consumer_names_t names;
     pl_consumer_t *c = NULL;
@@ -525,9 +525,11 @@ static apr_status_t ensure_consumer(pl_db_t *db, apr_pool_t *p,
         return rv;
     }
     if (c == NULL) {
+        /* one with items is made at generation 1 (bump_consumers
+         * leaves it be: no one else sees it before the commit) */
         rv = pl_store_consumer_create(db, p, ac->uuid, ac->project_id,
-                                      ac->user_id, ac->type_id, &c,
-                                      &ac->created);
+                                      ac->user_id, ac->type_id,
+                                      has_items ? 1 : 0, &c, &ac->created);
         if (rv != APR_SUCCESS) {
             return rv;
         }
@@ -801,6 +803,7 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
 {
     pl_alloc_write_t *w = baton;
     apr_hash_t *provs = apr_hash_make(p), *rcs = apr_hash_make(p);
+    pl_idmap_t *with_items;
     apr_pool_t *each;
     apr_status_t rv;
     int i;
@@ -809,11 +812,19 @@ static apr_status_t write_once(pl_db_t *db, apr_pool_t *p, void *baton)
     if ((rv = find_inventory_providers(db, p, w))) {
         return rv;
     }
+    /* the consumers with items: replace_allocations bumps them */
+    with_items = pl_idmap_make(p, (apr_size_t)w->consumers->nelts);
+    for (i = 0; i < w->items->nelts; i++) {
+        pl_idmap_add(with_items,
+                     PTR_KEY(APR_ARRAY_IDX(w->items, i, pl_alloc_item_t).ac));
+    }
     apr_pool_create(&each, p);
     for (i = 0, rv = APR_SUCCESS; i < w->consumers->nelts && !rv; i++) {
-        rv = ensure_consumer(
-            db, each, p, w,
-            APR_ARRAY_IDX(w->consumers, i, pl_alloc_consumer_t *));
+        pl_alloc_consumer_t *ac = APR_ARRAY_IDX(w->consumers, i,
+                                                pl_alloc_consumer_t *);
+
+        rv = ensure_consumer(db, each, p, w, ac,
+                             pl_idmap_has(with_items, PTR_KEY(ac)));
         apr_pool_clear(each);
     }
     apr_pool_destroy(each);
@@ -987,9 +998,10 @@ static apr_status_t bump_providers(pl_db_t *db, apr_pool_t *p,
 }
 
 /* The generations of the write's consumers (seen, each once), bumped in
- * one statement: one that moved since ensure_consumer read it (or that
- * a concurrent request created first, at generation 0 here) is upstream's
- * concurrent update (409). */
+ * one statement, but for those this write created (made at generation 1
+ * by ensure_consumer): one that moved since ensure_consumer read it (or
+ * that a concurrent request created first, at generation 0 here) is
+ * upstream's concurrent update (409). */
 static apr_status_t bump_consumers(pl_db_t *db, apr_pool_t *p,
                                    pl_alloc_write_t *w,
                                    const apr_array_header_t *seen)
@@ -999,16 +1011,17 @@ static apr_status_t bump_consumers(pl_db_t *db, apr_pool_t *p,
     apr_int64_t **gens = apr_palloc(p, (apr_size_t)(seen->nelts + 1) *
                                            sizeof(*gens));
     apr_status_t rv;
-    int i;
+    int i, n = 0;
 
     for (i = 0; i < seen->nelts; i++) {
-        pl_consumer_t *c = APR_ARRAY_IDX(seen, i, pl_alloc_consumer_t *)
-                               ->consumer;
+        pl_alloc_consumer_t *ac = APR_ARRAY_IDX(seen, i, pl_alloc_consumer_t *);
 
-        ids[i] = c->id;
-        gens[i] = &c->generation;
+        if (!ac->created) {
+            ids[n] = ac->consumer->id;
+            gens[n++] = &ac->consumer->generation;
+        }
     }
-    rv = pl_store_bump_generations(db, p, "consumers", seen->nelts, ids, gens);
+    rv = pl_store_bump_generations(db, p, "consumers", n, ids, gens);
     if (rv == PL_ECONFLICT) {
         w->fail.why = PL_ALLOC_CONSUMER_MOVED;
     }

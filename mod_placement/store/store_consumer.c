@@ -4,30 +4,25 @@
  * database. Creation is insert-first with the unique constraint as the
  * arbiter: whoever loses a race re-reads the row the winner made. On
  * PostgreSQL and SQLite the INSERT says ON CONFLICT DO NOTHING and
- * cannot fail on the duplicate; on MySQL (whose ON DUPLICATE KEY counts
- * rows as the client's flags say) it runs under a savepoint inside a
- * write's transaction, so losing the race costs that statement only.
+ * cannot fail on the duplicate; MySQL's says IGNORE (its ON DUPLICATE
+ * KEY counts rows as the client's flags say; IGNORE's count is 0 for a
+ * row it skipped), so no savepoint is needed on any: losing the race
+ * never takes the write's transaction down.
+ *
+ * IGNORE also turns into warnings the errors a row's values can cause
+ * (too long, out of range, NULL where not allowed, a character the
+ * column's character set lacks), the row then skipped or stored
+ * altered. The API's schemas bound every value to its column (uuids,
+ * external ids and type names of at most 255 characters), and each
+ * INSERT is followed by a read of the row by its exact value: a row not
+ * stored as given (a 4-byte character in a utf8mb3 database) is not
+ * found, "vanished", and the write fails and rolls back as the error
+ * would have made it. What IGNORE does not downgrade (a deadlock, a
+ * lock wait timeout, a lost connection) fails the statement as before.
  */
 #include <apr_strings.h>
 
 #include "pl_store_consumer.h"
-
-/* Run an INSERT that may lose a unique-constraint race without taking
- * the write's transaction down with it (a savepoint inside one). In a
- * savepoint apr_dbd_pgsql loses the error's text, so a failure other
- * than a deadlock is only "maybe a duplicate": the callers read again. */
-static apr_status_t insert_alone(pl_db_t *db, const char *sql, int nargs,
-                                 const char *const *args)
-{
-    apr_status_t rv = pl_db_savepoint(db, "pl_insert");
-
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    rv = pl_db_exec(db, NULL, sql, nargs, args);
-    rv = pl_db_release(db, "pl_insert", rv);
-    return rv == PL_EDB && pl_db_depth(db) > 0 ? APR_EEXIST : rv;
-}
 
 /* An INSERT failed as a duplicate (or even succeeded), yet the row is
  * not there to read: in a transaction, run it again whole (the winner
@@ -40,19 +35,21 @@ static apr_status_t vanished(const pl_db_t *db)
 
 /* Read the id of the row of table whose column key equals value; insert
  * it when missing. The three "external id" tables share this shape.
- * PostgreSQL and SQLite first INSERT ... ON CONFLICT DO NOTHING
- * RETURNING id (upsert_sql): a row back is the new id, none means the
- * row exists (a concurrent writer's INSERT made this one wait for its
- * end), then read; no savepoint, as nothing can fail alone. MySQL reads
- * first and inserts under a savepoint. */
+ * PostgreSQL and SQLite INSERT ... ON CONFLICT DO NOTHING RETURNING id
+ * (upsert_sql): a row back is the new id, none means the row exists (a
+ * concurrent writer's INSERT made this one wait for its end), then read.
+ * MySQL INSERT IGNORE (ignore_sql), which cannot fail on the duplicate
+ * either (it waits for a concurrent twin the same way), then reads the
+ * id (READ COMMITTED: the twin's row is seen). No savepoint: nothing
+ * can fail alone. The callers ask only for rows that were missing a
+ * moment before, so inserting first costs nothing. */
 static apr_status_t ensure_row(pl_db_t *db, apr_pool_t *p,
-                               const char *select_sql, const char *insert_sql,
+                               const char *select_sql, const char *ignore_sql,
                                const char *upsert_sql, const char *value,
                                apr_int64_t *pid)
 {
     pl_rows_t *rows;
     apr_status_t rv;
-    int attempt;
 
     if (pl_db_dialect(db) != PL_DB_MYSQL) {
         rv = pl_db_select(db, p, &rows, upsert_sql,
@@ -63,27 +60,16 @@ static apr_status_t ensure_row(pl_db_t *db, apr_pool_t *p,
         if (rows->nrows > 0) {
             return pl_db_int64(rows, 0, 0, pid);
         }
-        rv = pl_db_select(db, p, &rows, select_sql, PL_ARGS(value));
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-        return rows->nrows > 0 ? pl_db_int64(rows, 0, 0, pid) : vanished(db);
     }
-    for (attempt = 0; attempt < 2; attempt++) {
-        rv = pl_db_select(db, p, &rows, select_sql, PL_ARGS(value));
-        if (rv != APR_SUCCESS) {
-            return rv;
-        }
-        if (rows->nrows > 0) {
-            return pl_db_int64(rows, 0, 0, pid);
-        }
-        rv = insert_alone(db, insert_sql, PL_ARGS(value, pl_db_now(p)));
-        if (rv != APR_SUCCESS && rv != APR_EEXIST) {
-            return rv;
-        }
-        /* inserted, or someone else did: read the id either way */
+    else if ((rv = pl_db_exec(db, NULL, ignore_sql,
+                              PL_ARGS(value, pl_db_now(p))))) {
+        return rv;
     }
-    return vanished(db);
+    rv = pl_db_select(db, p, &rows, select_sql, PL_ARGS(value));
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    return rows->nrows > 0 ? pl_db_int64(rows, 0, 0, pid) : vanished(db);
 }
 
 /* The INSERT of ensure_row for table (column), plain and as upsert. */
@@ -91,12 +77,14 @@ static apr_status_t ensure_row(pl_db_t *db, apr_pool_t *p,
     "INSERT INTO " table " (" column ", created_at) VALUES (%s, %s)"
 #define UPSERT_NAME(table, column) \
     INSERT_NAME(table, column) " ON CONFLICT DO NOTHING RETURNING id"
+#define IGNORE_NAME(table, column) \
+    "INSERT IGNORE INTO " table " (" column ", created_at) VALUES (%s, %s)"
 
 apr_status_t pl_store_project_ensure(pl_db_t *db, apr_pool_t *p,
                                      const char *external_id, apr_int64_t *pid)
 {
     return ensure_row(db, p, "SELECT id FROM projects WHERE external_id = %s",
-                      INSERT_NAME("projects", "external_id"),
+                      IGNORE_NAME("projects", "external_id"),
                       UPSERT_NAME("projects", "external_id"), external_id, pid);
 }
 
@@ -104,7 +92,7 @@ apr_status_t pl_store_user_ensure(pl_db_t *db, apr_pool_t *p,
                                   const char *external_id, apr_int64_t *pid)
 {
     return ensure_row(db, p, "SELECT id FROM users WHERE external_id = %s",
-                      INSERT_NAME("users", "external_id"),
+                      IGNORE_NAME("users", "external_id"),
                       UPSERT_NAME("users", "external_id"), external_id, pid);
 }
 
@@ -112,7 +100,7 @@ apr_status_t pl_store_consumer_type_ensure(pl_db_t *db, apr_pool_t *p,
                                            const char *name, apr_int64_t *pid)
 {
     return ensure_row(db, p, "SELECT id FROM consumer_types WHERE name = %s",
-                      INSERT_NAME("consumer_types", "name"),
+                      IGNORE_NAME("consumer_types", "name"),
                       UPSERT_NAME("consumer_types", "name"), name, pid);
 }
 
@@ -213,43 +201,47 @@ apr_status_t pl_store_consumer_resolve(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
-/* INSERT the consumer unless its uuid exists: *pid its id and *pcreated
- * 1 when this inserted it, *pcreated 0 when the row was there (or a
- * concurrent writer's was: its INSERT made this one wait for its end).
- * PostgreSQL and SQLite say both in one statement that cannot fail on
- * the duplicate; MySQL's ON DUPLICATE KEY counts rows by the client's
- * flags, so there the INSERT runs under a savepoint. */
+/* INSERT the consumer unless its uuid exists: *pid its id (0: read it)
+ * and *pcreated 1 when this inserted it, *pcreated 0 when the row was
+ * there (or a concurrent writer's was: its INSERT made this one wait for
+ * its end). Neither can fail on the duplicate: PostgreSQL and SQLite say
+ * both in one statement (ON CONFLICT DO NOTHING RETURNING id), MySQL
+ * says IGNORE and counts the row it inserted (its ON DUPLICATE KEY would
+ * count rows by the client's flags). */
 static apr_status_t insert_consumer(pl_db_t *db, apr_pool_t *p,
                                     const char *uuid, apr_int64_t project_id,
                                     apr_int64_t user_id, apr_int64_t type_id,
-                                    const char *now, apr_int64_t *pid,
-                                    int *pcreated)
+                                    apr_int64_t generation, const char *now,
+                                    apr_int64_t *pid, int *pcreated)
 {
+    const char *args[] = { uuid,
+                           pl_db_i64(p, project_id),
+                           pl_db_i64(p, user_id),
+                           pl_db_i64(p, generation),
+                           type_id ? pl_db_i64(p, type_id) : NULL,
+                           now,
+                           generation > 0 ? now : NULL };
     pl_rows_t *rows;
     apr_status_t rv;
+    int changed = 0;
 
     *pcreated = 0;
     *pid = 0;
     if (pl_db_dialect(db) == PL_DB_MYSQL) {
-        rv = insert_alone(db,
-                          "INSERT INTO consumers (uuid, project_id, "
-                          "user_id, generation, consumer_type_id, created_at) "
-                          "VALUES (%s, %s, %s, 0, %s, %s)",
-                          PL_ARGS(uuid, pl_db_i64(p, project_id),
-                                  pl_db_i64(p, user_id),
-                                  type_id ? pl_db_i64(p, type_id) : NULL, now));
-        if (rv == APR_SUCCESS) {
-            *pcreated = 1;
-        }
-        return rv == APR_EEXIST ? APR_SUCCESS : rv;
+        rv = pl_db_exec(db, &changed,
+                        "INSERT IGNORE INTO consumers (uuid, project_id, "
+                        "user_id, generation, consumer_type_id, created_at, "
+                        "updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                        7, args);
+        *pcreated = rv == APR_SUCCESS && changed == 1;
+        return rv;
     }
-    rv = pl_db_select(
-        db, p, &rows,
-        "INSERT INTO consumers (uuid, project_id, "
-        "user_id, generation, consumer_type_id, created_at) "
-        "VALUES (%s, %s, %s, 0, %s, %s) ON CONFLICT DO NOTHING RETURNING id",
-        PL_ARGS(uuid, pl_db_i64(p, project_id), pl_db_i64(p, user_id),
-                type_id ? pl_db_i64(p, type_id) : NULL, now));
+    rv = pl_db_select(db, p, &rows,
+                      "INSERT INTO consumers (uuid, project_id, "
+                      "user_id, generation, consumer_type_id, created_at, "
+                      "updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                      "ON CONFLICT DO NOTHING RETURNING id",
+                      7, args);
     if (rv == APR_SUCCESS && rows->nrows == 1) {
         *pcreated = 1;
         *pid = apr_atoi64(PL_CELL(rows, 0, 0));
@@ -260,14 +252,15 @@ static apr_status_t insert_consumer(pl_db_t *db, apr_pool_t *p,
 apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
                                       const char *uuid, apr_int64_t project_id,
                                       apr_int64_t user_id, apr_int64_t type_id,
+                                      apr_int64_t generation,
                                       pl_consumer_t **pc, int *pcreated)
 {
     const char *now = pl_db_now(p);
     apr_int64_t id;
     apr_status_t rv;
 
-    rv = insert_consumer(db, p, uuid, project_id, user_id, type_id, now, &id,
-                         pcreated);
+    rv = insert_consumer(db, p, uuid, project_id, user_id, type_id, generation,
+                         now, &id, pcreated);
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -280,8 +273,9 @@ apr_status_t pl_store_consumer_create(pl_db_t *db, apr_pool_t *p,
         c->project_id = project_id;
         c->user_id = user_id;
         c->type_id = type_id;
-        c->generation = 0;
+        c->generation = generation;
         c->created_at = now;
+        c->updated_at = generation > 0 ? now : NULL;
         *pc = c;
         return APR_SUCCESS;
     }

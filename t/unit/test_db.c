@@ -153,12 +153,13 @@ static apr_status_t add_row(void *baton, int ncols, const char *const *cells)
 }
 
 /* pl_db_exec_list and pl_db_select_list: every value once, in chunks of
- * at most PL_DB_LIST_MAX, the rest in powers of two. */
+ * at most PL_DB_LIST_MAX, the rest in powers of two until at most 8 are
+ * left, those in one. */
 static void test_lists(pl_db_t *db)
 {
-    static const int sizes[] = { 0, 1, 3, 512, 513, 1300 };
-    /* chunks: 1300 = 512 + 512 + 256 + 16 + 4 */
-    static const int statements[] = { 0, 1, 2, 1, 2, 5 };
+    static const int sizes[] = { 0, 1, 3, 8, 9, 20, 512, 513, 1300 };
+    /* chunks: 9 = 8 + 1, 20 = 16 + 4, 1300 = 512 + 512 + 256 + 16 + 4 */
+    static const int statements[] = { 0, 1, 1, 1, 2, 2, 1, 2, 5 };
     const char *extra[] = { "x" }, *head_args[] = { "x" };
     const pl_db_list_t insert = {
         "INSERT INTO l (n, tag) VALUES ", 0, NULL, "(%s, %s)", 1, extra, ""

@@ -106,7 +106,7 @@ static void test_create_and_get(void)
                "an unknown consumer is APR_ENOENT");
 
     TAP_IS_INT(
-        pl_store_consumer_create(db, p, C1, proj, user, type, &c, &created),
+        pl_store_consumer_create(db, p, C1, proj, user, type, 0, &c, &created),
         APR_SUCCESS, "create a consumer with a type");
     TAP_IS_INT(created, 1, "it says it created it");
     TAP_OK(c != NULL && c->id > 0, "and gives the row");
@@ -130,8 +130,9 @@ static void test_create_and_get(void)
 
     /* without a type: NULL in the row, "unknown" to the reader */
     created = -1;
-    TAP_IS_INT(pl_store_consumer_create(db, p, C2, proj, user, 0, &c, &created),
-               APR_SUCCESS, "create a consumer without a type");
+    TAP_IS_INT(
+        pl_store_consumer_create(db, p, C2, proj, user, 0, 0, &c, &created),
+        APR_SUCCESS, "create a consumer without a type");
     TAP_IS_INT(fixture_int(db, p,
                            "SELECT COUNT(*) FROM consumers WHERE uuid = '" C2
                            "' AND consumer_type_id IS NULL"),
@@ -142,7 +143,7 @@ static void test_create_and_get(void)
 
     /* creating an existing one finds it (a lost race), taking the type */
     created = -1;
-    TAP_IS_INT(pl_store_consumer_create(db, p, C1, proj, user, other_type,
+    TAP_IS_INT(pl_store_consumer_create(db, p, C1, proj, user, other_type, 0,
                                         &again, &created),
                APR_SUCCESS, "create an existing consumer");
     TAP_IS_INT(created, 0, "it says it did not create it");
@@ -167,7 +168,7 @@ static void test_generation(void)
     pl_store_user_ensure(db, p, "user-a", &user);
     pl_store_project_ensure(db, p, "proj-b", &proj_b);
     pl_store_user_ensure(db, p, "user-b", &user_b);
-    if (pl_store_consumer_create(db, p, C3, proj, user, 0, &c, &created) !=
+    if (pl_store_consumer_create(db, p, C3, proj, user, 0, 0, &c, &created) !=
         APR_SUCCESS) {
         fixture_fail(db, "consumer " C3);
     }
@@ -222,8 +223,8 @@ static void test_delete(void)
     tap_note("deleting");
     pl_store_project_ensure(db, p, "proj-a", &proj);
     pl_store_user_ensure(db, p, "user-a", &user);
-    pl_store_consumer_create(db, p, C4, proj, user, 0, &c, &created);
-    pl_store_consumer_create(db, p, C5, proj, user, 0, &c, &created);
+    pl_store_consumer_create(db, p, C4, proj, user, 0, 0, &c, &created);
+    pl_store_consumer_create(db, p, C5, proj, user, 0, 0, &c, &created);
     give_allocation(p, C5);
 
     uuids = apr_array_make(p, 3, sizeof(const char *));
