@@ -72,8 +72,8 @@ void pl_memory_child_init(apr_pool_t *pchild)
         spares.lock = NULL; /* no spares: an allocator per request */
         return;
     }
-    spares.spare = apr_pcalloc(pchild, (apr_size_t)threads *
-                                           sizeof(*spares.spare));
+    spares.spare = apr_pcalloc(pchild,
+                               (apr_size_t)threads * sizeof(apr_allocator_t *));
     spares.max = threads;
 }
 
