@@ -582,9 +582,14 @@ static void tree_filter(apr_pool_t *p, const pl_ac_request_t *req,
     }
 }
 
-/* " AND <the root col passes in_tree and root_required>" */
+/* " AND <the root col passes in_tree and root_required>". whole: for
+ * the set query, which reads every matching provider anyway: there the
+ * forbidden traits are a NOT EXISTS, which PostgreSQL runs as one hashed
+ * anti-join (nova's root_required=!COMPUTE_STATUS_DISABLED at 1,000
+ * providers: the statement 2.4 ms instead of 4.3), where the walk wants
+ * a probe per root it passes (see walk_sql). */
 static const char *root_conds(apr_pool_t *p, const tree_filter_t *f,
-                              const char *col)
+                              const char *col, int whole)
 {
     const char *conds = "";
     int i;
@@ -602,7 +607,15 @@ static const char *root_conds(apr_pool_t *p, const tree_filter_t *f,
                              "(%s)) IS NOT NULL",
                              conds, f->root_n, col, f->root_all);
     }
-    if (f->root_none) {
+    if (f->root_none && whole) {
+        conds = apr_psprintf(p,
+                             "%s AND NOT EXISTS (SELECT 1 FROM "
+                             "resource_provider_traits x WHERE "
+                             "x.resource_provider_id = %s AND x.trait_id IN "
+                             "(%s))",
+                             conds, col, f->root_none);
+    }
+    else if (f->root_none) {
         conds = apr_psprintf(p,
                              "%s AND (SELECT CASE WHEN COUNT(*) = 0 THEN 1 END "
                              "FROM resource_provider_traits x WHERE "
@@ -651,7 +664,7 @@ static const char *walk_sql(apr_pool_t *p, const tree_filter_t *f,
                         "THEN 1 END FROM resource_providers t%s WHERE "
                         "t.root_provider_id = r.id) IS NOT NULL ORDER BY r.id "
                         "LIMIT %d",
-                        after, root_conds(p, f, "r.id"), tests, joins,
+                        after, root_conds(p, f, "r.id", 0), tests, joins,
                         max_trees);
 }
 
@@ -685,7 +698,7 @@ static const char *need_set(apr_pool_t *p, const tree_filter_t *f, int i,
  */
 static const char *set_sql(apr_pool_t *p, const tree_filter_t *f)
 {
-    const char *where = root_conds(p, f, "t0.root_provider_id");
+    const char *where = root_conds(p, f, "t0.root_provider_id", 1);
     int i;
 
     for (i = 1; i < f->needs->nelts; i++) {
