@@ -124,8 +124,10 @@ def main():
             ('40 traits, 5 times each', traits * 5, 1),
             ('200 traits, one the provider lacks',
              traits * 4 + [traits[3]] * 39 + ['CUSTOM_MANY_ABSENT'], 0),
+            # one the provider has, forbidden and not also required (both
+            # at once is upstream's 400)
             ('200 traits, one of them forbidden',
-             traits * 4 + [traits[1]] * 39 + ['!' + traits[7]], 0)):
+             traits[:39] * 5 + [traits[1]] * 4 + ['!' + traits[39]], 0)):
         st, body = api.call('GET', base + ','.join(req))
         n = len(body['allocation_requests']) if st == 200 else -1
         check('traits: required= %s: %d candidate(s)' % (name, want),
