@@ -31,7 +31,6 @@
 #include <apr_thread_mutex.h>
 #include <ap_mpm.h>
 
-#include "pl_private.h"
 #include "pl_memory.h"
 
 /* The most a spare allocator keeps between requests: a candidates
