@@ -72,13 +72,14 @@ static apr_status_t ensure_row(pl_db_t *db, apr_pool_t *p,
     return rows->nrows > 0 ? pl_db_int64(rows, 0, 0, pid) : vanished(db);
 }
 
-/* The INSERT of ensure_row for table (column), plain and as upsert. */
-#define INSERT_NAME(table, column) \
-    "INSERT INTO " table " (" column ", created_at) VALUES (%s, %s)"
+/* The INSERT of ensure_row for table (column): verb "INSERT" or
+ * "INSERT IGNORE" (MySQL); UPSERT_NAME the others' form. */
+#define INSERT_NAME(verb, table, column) \
+    verb " INTO " table " (" column ", created_at) VALUES (%s, %s)"
+#define ON_CONFLICT_ID " ON CONFLICT DO NOTHING RETURNING id"
 #define UPSERT_NAME(table, column) \
-    INSERT_NAME(table, column) " ON CONFLICT DO NOTHING RETURNING id"
-#define IGNORE_NAME(table, column) \
-    "INSERT IGNORE INTO " table " (" column ", created_at) VALUES (%s, %s)"
+    INSERT_NAME("INSERT", table, column) ON_CONFLICT_ID
+#define IGNORE_NAME(table, column) INSERT_NAME("INSERT IGNORE", table, column)
 
 apr_status_t pl_store_project_ensure(pl_db_t *db, apr_pool_t *p,
                                      const char *external_id, apr_int64_t *pid)
@@ -227,21 +228,19 @@ static apr_status_t insert_consumer(pl_db_t *db, apr_pool_t *p,
 
     *pcreated = 0;
     *pid = 0;
+#define INSERT_CONSUMER(verb)                                       \
+    verb " INTO consumers (uuid, project_id, user_id, generation, " \
+         "consumer_type_id, created_at, updated_at) "               \
+         "VALUES (%s, %s, %s, %s, %s, %s, %s)"
     if (pl_db_dialect(db) == PL_DB_MYSQL) {
-        rv = pl_db_exec(db, &changed,
-                        "INSERT IGNORE INTO consumers (uuid, project_id, "
-                        "user_id, generation, consumer_type_id, created_at, "
-                        "updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                        7, args);
+        rv = pl_db_exec(db, &changed, INSERT_CONSUMER("INSERT IGNORE"), 7,
+                        args);
         *pcreated = rv == APR_SUCCESS && changed == 1;
         return rv;
     }
-    rv = pl_db_select(db, p, &rows,
-                      "INSERT INTO consumers (uuid, project_id, "
-                      "user_id, generation, consumer_type_id, created_at, "
-                      "updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s) "
-                      "ON CONFLICT DO NOTHING RETURNING id",
-                      7, args);
+    rv = pl_db_select(db, p, &rows, INSERT_CONSUMER("INSERT") ON_CONFLICT_ID, 7,
+                      args);
+#undef INSERT_CONSUMER
     if (rv == APR_SUCCESS && rows->nrows == 1) {
         *pcreated = 1;
         *pid = apr_atoi64(PL_CELL(rows, 0, 0));
