@@ -166,7 +166,13 @@ static void sqlite_wal(pl_db_t *db)
  * as for data in memory, which placement's indexes are: with the default
  * of 4 (a spinning disk) the planner reads whole tables into hash joins
  * where a few thousand index probes answer ten times faster (the
- * providers of 2,000 trees: 25 ms instead of 2.4 ms). */
+ * providers of 2,000 trees: 25 ms instead of 2.4 ms); and the plan a
+ * statement kept with its arguments (kept_args_name) has for any values,
+ * made once: these are the fixed statements, lookups by key and lists of
+ * ids, whose best plan does not change with their values (texts whose
+ * plan does are written with their values). PostgreSQL's own choice
+ * planned the claim's capacity read at every run, 0.47 ms where its
+ * generic plan runs in 0.10: it prices "= ANY($1)" at ten values. */
 static void session_setup(pl_db_t *db, conn_state_t *cs)
 {
     int changed;
@@ -176,6 +182,8 @@ static void session_setup(pl_db_t *db, conn_state_t *cs)
         apr_dbd_query(db->driver, db->handle, &changed, "SET jit = off");
         apr_dbd_query(db->driver, db->handle, &changed,
                       "SET random_page_cost = 1.1");
+        apr_dbd_query(db->driver, db->handle, &changed,
+                      "SET plan_cache_mode = force_generic_plan");
         break;
     case PL_DB_MYSQL:
         apr_dbd_query(db->driver, db->handle, &changed,
