@@ -263,6 +263,23 @@ typedef struct state_t {
     apr_hash_t *held;
 } state_t;
 
+/* "IN (a,b)" of list (a comma-separated list of SQL values); on
+ * PostgreSQL "= ANY(%s)" with the array of bare (the same values
+ * unquoted: ids and UUIDs, which need no quoting in an array) pushed on
+ * args. read_state's text is then one for every write, which the
+ * server keeps prepared (pl_db.c), where values in the text made a new
+ * one for each write, parsed and planned again: 0.4 ms of the 1 ms of
+ * database CPU of a claim. */
+static const char *in_set(pl_db_t *db, apr_pool_t *p, const char *list,
+                          const char *bare, apr_array_header_t *args)
+{
+    if (pl_db_dialect(db) != PL_DB_PGSQL) {
+        return apr_pstrcat(p, "IN (", list, ")", NULL);
+    }
+    APR_ARRAY_PUSH(args, const char *) = apr_pstrcat(p, "{", bare, "}", NULL);
+    return "= ANY(%s)";
+}
+
 static apr_status_t read_state(pl_db_t *db, apr_pool_t *p,
                                const apr_array_header_t *consumers,
                                apr_array_header_t *rp_ids,
@@ -271,35 +288,48 @@ static apr_status_t read_state(pl_db_t *db, apr_pool_t *p,
 {
     apr_array_header_t *quoted = apr_array_make(p, consumers->nelts + 1,
                                                 sizeof(const char *));
+    apr_array_header_t *uuids = apr_array_make(p, consumers->nelts + 1,
+                                               sizeof(const char *));
+    apr_array_header_t *args = apr_array_make(p, 3, sizeof(const char *));
+    const char *rcs = pl_db_id_array(p, rc_ids);
+    const char *rps = pl_db_id_array(p, rp_ids);
+    const char *sql, *rc_in, *consumer_in, *rp_in;
     pl_rows_t *rows;
     apr_status_t rv;
     int i;
 
     for (i = 0; i < consumers->nelts; i++) {
-        APR_ARRAY_PUSH(quoted, const char *) = pl_db_quote(
-            db, p,
-            APR_ARRAY_IDX(consumers, i, pl_alloc_consumer_t *)->consumer->uuid);
+        const char *uuid = APR_ARRAY_IDX(consumers, i, pl_alloc_consumer_t *)
+                               ->consumer->uuid;
+
+        APR_ARRAY_PUSH(uuids, const char *) = uuid;
+        APR_ARRAY_PUSH(quoted, const char *) = pl_db_quote(db, p, uuid);
     }
-    rv = pl_db_select_cached(
-        db, p, &rows,
-        apr_psprintf(
-            p,
-            "SELECT rp.id, rp.generation, i.resource_class_id, i.total, "
-            "i.reserved, i.min_unit, i.max_unit, i.step_size, "
-            "i.allocation_ratio, (SELECT SUM(a.used) FROM allocations a "
-            "WHERE a.resource_provider_id = i.resource_provider_id "
-            "AND a.resource_class_id = i.resource_class_id), h.used "
-            "FROM resource_providers rp "
-            "LEFT JOIN inventories i ON i.resource_provider_id = rp.id "
-            "AND i.resource_class_id IN (%s) "
-            "LEFT JOIN (SELECT resource_provider_id, resource_class_id, "
-            "SUM(used) AS used FROM allocations WHERE consumer_id IN (%s) "
-            "GROUP BY resource_provider_id, resource_class_id) h "
-            "ON h.resource_provider_id = i.resource_provider_id "
-            "AND h.resource_class_id = i.resource_class_id "
-            "WHERE rp.id IN (%s)",
-            pl_db_id_array(p, rc_ids), apr_array_pstrcat(p, quoted, ','),
-            pl_db_id_array(p, rp_ids)));
+    /* in the text's order: each pushes its argument on args */
+    rc_in = in_set(db, p, rcs, rcs, args);
+    consumer_in = in_set(db, p, apr_array_pstrcat(p, quoted, ','),
+                         apr_array_pstrcat(p, uuids, ','), args);
+    rp_in = in_set(db, p, rps, rps, args);
+    sql = apr_psprintf(
+        p,
+        "SELECT rp.id, rp.generation, i.resource_class_id, i.total, "
+        "i.reserved, i.min_unit, i.max_unit, i.step_size, "
+        "i.allocation_ratio, (SELECT SUM(a.used) FROM allocations a "
+        "WHERE a.resource_provider_id = i.resource_provider_id "
+        "AND a.resource_class_id = i.resource_class_id), h.used "
+        "FROM resource_providers rp "
+        "LEFT JOIN inventories i ON i.resource_provider_id = rp.id "
+        "AND i.resource_class_id %s "
+        "LEFT JOIN (SELECT resource_provider_id, resource_class_id, "
+        "SUM(used) AS used FROM allocations WHERE consumer_id %s "
+        "GROUP BY resource_provider_id, resource_class_id) h "
+        "ON h.resource_provider_id = i.resource_provider_id "
+        "AND h.resource_class_id = i.resource_class_id "
+        "WHERE rp.id %s",
+        rc_in, consumer_in, rp_in);
+    rv = args->nelts > 0 ? pl_db_select(db, p, &rows, sql, args->nelts,
+                                        (const char *const *)args->elts)
+                         : pl_db_select_cached(db, p, &rows, sql);
     if (rv != APR_SUCCESS) {
         return rv;
     }

@@ -47,11 +47,15 @@ apr_status_t pl_store_usage_provider(pl_db_t *db, apr_pool_t *p,
 }
 
 /* FROM ... WHERE of the project totals, with join (may be "") before the
- * WHERE. by_type joins consumer types (named_type: and filters on one
- * name); unknown keeps the consumers without a type. Arguments: project,
- * then user when given, then the type name when named_type. */
-static const char *totals_from(apr_pool_t *p, const char *join, int with_user,
-                               int by_type, int named_type, int unknown)
+ * WHERE: the project's, the user's when not NULL, the consumer type's
+ * (type: a name, or NULL with by_type for all of them); unknown keeps
+ * the consumers without a type. The values are in the text: a project
+ * may hold ten consumers or a tenth of the cloud, and the plan that
+ * suits one does not suit the other (PostgreSQL plans a kept statement
+ * once, for any values: pl_db.c). */
+static const char *totals_from(pl_db_t *db, apr_pool_t *p, const char *join,
+                               const char *project, const char *user,
+                               int by_type, const char *type, int unknown)
 {
     return apr_pstrcat(
         p, " FROM allocations a JOIN consumers c ON c.uuid = a.consumer_id",
@@ -59,10 +63,11 @@ static const char *totals_from(apr_pool_t *p, const char *join, int with_user,
                   " ON ct.id = c.consumer_type_id"
                 : "",
         " JOIN projects pr ON pr.id = c.project_id",
-        with_user ? " JOIN users u ON u.id = c.user_id" : "", join,
-        " WHERE pr.external_id = %s",
-        with_user ? " AND u.external_id = %s" : "",
-        named_type ? " AND ct.name = %s" : "",
+        user ? " JOIN users u ON u.id = c.user_id" : "", join,
+        " WHERE pr.external_id = ", pl_db_quote(db, p, project),
+        user ? " AND u.external_id = " : "",
+        user ? pl_db_quote(db, p, user) : "", type ? " AND ct.name = " : "",
+        type ? pl_db_quote(db, p, type) : "",
         unknown ? " AND c.consumer_type_id IS NULL" : "", NULL);
 }
 
@@ -94,40 +99,31 @@ apr_status_t pl_store_usage_totals(pl_db_t *db, apr_pool_t *p,
     int by_type = grouped && !whole;
     int named = by_type && consumer_type != NULL;
     int unknown = whole && !strcmp(consumer_type, "unknown");
-    const char *args[3];
-    int nargs = 0;
+    const char *type = named ? consumer_type : NULL;
     pl_rows_t *rows, *counts = NULL;
     apr_status_t rv;
     int i, j;
 
-    args[nargs++] = project;
-    if (user) {
-        args[nargs++] = user;
-    }
-    if (named) {
-        args[nargs++] = consumer_type;
-    }
-    rv = pl_db_select(
+    rv = pl_db_select_cached(
         db, p, &rows,
         apr_pstrcat(p, "SELECT rc.name, SUM(a.used)",
                     by_type ? ", ct.name" : "",
-                    totals_from(p,
+                    totals_from(db, p,
                                 " JOIN resource_classes rc"
                                 " ON rc.id = a.resource_class_id",
-                                user != NULL, by_type, named, unknown),
+                                project, user, by_type, type, unknown),
                     by_type ? " GROUP BY ct.name, rc.id, rc.name"
                               " ORDER BY ct.name, rc.id"
                             : " GROUP BY rc.id, rc.name ORDER BY rc.id",
-                    NULL),
-        nargs, args);
+                    NULL));
     if (rv == APR_SUCCESS && grouped) {
-        rv = pl_db_select(db, p, &counts,
-                          apr_pstrcat(p, "SELECT COUNT(DISTINCT a.consumer_id)",
-                                      by_type ? ", ct.name" : "",
-                                      totals_from(p, "", user != NULL, by_type,
-                                                  named, unknown),
-                                      by_type ? " GROUP BY ct.name" : "", NULL),
-                          nargs, args);
+        rv = pl_db_select_cached(
+            db, p, &counts,
+            apr_pstrcat(
+                p, "SELECT COUNT(DISTINCT a.consumer_id)",
+                by_type ? ", ct.name" : "",
+                totals_from(db, p, "", project, user, by_type, type, unknown),
+                by_type ? " GROUP BY ct.name" : "", NULL));
     }
     if (rv != APR_SUCCESS) {
         return rv;
