@@ -23,7 +23,10 @@
 # OUT (raw results, default $BENCH_WORK/results), SERVERS ("ref mod"),
 # PROVIDERS (1000), WORKERS ("1 10 50"), RUN_SECONDS (20 per loop run),
 # CONSUMERS (100000), SIZES ("1000 100000 1000000"), COUNT (200 timed
-# operations), RUN_TIMEOUT (bound of each client run, 600 s).
+# operations), RUN_TIMEOUT (bound of each client run, 600 s), PIN (1: the
+# client on CPU 0, PostgreSQL and the servers on CPU 1, so that the
+# client's parsing of 569 KB answers does not take the servers' CPU, as
+# nova's scheduler runs on hosts of its own; both servers get one core).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -56,6 +59,14 @@ mkdir -p "$OUT"
 REF_PORT=$(pl_free_port)
 MOD_PORT=$(pl_free_port)
 
+# PIN=1: pid's threads and its descendants (and those it starts later,
+# which inherit it) on CPU cpu
+pin_tree() {  # pid cpu
+  [ "${PIN:-0}" = 1 ] || return 0
+  local child
+  taskset -a -p -c "$2" "$1" >/dev/null 2>&1 || true
+  for child in $(pgrep -P "$1"); do pin_tree "$child" "$2"; done
+}
 log() { echo "[$(date -u +%H:%M:%S)] $* (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2; }
 cleanup() {
   "$SHARED/conformance/serve_reference.sh" stop "$WORK/ref" >/dev/null 2>&1 || true
@@ -68,6 +79,7 @@ trap cleanup EXIT
 if [ "$mode" = durable ]; then export PL_PG_DURABLE=1; fi
 pg_start "$WORK/pg" >/dev/null
 PG_PID=$(head -1 "$WORK/pg/data/postmaster.pid")
+pin_tree "$PG_PID" 1
 log "PostgreSQL pid $PG_PID port $PG_PORT, fsync $(PGPASSWORD=placement psql -X -A -t -h 127.0.0.1 -p "$PG_PORT" -U placement -d postgres -c 'SHOW fsync')"
 dburl() { echo "postgresql://placement:placement@127.0.0.1:$PG_PORT/$1"; }
 psql_db() { PGPASSWORD=placement psql -X -q -A -t -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U placement -d "$@"; }
@@ -81,6 +93,7 @@ start_server() {  # ref|mod DB
   else
     "$REPO/bench/mod-httpd.sh" start "$WORK/mod" "$MOD_PORT" "$(dburl "$2")" >/dev/null
   fi
+  pin_tree "$(cat "$WORK/$1/httpd.pid")" 1
   # first request: the standard classes and traits synced, the code warm
   curl -sf -o /dev/null -H 'x-auth-token: admin' -H 'openstack-api-version: placement 1.36' \
     "http://127.0.0.1:$(port_of "$1")$NOVA_Q"
@@ -91,7 +104,9 @@ stop_server() {
 }
 client() {  # ref|mod outfile label mode [args...]
   local kind=$1 out=$2 label=$3; shift 3
-  timeout "$RUN_TIMEOUT" "$PY" "$REPO/bench/sched-loop.py" "$@" --label "$label" \
+  local pin=()
+  [ "${PIN:-0}" = 1 ] && pin=(taskset -c 0)
+  "${pin[@]}" timeout "$RUN_TIMEOUT" "$PY" "$REPO/bench/sched-loop.py" "$@" --label "$label" \
     --url "http://127.0.0.1:$(port_of "$kind")" \
     --httpd-pid "$(cat "$WORK/$kind/httpd.pid")" --db-pid "$PG_PID" | tee -a "$out" | cut -c1-400
 }
