@@ -376,38 +376,15 @@ static apr_status_t prepare(pl_db_t *db, const char *sql,
     return APR_SUCCESS;
 }
 
-/* The length of the apr_dbd argument at q ('%' then a letter), read as
- * apr_dbd_prepare reads it: %s, %d, %hd, %hhd, %ld, %lld, %lf, %pDt...;
- * 0 for a BLOB or CLOB (%pDb, %pDc), which takes more than one value. */
-static int arg_length(const char *q)
-{
-    const char *t = q + 1;
-
-    if (t[0] == 'p' && t[1] == 'D') {
-        if (t[2] == 'b' || t[2] == 'c') {
-            return 0;
-        }
-        return t[2] != '\0' && strchr("tidaszn", t[2]) ? 4 : 2;
-    }
-    if ((t[0] == 'h' || t[0] == 'l') && t[1] == t[0] &&
-        (t[2] == 'd' || t[2] == 'u')) {
-        return 4;
-    }
-    if ((t[0] == 'h' && (t[1] == 'd' || t[1] == 'u')) ||
-        (t[0] == 'l' && t[1] != '\0' && strchr("duf", t[1]))) {
-        return 3;
-    }
-    return 2;
-}
-
-/* sql with PostgreSQL's $1, $2... for apr_dbd's arguments and '%' for
- * "%%"; NULL when it has an argument of more than one value. */
+/* sql with PostgreSQL's $1, $2... for its "%s" and '%' for "%%"; NULL
+ * when it has another apr_dbd argument (%d, %pDt...: the store's texts
+ * have none; such a text runs unnamed). */
 static char *dollar_text(apr_pool_t *p, const char *sql)
 {
     /* "%s" becomes at most "$65535" (PostgreSQL's most arguments) */
     char *text = apr_palloc(p, strlen(sql) * 3 + 1), *w = text;
     const char *q;
-    int n = 0, len;
+    int n = 0;
 
     for (q = sql; *q; q++) {
         if (q[0] != '%' || (q[1] != '%' && !apr_isalpha(q[1]))) {
@@ -416,12 +393,12 @@ static char *dollar_text(apr_pool_t *p, const char *sql)
         else if (q[1] == '%') {
             *w++ = *q++;
         }
-        else if ((len = arg_length(q)) == 0) {
+        else if (q[1] != 's') {
             return NULL;
         }
         else {
             w += apr_snprintf(w, 16, "$%d", ++n);
-            q += len - 1;
+            q++;
         }
     }
     *w = '\0';
@@ -430,8 +407,8 @@ static char *dollar_text(apr_pool_t *p, const char *sql)
 
 /* PostgreSQL: the name sql (a text with arguments) is kept prepared
  * under on this connection (*pname), prepared at its first run; *pname
- * NULL when it runs unnamed (past KEPT_ARGS_MAX, or more than
- * KEPT_ARGS_NARGS arguments). The server reads the
+ * NULL when it runs unnamed (past KEPT_ARGS_MAX, more than
+ * KEPT_ARGS_NARGS arguments, or one not "%s"). The server reads the
  * arguments' types from the text, as it does for an unnamed statement
  * (apr_dbd_pgsql's own named statements would type every "%s" varchar,
  * and an id compared with a varchar is an error); parsing and planning
