@@ -46,16 +46,27 @@ apr_status_t pl_store_usage_provider(pl_db_t *db, apr_pool_t *p,
     return APR_SUCCESS;
 }
 
-/* FROM ... WHERE of the project totals, with join (may be "") before the
- * WHERE: the project's, the user's when not NULL, the consumer type's
- * (type: a name, or NULL with by_type for all of them); unknown keeps
- * the consumers without a type. The values are in the text: a project
- * may hold ten consumers or a tenth of the cloud, and the plan that
- * suits one does not suit the other (PostgreSQL plans a kept statement
- * once, for any values: pl_db.c). */
-static const char *totals_from(pl_db_t *db, apr_pool_t *p, const char *join,
-                               const char *project, const char *user,
-                               int by_type, const char *type, int unknown)
+/* The WHERE of the project totals: the project's, the user's when not
+ * NULL, the consumer type's (type: a name); unknown keeps the consumers
+ * without a type. The values are in the text: a project may hold ten
+ * consumers or a tenth of the cloud, and the plan that suits one does
+ * not suit the other (PostgreSQL plans a kept statement once, for any
+ * values: pl_db.c). */
+static const char *totals_where(pl_db_t *db, apr_pool_t *p, const char *project,
+                                const char *user, const char *type, int unknown)
+{
+    return apr_pstrcat(
+        p, " WHERE pr.external_id = ", pl_db_quote(db, p, project),
+        user ? " AND u.external_id = " : "",
+        user ? pl_db_quote(db, p, user) : "", type ? " AND ct.name = " : "",
+        type ? pl_db_quote(db, p, type) : "",
+        unknown ? " AND c.consumer_type_id IS NULL" : "", NULL);
+}
+
+/* FROM ... WHERE of the project totals, with join (may be "") before
+ * where (totals_where's). by_type joins consumer types, with_user users. */
+static const char *totals_from(apr_pool_t *p, const char *join, int with_user,
+                               int by_type, const char *where)
 {
     return apr_pstrcat(
         p, " FROM allocations a JOIN consumers c ON c.uuid = a.consumer_id",
@@ -63,12 +74,8 @@ static const char *totals_from(pl_db_t *db, apr_pool_t *p, const char *join,
                   " ON ct.id = c.consumer_type_id"
                 : "",
         " JOIN projects pr ON pr.id = c.project_id",
-        user ? " JOIN users u ON u.id = c.user_id" : "", join,
-        " WHERE pr.external_id = ", pl_db_quote(db, p, project),
-        user ? " AND u.external_id = " : "",
-        user ? pl_db_quote(db, p, user) : "", type ? " AND ct.name = " : "",
-        type ? pl_db_quote(db, p, type) : "",
-        unknown ? " AND c.consumer_type_id IS NULL" : "", NULL);
+        with_user ? " JOIN users u ON u.id = c.user_id" : "", join, where,
+        NULL);
 }
 
 static pl_usage_t *usage_make(apr_pool_t *p, const char *rc_name,
@@ -99,7 +106,8 @@ apr_status_t pl_store_usage_totals(pl_db_t *db, apr_pool_t *p,
     int by_type = grouped && !whole;
     int named = by_type && consumer_type != NULL;
     int unknown = whole && !strcmp(consumer_type, "unknown");
-    const char *type = named ? consumer_type : NULL;
+    const char *where = totals_where(db, p, project, user,
+                                     named ? consumer_type : NULL, unknown);
     pl_rows_t *rows, *counts = NULL;
     apr_status_t rv;
     int i, j;
@@ -108,10 +116,10 @@ apr_status_t pl_store_usage_totals(pl_db_t *db, apr_pool_t *p,
         db, p, &rows,
         apr_pstrcat(p, "SELECT rc.name, SUM(a.used)",
                     by_type ? ", ct.name" : "",
-                    totals_from(db, p,
+                    totals_from(p,
                                 " JOIN resource_classes rc"
                                 " ON rc.id = a.resource_class_id",
-                                project, user, by_type, type, unknown),
+                                user != NULL, by_type, where),
                     by_type ? " GROUP BY ct.name, rc.id, rc.name"
                               " ORDER BY ct.name, rc.id"
                             : " GROUP BY rc.id, rc.name ORDER BY rc.id",
@@ -119,11 +127,10 @@ apr_status_t pl_store_usage_totals(pl_db_t *db, apr_pool_t *p,
     if (rv == APR_SUCCESS && grouped) {
         rv = pl_db_select_cached(
             db, p, &counts,
-            apr_pstrcat(
-                p, "SELECT COUNT(DISTINCT a.consumer_id)",
-                by_type ? ", ct.name" : "",
-                totals_from(db, p, "", project, user, by_type, type, unknown),
-                by_type ? " GROUP BY ct.name" : "", NULL));
+            apr_pstrcat(p, "SELECT COUNT(DISTINCT a.consumer_id)",
+                        by_type ? ", ct.name" : "",
+                        totals_from(p, "", user != NULL, by_type, where),
+                        by_type ? " GROUP BY ct.name" : "", NULL));
     }
     if (rv != APR_SUCCESS) {
         return rv;
