@@ -2,9 +2,10 @@
  *
  * pl_std_data.h: the standard resource classes and traits, as facts.
  * The arrays are generated at build time by scripts/gen-std-data.sh --c
- * from sql/resource_classes.txt (os-resource-classes 1.1.0) and
- * sql/traits.txt (os-traits 2.9.0); regenerate those two files with
- * scripts/gen-std-data.sh when the upstream libraries change.
+ * from sql/resource_classes.txt and sql/traits.txt, which that script
+ * makes from os-resource-classes' and os-traits' source (the first line of
+ * each file names the release and commit). Standard traits newer than
+ * the build are added with PlacementStandardTraitsFile (store_std.c).
  */
 #ifndef PL_STD_DATA_H
 #define PL_STD_DATA_H
@@ -18,5 +19,8 @@ extern const int pl_std_resource_classes_n;
  *  by the database on insert, so only the names are facts. */
 extern const char *const pl_std_traits[];
 extern const int pl_std_traits_n;
+
+/** Where pl_std_traits comes from, as "os-traits 3.9.0". */
+extern const char pl_std_traits_source[];
 
 #endif /* PL_STD_DATA_H */

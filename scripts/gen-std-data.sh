@@ -1,53 +1,123 @@
 #!/bin/sh
 # scripts/gen-std-data.sh: the standard resource classes and traits.
 #
-#   scripts/gen-std-data.sh            rewrite sql/resource_classes.txt and
-#                                      sql/traits.txt from the installed
-#                                      os_resource_classes / os_traits
-#   scripts/gen-std-data.sh --check    exit 1 if those files are stale
-#   scripts/gen-std-data.sh --c OUT.c  write the C arrays declared in
-#                                      include/pl_std_data.h from the two
-#                                      .txt files (build time: sh + awk only)
+#   scripts/gen-std-data.sh TRAITS_GIT[@REF] CLASSES_GIT[@REF]
+#        rewrite sql/traits.txt and sql/resource_classes.txt from the
+#        source trees of os-traits and os-resource-classes at REF
+#        (default: the newest release tag, N.N.N)
+#   scripts/gen-std-data.sh --check TRAITS_GIT[@REF] CLASSES_GIT[@REF]
+#        exit 1 if those files differ from what the sources give
+#   scripts/gen-std-data.sh --c OUT.c
+#        write the C arrays declared in include/pl_std_data.h from the two
+#        .txt files (build time: sh + awk only)
 #
+# TRAITS_GIT and CLASSES_GIT are git repositories (a clone, or a bare
+# mirror) of openstack/os-traits and openstack/os-resource-classes. The
+# names are read from the source at REF, not from an installed package, so
+# a distribution's older os-traits cannot hold the list back. Needs git,
+# tar and python3 (pbr, which os-traits imports for its version, is not
+# needed: only the names are read).
+#
+# sql/traits.txt: every os-traits name, sorted, one per line.
 # sql/resource_classes.txt: os_resource_classes.STANDARDS in order, one
 # name per line; line N (counting from 0) is the database id of the class.
-# sql/traits.txt: every os_traits name, sorted, one per line.
-# PYTHON (default /usr/bin/python3) must import os_resource_classes and
-# os_traits (Debian: python3-os-resource-classes, python3-os-traits).
+# Each file starts with '#' lines naming the version and commit it was
+# made from; the C arrays skip them, and the version goes into the module
+# (pl_std_traits_source) for its logs and mod-placement-manage.
 
 set -e
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 rc_txt=$top/sql/resource_classes.txt
 traits_txt=$top/sql/traits.txt
-python=${PYTHON:-/usr/bin/python3}
+python=${PYTHON:-python3}
 
 usage() {
-    echo "usage: $0 [--check | --c OUT.c]" >&2
+    echo "usage: $0 [--check] TRAITS_GIT[@REF] CLASSES_GIT[@REF] | --c OUT.c" >&2
     exit 2
 }
 
-# gen_txt RC_OUT TRAITS_OUT: ask the Python libraries.
+# newest_tag GIT: the highest N.N.N release tag
+newest_tag() {
+    git -C "$1" tag -l | grep -E '^[0-9]+\.[0-9]+\.[0-9]+$' | sort -V | tail -1
+}
+
+# export_tree SPEC PACKAGE DIR: PACKAGE's source at SPEC's REF into DIR;
+# prints "VERSION COMMIT"
+export_tree() {
+    case $1 in
+    *@*) git=${1%@*} ref=${1##*@} ;;
+    *) git=$1 ref=$(newest_tag "$1") ;;
+    esac
+    [ -n "$ref" ] || { echo "$0: no release tag in $git" >&2; exit 1; }
+    commit=$(git -C "$git" rev-parse --verify "$ref^{commit}") || {
+        echo "$0: $git has no $ref" >&2
+        exit 1
+    }
+    git -C "$git" archive "$commit" "$2" | tar -x -C "$3"
+    echo "$ref $commit"
+}
+
+# gen_txt TRAITS_SPEC CLASSES_SPEC RC_OUT TRAITS_OUT
 gen_txt() {
-    "$python" - "$1" "$2" <<'PYEOF'
+    src=$(mktemp -d)
+    traits_from=$(export_tree "$1" os_traits "$src")
+    rc_from=$(export_tree "$2" os_resource_classes "$src")
+    "$python" - "$src" "$3" "$4" "os-resource-classes $rc_from" \
+        "os-traits $traits_from" <<'PYEOF'
 import sys
+import types
+
+src, rc_out, traits_out, rc_from, traits_from = sys.argv[1:]
+sys.path.insert(0, src)
+# os_traits imports pbr.version only to answer __version__
+
+
+class VersionInfo:
+    def __init__(self, package):
+        self.package = package
+
+    def version_string(self):
+        return "unknown"
+
+
+pbr = types.ModuleType("pbr")
+pbr.version = types.ModuleType("pbr.version")
+pbr.version.VersionInfo = VersionInfo
+sys.modules["pbr"] = pbr
+sys.modules["pbr.version"] = pbr.version
 import os_resource_classes
 import os_traits
 
-with open(sys.argv[1], "w") as f:
-    for name in os_resource_classes.STANDARDS:
-        f.write(str(name) + "\n")
-with open(sys.argv[2], "w") as f:
-    for name in sorted(os_traits.get_traits()):
-        f.write(name + "\n")
+
+def write(path, source, what, names):
+    version, commit = source.rsplit(" ", 1)
+    with open(path, "w") as f:
+        f.write("# %s (commit %s)\n" % (version, commit))
+        f.write("# %s. Made by scripts/gen-std-data.sh: do not edit.\n"
+                % what)
+        for name in names:
+            f.write(name + "\n")
+
+
+write(rc_out, rc_from,
+      "os_resource_classes.STANDARDS in order; line N of the names "
+      "is the class id N", [str(n) for n in os_resource_classes.STANDARDS])
+write(traits_out, traits_from, "os_traits.get_traits(), sorted",
+      sorted(os_traits.get_traits()))
 PYEOF
+    rm -rf "$src"
+}
+
+# names FILE: the names of a .txt file, without its '#' lines
+names() {
+    grep -v '^#' "$1" | grep -v '^$' || true
 }
 
 # c_array NAME FILE: one C array of string literals plus its length.
 c_array() {
-    awk -v name="$1" '
+    names "$2" | awk -v name="$1" '
         BEGIN { printf "const char *const %s[] = {\n", name; n = 0 }
-        NF == 0 { next }
         {
             s = $0
             gsub(/\\/, "\\\\", s)
@@ -58,7 +128,12 @@ c_array() {
         END {
             printf "};\n"
             printf "const int %s_n = %d;\n", name, n
-        }' "$2"
+        }'
+}
+
+# source_of FILE: "os-traits 3.9.0" from the first line
+source_of() {
+    sed -n '1s/^# \([^ ]* [^ ]*\) .*/\1/p' "$1"
 }
 
 gen_c() {
@@ -76,33 +151,55 @@ gen_c() {
         c_array pl_std_resource_classes "$rc_txt"
         echo
         c_array pl_std_traits "$traits_txt"
+        echo
+        echo "const char pl_std_traits_source[] = \"$(source_of "$traits_txt")\";"
     } >"$tmp"
     mv "$tmp" "$out"
 }
 
-case $# in
-0)
-    gen_txt "$rc_txt" "$traits_txt"
-    echo "$(wc -l <"$rc_txt") resource classes, $(wc -l <"$traits_txt") traits"
+# dropped OLD NEW: names of OLD missing from NEW (os-traits never removed
+# one; a database keeps them anyway, the module never deletes)
+dropped() {
+    names "$1" | sort >"$1.sorted.$$"
+    names "$2" | sort | comm -23 "$1.sorted.$$" -
+    rm -f "$1.sorted.$$"
+}
+
+case $1 in
+--c)
+    [ $# = 2 ] || usage
+    gen_c "$2"
     ;;
-1)
-    [ "$1" = "--check" ] || usage
+--check)
+    [ $# = 3 ] || usage
     tmpdir=$(mktemp -d)
     trap 'rm -rf "$tmpdir"' EXIT
-    gen_txt "$tmpdir/rc" "$tmpdir/traits"
+    gen_txt "$2" "$3" "$tmpdir/rc" "$tmpdir/traits"
     if cmp -s "$tmpdir/rc" "$rc_txt" && cmp -s "$tmpdir/traits" "$traits_txt"
     then
-        echo "standard data up to date"
+        echo "standard data up to date: $(source_of "$traits_txt")," \
+            "$(source_of "$rc_txt")"
     else
-        echo "standard data stale: run $0" >&2
+        echo "standard data stale: $(source_of "$tmpdir/traits") has" \
+            "$(names "$tmpdir/traits" | wc -l) traits, sql/traits.txt" \
+            "$(names "$traits_txt" | wc -l); run $0 $2 $3" >&2
         exit 1
     fi
     ;;
-2)
-    [ "$1" = "--c" ] || usage
-    gen_c "$2"
+-*)
+    usage
     ;;
 *)
-    usage
+    [ $# = 2 ] || usage
+    tmpdir=$(mktemp -d)
+    trap 'rm -rf "$tmpdir"' EXIT
+    gen_txt "$1" "$2" "$tmpdir/rc" "$tmpdir/traits"
+    gone=$(dropped "$traits_txt" "$tmpdir/traits")
+    [ -z "$gone" ] || echo "$0: warning: no longer listed:" $gone >&2
+    cp "$tmpdir/rc" "$rc_txt"
+    cp "$tmpdir/traits" "$traits_txt"
+    echo "$(source_of "$rc_txt"): $(names "$rc_txt" | wc -l) resource" \
+        "classes; $(source_of "$traits_txt"): $(names "$traits_txt" | wc -l)" \
+        "traits"
     ;;
 esac
