@@ -16,13 +16,6 @@
 #define PL_CUSTOM_RC_MIN_ID 10000
 
 /**
- * Prepare a connection for placement on its first use (session settings
- * per dialect) and insert the standard resource classes and traits that
- * are missing, once per process. Safe when many processes do it at once.
- */
-apr_status_t pl_store_std_sync(pl_db_t *db, apr_pool_t *ptemp);
-
-/**
  * Compare-and-swap the generation of row id of table (a literal:
  * "resource_providers" or "consumers"): *pgen must still be the stored
  * generation; on success both are incremented and updated_at is set.
@@ -43,8 +36,5 @@ apr_status_t pl_store_bump_generations(pl_db_t *db, apr_pool_t *p,
                                        const char *table, int n,
                                        const apr_int64_t *ids,
                                        apr_int64_t *const *gens);
-
-/** Create the per-process lock of pl_store_std_sync (child_init). */
-apr_status_t pl_store_std_sync_init(apr_pool_t *pchild);
 
 #endif /* PL_STORE_H */

@@ -23,6 +23,7 @@
 #include "pl_config.h"
 #include "pl_cors.h"
 #include "pl_store.h"
+#include "pl_store_std.h"
 #include "pl_req.h"
 #include "pl_keystone.h"
 #include "pl_token_cache.h"

@@ -17,6 +17,8 @@
 #include "pl_token_cache.h"
 #include "pl_provider_cache.h"
 #include "pl_auth.h"
+#include "pl_std_data.h"
+#include "pl_store_std.h"
 
 #define ZERO_UUID "00000000-0000-0000-0000-000000000000"
 
@@ -106,6 +108,7 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_INT(ks_token_cache_time, -1);
     MERGE_PTR(ks_service_token_roles);
     MERGE_INT(ks_service_token_roles_required, -1);
+    MERGE_PTR(std_traits);
     return c;
 }
 
@@ -506,6 +509,30 @@ static const char *set_policy_dir(cmd_parms *cmd, void *dc, const char *arg)
     return NULL;
 }
 
+/* PlacementStandardTraitsFile: read now, so that a bad file stops httpd
+ * at startup (and `apachectl configtest`) with its file and line; read
+ * again at each restart, which is how a name added to it is taken up. */
+static const char *set_std_traits(cmd_parms *cmd, void *dc, const char *arg)
+{
+    const char *path = ap_server_root_relative(cmd->pool, arg);
+    apr_array_header_t *names;
+    const char *err;
+
+    if (path == NULL) {
+        return apr_psprintf(cmd->pool,
+                            "PlacementStandardTraitsFile: bad path '%s'", arg);
+    }
+    if (pl_std_traits_file_read(cmd->pool, path, &names, &err) != APR_SUCCESS) {
+        return apr_psprintf(cmd->pool, "PlacementStandardTraitsFile: %s", err);
+    }
+    ap_log_error(APLOG_MARK, APLOG_INFO, 0, cmd->server,
+                 PL_LOGNO(01600) "PlacementStandardTraitsFile %s: %d "
+                                 "names beside the %d of %s",
+                 path, names->nelts, pl_std_traits_n, pl_std_traits_source);
+    ((pl_dir_conf_t *)dc)->std_traits = names;
+    return NULL;
+}
+
 /* PlacementKeystoneAuthURL, with or without /v3: the v3 API's URL is
  * worked out once here, not per request. */
 static const char *set_ks_auth_url(cmd_parms *cmd, void *dc, const char *url)
@@ -576,6 +603,11 @@ const command_rec pl_cmds[] = {
                   "keeps for allocation candidates, checked against their "
                   "uuid and generation on every use; 0 for none (default "
                   "100000); server config only"),
+    AP_INIT_TAKE1("PlacementStandardTraitsFile", set_std_traits, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "PATH: standard trait names newer than the module's list "
+                  "(a later os-traits), one per line; inserted where "
+                  "missing, never deleted"),
     AP_INIT_TAKE1("PlacementIncompleteConsumerProject", set_uuid, (void *)0,
                   RSRC_CONF | ACCESS_CONF,
                   "UUID: project of consumers written before 1.8 "

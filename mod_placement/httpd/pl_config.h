@@ -82,6 +82,10 @@ typedef struct pl_dir_conf_t {
     /* service_token_roles (NULL: "service"), service_token_roles_required */
     apr_array_header_t *ks_service_token_roles;
     int ks_service_token_roles_required;
+
+    /* PlacementStandardTraitsFile: the names read from it at startup
+     * (const char *), or NULL; inserted with the built-in list */
+    const apr_array_header_t *std_traits;
 } pl_dir_conf_t;
 
 typedef enum {

@@ -19,6 +19,7 @@
 #include "pl_req.h"
 #include "pl_py.h"
 #include "pl_store.h"
+#include "pl_store_std.h"
 #include "pl_metrics.h"
 #include "pl_schemas.h"
 
@@ -215,7 +216,8 @@ int pl_req_db(pl_req_t *req, pl_db_t **pdb)
     req->db = pl_db_wrap(req->pool, dbd->pool, dbd->driver, dbd->handle,
                          pl_config_statement_timeout(req->conf));
     pl_db_set_log(req->db, &req->log);
-    rv = pl_store_std_sync(req->db, req->pool);
+    rv = pl_store_std_sync(req->db, req->pool, req->r->server,
+                           req->conf->std_traits);
     if (rv != APR_SUCCESS) {
         int st = pl_err_store(req, rv,
                               "inserting the standard resource classes "

@@ -18,9 +18,9 @@
 #include <yaml.h>
 
 #include <apr_strings.h>
-#include <apr_file_io.h>
 
 #include "pl_policy.h"
+#include "pl_file.h"
 
 #define MAX_FILE_SIZE (16 * 1024 * 1024)
 
@@ -368,44 +368,6 @@ static int read_stream(reader_t *rd, apr_table_t *rules, apr_hash_t *exprs,
     return ok && check_pairs(rd, pairs, rules, exprs, lines);
 }
 
-static apr_status_t read_all(apr_pool_t *p, const char *path, char **pdata,
-                             apr_size_t *plen, const char **perr)
-{
-    apr_file_t *f;
-    apr_finfo_t fi;
-    apr_status_t rv;
-    char buf[120];
-
-    rv = apr_file_open(&f, path, APR_FOPEN_READ, APR_FPROT_OS_DEFAULT, p);
-    if (rv == APR_SUCCESS) {
-        rv = apr_file_info_get(&fi, APR_FINFO_SIZE | APR_FINFO_TYPE, f);
-        if (rv == APR_SUCCESS && fi.filetype != APR_REG) {
-            *perr = apr_psprintf(p, "%s: not a regular file", path);
-            apr_file_close(f);
-            return APR_EINVAL;
-        }
-        if (rv == APR_SUCCESS && fi.size > (apr_off_t)MAX_FILE_SIZE) {
-            *perr = apr_psprintf(p, "%s: larger than %d bytes", path,
-                                 MAX_FILE_SIZE);
-            apr_file_close(f);
-            return APR_EINVAL;
-        }
-        if (rv == APR_SUCCESS) {
-            *plen = (apr_size_t)fi.size;
-            *pdata = apr_palloc(p, *plen + 1);
-            rv = *plen ? apr_file_read_full(f, *pdata, *plen, plen)
-                       : APR_SUCCESS;
-            (*pdata)[*plen] = '\0';
-        }
-        apr_file_close(f);
-    }
-    if (rv != APR_SUCCESS) {
-        *perr = apr_psprintf(p, "%s: cannot read: %s", path,
-                             apr_strerror(rv, buf, sizeof(buf)));
-    }
-    return rv;
-}
-
 apr_status_t pl_policy_file_read(apr_pool_t *p, const char *path,
                                  apr_table_t **prules, apr_hash_t **pexprs,
                                  const char **perr)
@@ -421,7 +383,8 @@ apr_status_t pl_policy_file_read(apr_pool_t *p, const char *path,
     apr_status_t rv;
     int ok, *line;
 
-    if ((rv = read_all(p, path, &data, &len, perr)) != APR_SUCCESS) {
+    if ((rv = pl_file_read(p, path, MAX_FILE_SIZE, &data, &len, perr)) !=
+        APR_SUCCESS) {
         return rv;
     }
     memset(&rd, 0, sizeof(rd));

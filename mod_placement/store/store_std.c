@@ -1,10 +1,11 @@
 /* Licensed under the Apache License, Version 2.0.
  *
  * store_std.c: the standard resource classes (id = index in
- * os-resource-classes) and traits (os-traits), inserted where missing.
- * Upstream does this at application start; we do it on the first use of
- * the database in each process, which also covers a database created
- * after httpd started. Never deletes anything.
+ * os-resource-classes) and traits (os-traits, and the operator's
+ * PlacementStandardTraitsFile), inserted where missing. Upstream does
+ * this at application start; we do it on the first use of each database
+ * in each process, which also covers a database created after httpd
+ * started. Never deletes anything: a name a newer list brought stays.
  */
 #include <string.h>
 #include <apr_strings.h>
@@ -12,7 +13,14 @@
 #include <apr_thread_mutex.h>
 
 #include "pl_store.h"
+#include "pl_store_std.h"
 #include "pl_std_data.h"
+
+typedef struct insert_baton_t {
+    const apr_array_header_t *extra_traits;
+    apr_array_header_t *added_classes; /* may be NULL */
+    apr_array_header_t *added_traits;  /* may be NULL */
+} insert_baton_t;
 
 static apr_hash_t *names_of(pl_rows_t *rows, apr_pool_t *p)
 {
@@ -25,105 +33,168 @@ static apr_hash_t *names_of(pl_rows_t *rows, apr_pool_t *p)
     return h;
 }
 
-static apr_status_t insert_missing(pl_db_t *db, apr_pool_t *ptemp)
+/* The INSERT that skips a row another process inserted first, so that
+ * many children and hosts starting at once never fail on the unique
+ * name: each dialect's form around the same "INTO ..." text. */
+static const char *insert_ignoring(pl_db_t *db, apr_pool_t *p, const char *into)
 {
-    const char *now = pl_db_now(ptemp);
-    pl_rows_t *rows;
-    apr_hash_t *have;
+    if (pl_db_dialect(db) == PL_DB_MYSQL) {
+        return apr_pstrcat(p, "INSERT IGNORE ", into, NULL);
+    }
+    return apr_pstrcat(p, "INSERT ", into, " ON CONFLICT DO NOTHING", NULL);
+}
+
+/* Run sql (args hold name) unless have holds name; a name inserted goes
+ * to added. */
+static apr_status_t insert_name(pl_db_t *db, const char *sql, apr_hash_t *have,
+                                apr_array_header_t *added, const char *name,
+                                int nargs, const char **args)
+{
     apr_status_t rv;
-    int i;
+    int changed = 0;
 
-    rv = pl_db_select(db, ptemp, &rows,
-                      "SELECT name FROM resource_classes "
-                      "WHERE id < 10000",
-                      PL_NOARGS);
-    if (rv != APR_SUCCESS) {
-        return rv;
+    if (apr_hash_get(have, name, APR_HASH_KEY_STRING)) {
+        return APR_SUCCESS;
     }
-    have = names_of(rows, ptemp);
-    for (i = 0; i < pl_std_resource_classes_n && rv == APR_SUCCESS; i++) {
-        const char *name = pl_std_resource_classes[i];
-
-        if (!apr_hash_get(have, name, APR_HASH_KEY_STRING)) {
-            rv = pl_db_exec(db, NULL,
-                            "INSERT INTO resource_classes "
-                            "(id, name, created_at) VALUES (%s, %s, %s)",
-                            PL_ARGS(apr_itoa(ptemp, i), name, now));
-        }
-    }
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    rv = pl_db_select(db, ptemp, &rows, "SELECT name FROM traits", PL_NOARGS);
-    if (rv != APR_SUCCESS) {
-        return rv;
-    }
-    have = names_of(rows, ptemp);
-    for (i = 0; i < pl_std_traits_n && rv == APR_SUCCESS; i++) {
-        const char *name = pl_std_traits[i];
-
-        if (!apr_hash_get(have, name, APR_HASH_KEY_STRING)) {
-            rv = pl_db_exec(db, NULL,
-                            "INSERT INTO traits (name, created_at)"
-                            " VALUES (%s, %s)",
-                            PL_ARGS(name, now));
+    rv = pl_db_exec(db, &changed, sql, nargs, args);
+    if (rv == APR_SUCCESS) {
+        apr_hash_set(have, name, APR_HASH_KEY_STRING, "");
+        if (changed > 0 && added) {
+            APR_ARRAY_PUSH(added, const char *) = name;
         }
     }
     return rv;
 }
 
+static apr_status_t insert_classes(pl_db_t *db, apr_pool_t *p, const char *now,
+                                   apr_array_header_t *added)
+{
+    const char *sql = insert_ignoring(db, p,
+                                      "INTO resource_classes "
+                                      "(id, name, created_at) "
+                                      "VALUES (%s, %s, %s)");
+    pl_rows_t *rows;
+    apr_hash_t *have;
+    apr_status_t rv;
+    int i;
+
+    rv = pl_db_select(db, p, &rows,
+                      "SELECT name FROM resource_classes WHERE id < 10000",
+                      PL_NOARGS);
+    have = rv == APR_SUCCESS ? names_of(rows, p) : NULL;
+    for (i = 0; i < pl_std_resource_classes_n && rv == APR_SUCCESS; i++) {
+        const char *args[3] = { apr_itoa(p, i), pl_std_resource_classes[i],
+                                now };
+
+        rv = insert_name(db, sql, have, added, args[1], 3, args);
+    }
+    return rv;
+}
+
+static apr_status_t insert_traits(pl_db_t *db, apr_pool_t *p, const char *now,
+                                  const apr_array_header_t *extra,
+                                  apr_array_header_t *added)
+{
+    const char *sql = insert_ignoring(db, p,
+                                      "INTO traits (name, created_at) "
+                                      "VALUES (%s, %s)");
+    int n_extra = extra ? extra->nelts : 0;
+    pl_rows_t *rows;
+    apr_hash_t *have;
+    apr_status_t rv;
+    int i;
+
+    rv = pl_db_select(db, p, &rows, "SELECT name FROM traits", PL_NOARGS);
+    have = rv == APR_SUCCESS ? names_of(rows, p) : NULL;
+    for (i = 0; i < pl_std_traits_n + n_extra && rv == APR_SUCCESS; i++) {
+        const char *args[2] = { i < pl_std_traits_n
+                                    ? pl_std_traits[i]
+                                    : APR_ARRAY_IDX(extra, i - pl_std_traits_n,
+                                                    const char *),
+                                now };
+
+        rv = insert_name(db, sql, have, added, args[0], 2, args);
+    }
+    return rv;
+}
+
+/* A pl_db_txn_fn: each attempt reports only its own inserts. */
+static apr_status_t insert_txn(pl_db_t *db, apr_pool_t *p, void *baton)
+{
+    insert_baton_t *b = baton;
+    const char *now = pl_db_now(p);
+    apr_status_t rv;
+
+    if (b->added_classes) {
+        apr_array_clear(b->added_classes);
+    }
+    if (b->added_traits) {
+        apr_array_clear(b->added_traits);
+    }
+    rv = insert_classes(db, p, now, b->added_classes);
+    if (rv == APR_SUCCESS) {
+        rv = insert_traits(db, p, now, b->extra_traits, b->added_traits);
+    }
+    return rv;
+}
+
+apr_status_t pl_store_std_insert(pl_db_t *db, apr_pool_t *p,
+                                 const apr_array_header_t *extra_traits,
+                                 apr_array_header_t *added_classes,
+                                 apr_array_header_t *added_traits)
+{
+    insert_baton_t b = { extra_traits, added_classes, added_traits };
+
+    return pl_db_run_txn(db, p, insert_txn, &b, 1, NULL);
+}
+
+/* Which (database, list) pairs this process has synced. */
+typedef struct sync_key_t {
+    const void *where;
+    const void *extra_traits;
+} sync_key_t;
+
 #if APR_HAS_THREADS
 static apr_thread_mutex_t *sync_mutex;
 #endif
-static volatile int synced;
+static apr_pool_t *sync_pool;
+static apr_hash_t *synced;
 
 apr_status_t pl_store_std_sync_init(apr_pool_t *pchild)
 {
+    sync_pool = pchild;
+    synced = apr_hash_make(pchild);
 #if APR_HAS_THREADS
     return apr_thread_mutex_create(&sync_mutex, APR_THREAD_MUTEX_DEFAULT,
                                    pchild);
 #else
-    (void)pchild;
     return APR_SUCCESS;
 #endif
 }
 
-/* A pl_db_txn_fn: a lost race runs the transaction again. */
-static apr_status_t insert_txn(pl_db_t *db, apr_pool_t *p, void *baton)
+apr_status_t pl_store_std_sync(pl_db_t *db, apr_pool_t *ptemp,
+                               const void *where,
+                               const apr_array_header_t *extra_traits)
 {
-    apr_status_t rv = insert_missing(db, p);
-
-    (void)baton;
-    return rv == APR_EEXIST ? PL_DB_ERETRY : rv;
-}
-
-apr_status_t pl_store_std_sync(pl_db_t *db, apr_pool_t *ptemp)
-{
+    sync_key_t key = { where, extra_traits };
     apr_status_t rv = APR_SUCCESS;
 
-    if (synced) {
-        return APR_SUCCESS;
+    if (synced == NULL) { /* a tool, or a test, without child_init */
+        return pl_store_std_insert(db, ptemp, extra_traits, NULL, NULL);
     }
 #if APR_HAS_THREADS
-    if (sync_mutex) {
-        apr_thread_mutex_lock(sync_mutex);
-    }
+    apr_thread_mutex_lock(sync_mutex);
 #endif
-    /* Another process may insert the same rows at the same moment: its
-     * commit makes ours fail on the unique constraint; read again. */
-    if (!synced) {
-        rv = pl_db_run_txn(db, ptemp, insert_txn, NULL, 5, NULL);
+    if (!apr_hash_get(synced, &key, sizeof(key))) {
+        rv = pl_store_std_insert(db, ptemp, extra_traits, NULL, NULL);
         if (rv == APR_SUCCESS) {
-            synced = 1;
-        }
-        else if (rv == PL_DB_ERETRY) {
-            rv = APR_EEXIST;
+            sync_key_t *kept = apr_pmemdup(sync_pool, &key, sizeof(key));
+
+            apr_hash_set(synced, kept, sizeof(*kept), "");
         }
     }
 #if APR_HAS_THREADS
-    if (sync_mutex) {
-        apr_thread_mutex_unlock(sync_mutex);
-    }
+    apr_thread_mutex_unlock(sync_mutex);
 #endif
     return rv;
 }

@@ -1,6 +1,7 @@
-"""A connection to the test database from a scripts/db-init.sh URL
-(postgresql://... or mysql://...), for the t/lib check scripts that act
-on the database from outside the server."""
+"""A connection to the test database from a scripts/db-init.sh URL, for
+the t/lib check scripts that act on the database from outside the server:
+connect (postgresql://... or mysql://...) and connect_any (those, sqlite:
+and MySQL's socket= form, with the parameter mark of the driver)."""
 
 import urllib.parse
 
@@ -17,3 +18,29 @@ def connect(url, autocommit=False):
     import pymysql
     return pymysql.connect(database=u.path.lstrip('/'),
                            autocommit=autocommit, **args)
+
+
+def connect_any(db_url):
+    """(connection, parameter mark: '?' or '%s') for any backend's URL."""
+    u = urllib.parse.urlsplit(db_url)
+    q = dict(urllib.parse.parse_qsl(u.query))
+    scheme = u.scheme.split('+')[0]
+    name = urllib.parse.unquote(u.path.lstrip('/'))
+    user = urllib.parse.unquote(u.username or 'placement')
+    password = urllib.parse.unquote(u.password or '')
+    host = urllib.parse.unquote(u.hostname or '') or q.get('host')
+    if scheme == 'sqlite':
+        import sqlite3
+        path = u.path[1:] if u.path.startswith('//') else u.path
+        return sqlite3.connect(path), '?'
+    if scheme in ('postgresql', 'postgres', 'pgsql'):
+        import psycopg2
+        return psycopg2.connect(dbname=name, user=user, password=password,
+                                host=host or '127.0.0.1',
+                                port=u.port or 5432), '%s'
+    import pymysql
+    if q.get('socket'):
+        return pymysql.connect(unix_socket=q['socket'], user=user,
+                               password=password, database=name), '%s'
+    return pymysql.connect(host=host or '127.0.0.1', port=u.port or 3306,
+                           user=user, password=password, database=name), '%s'

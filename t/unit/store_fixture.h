@@ -24,6 +24,7 @@
 #include <apr_strings.h>
 
 #include "pl_store.h"
+#include "pl_store_std.h"
 #include "pl_store_provider.h"
 #include "pl_store_inventory.h"
 #include "pl_store_rc.h"
@@ -59,7 +60,7 @@ static inline pl_db_t *fixture_open(apr_pool_t *pool)
     if (memory_db_load(db, pool, "sql/sqlite/schema.sql") != APR_SUCCESS) {
         fixture_fail(db, "sql/sqlite/schema.sql");
     }
-    if (pl_store_std_sync(db, pool) != APR_SUCCESS) {
+    if (pl_store_std_sync(db, pool, NULL, NULL) != APR_SUCCESS) {
         fixture_fail(db, "pl_store_std_sync");
     }
     return db;

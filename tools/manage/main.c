@@ -6,6 +6,7 @@
  *   mod-placement-manage [OPTIONS] db version
  *   mod-placement-manage [OPTIONS] db stamp VERSION
  *   mod-placement-manage [OPTIONS] db online_data_migrations [--max-count N]
+ *   mod-placement-manage [OPTIONS] db sync_standard_data [--traits-file F]
  *   mod-placement-manage [OPTIONS] upgrade check [--json]
  *
  * OPTIONS say where the database is (the first given counts):
@@ -43,6 +44,13 @@ static void usage(FILE *out)
         "  db stamp VERSION      record VERSION without changing the schema\n"
         "  db online_data_migrations [--max-count N]\n"
         "                        run the online data migrations\n"
+        "  db sync_standard_data [--traits-file FILE]\n"
+        "                        insert the standard resource classes and\n"
+        "                        traits the database lacks (the module does\n"
+        "                        it at its first request); FILE: more\n"
+        "                        standard trait names, as for the directive\n"
+        "                        PlacementStandardTraitsFile (default: its\n"
+        "                        file in --config's server)\n"
         "  upgrade check [--json] placement-status's checks\n"
         "URL: sqlite:///relative/path, sqlite:////absolute/path,\n"
         "     postgresql://user:pass@host:port/db, mysql+pymysql://...\n"
@@ -166,6 +174,17 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
             arg = argv[i++] + 12;
         }
     }
+    else if (!status_only && !strcmp(verb, "db") &&
+             !strcmp(sub, "sync_standard_data")) {
+        if (i < argc && !strcmp(argv[i], "--traits-file")) {
+            if (i + 1 >= argc) {
+                pm_err("--traits-file: expected one argument");
+                return PM_EXIT_USAGE;
+            }
+            arg = argv[i + 1];
+            i += 2;
+        }
+    }
     else if (!strcmp(verb, "upgrade") && !strcmp(sub, "check")) {
         if (i < argc && !strcmp(argv[i], "--json")) {
             json = 1;
@@ -192,6 +211,9 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
     }
     if (!strcmp(verb, "upgrade")) {
         return pm_upgrade_check(c, json);
+    }
+    if (!strcmp(sub, "sync_standard_data")) {
+        return pm_db_sync_standard_data(c, arg);
     }
     if (!strcmp(sub, "sync")) {
         return pm_db_sync(c, arg != NULL ? arg : "head");

@@ -7,8 +7,8 @@
  * main.c (arguments), pm_source.c (where the database is: a URL or
  * upstream's placement.conf), pm_httpd_conf.c (or httpd's configuration,
  * Include followed), pm_conn.c (opening it), pm_migrate.c (alembic
- * revisions), pm_online.c (online data migrations), pm_check.c (upgrade
- * checks). Messages go to stderr, one line each; results to stdout.
+ * revisions), pm_online.c (online data migrations), pm_std.c (the
+ * standard classes and traits), pm_check.c (upgrade checks). Messages go to stderr, one line each; results to stdout.
  */
 #ifndef PM_H
 #define PM_H
@@ -34,7 +34,8 @@ typedef struct pm_source_t {
     const char *shown;              /* the database for messages, no password */
     const char *incomplete_project; /* external ids for online migrations */
     const char *incomplete_user;
-    const char *policy_file; /* PlacementPolicyFile / [oslo_policy] */
+    const char *policy_file;     /* PlacementPolicyFile / [oslo_policy] */
+    const char *std_traits_file; /* PlacementStandardTraitsFile */
 } pm_source_t;
 
 /** An open connection. */
@@ -93,6 +94,10 @@ const char *pm_resolve_revision(const char *name);
 
 /* pm_online.c */
 int pm_online_data_migrations(pm_conn_t *c, const char *max_count);
+
+/* pm_std.c: db sync_standard_data; traits_file (or NULL: the
+ * configuration's PlacementStandardTraitsFile, if any) */
+int pm_db_sync_standard_data(pm_conn_t *c, const char *traits_file);
 
 /* pm_check.c */
 int pm_upgrade_check(pm_conn_t *c, int json);

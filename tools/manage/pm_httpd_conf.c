@@ -2,7 +2,8 @@
  *
  * pm_httpd_conf.c: --config FILE, httpd's configuration read as httpd
  * reads it, for the module's DBDriver and DBDParams lines (and
- * PlacementIncompleteConsumer*, PlacementPolicyFile):
+ * PlacementIncompleteConsumer*, PlacementPolicyFile,
+ * PlacementStandardTraitsFile):
  *  - Include and IncludeOptional are followed: a relative path is
  *    relative to ServerRoot (the directory of FILE until a ServerRoot line
  *    says otherwise); wildcards in any part of the path; the matches of a
@@ -47,6 +48,7 @@ typedef struct conf_server_t {
     const char *dbd_at; /* file:line of its last DBDriver/DBDParams */
     int handler;        /* SetHandler/AddHandler placement in its scope */
     const char *incomplete_project, *incomplete_user, *policy_file;
+    const char *std_traits_file;
 } conf_server_t;
 
 /** The state of one read, across included files. */
@@ -279,6 +281,12 @@ static const char *directive(conf_reader_t *r, const char *name,
     else if (!strcasecmp(name, "PlacementPolicyFile")) {
         s->policy_file = v;
     }
+    else if (!strcasecmp(name, "PlacementStandardTraitsFile")) {
+        /* as httpd's ap_server_root_relative */
+        s->std_traits_file = v[0] == '/' ? v
+                                         : apr_pstrcat(r->p, r->server_root,
+                                                       "/", v, NULL);
+    }
     return NULL;
 }
 
@@ -459,6 +467,7 @@ const char *pm_source_httpd_conf(apr_pool_t *p, const char *file,
         INHERIT(incomplete_project);
         INHERIT(incomplete_user);
         INHERIT(policy_file);
+        INHERIT(std_traits_file);
 #undef INHERIT
     }
     if (vhost != NULL) {
@@ -523,6 +532,7 @@ const char *pm_source_httpd_conf(apr_pool_t *p, const char *file,
     src->incomplete_project = pick->incomplete_project;
     src->incomplete_user = pick->incomplete_user;
     src->policy_file = pick->policy_file;
+    src->std_traits_file = pick->std_traits_file;
     src->shown = !strcmp(pick->driver, "sqlite3")
                      ? apr_pstrcat(p, "sqlite:///", pick->params, NULL)
                      : apr_psprintf(p, "the %s database of %s (%s)",
