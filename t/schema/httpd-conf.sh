@@ -74,6 +74,15 @@ ok "httpd conf: db version then says a082b8bb98d0" $? "rc=$RC $OUT $ERR"
 hc_case --config "$E/apache2.conf" upgrade check
 [ "$RC" = 0 ]
 ok "httpd conf: upgrade check on it" $? "rc=$RC $OUT $ERR"
+# the server's PlacementStandardTraitsFile (relative: to ServerRoot) is
+# what db sync_standard_data adds, as the module would
+printf 'HW_NEXT_RELEASE_FEATURE\n' >"$E/next-traits.txt"
+sed -i 's|^    ServerName placement.example$|&\n    PlacementStandardTraitsFile next-traits.txt|' "$E/sites-enabled/placement-api.conf"
+hc_case --config "$E/apache2.conf" db sync_standard_data
+[ "$RC" = 0 ] && grep -qx "added trait HW_NEXT_RELEASE_FEATURE" <<<"$OUT" &&
+  grep -q "and 1 of $E/next-traits.txt)\$" <<<"$OUT"
+ok "httpd conf: db sync_standard_data takes the server's PlacementStandardTraitsFile" $? "rc=$RC $(tail -1 <<<"$OUT") $ERR"
+sed -i '/PlacementStandardTraitsFile/d' "$E/sites-enabled/placement-api.conf"
 mv "$HC/db-placement.sqlite" "$HC/synced.sqlite"
 
 # the errors: each leaves no database behind
