@@ -16,7 +16,7 @@
 
 /** The largest standard-traits file read, in bytes: a thousand times
  *  today's whole os-traits list would still fit. */
-#define PL_STD_FILE_MAX (1024 * 1024)
+#define PL_STD_FILE_MAX ((apr_size_t)1024 * 1024)
 
 /**
  * Read a file of standard trait names: one a line, blank lines and lines

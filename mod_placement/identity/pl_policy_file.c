@@ -22,7 +22,7 @@
 #include "pl_policy.h"
 #include "pl_file.h"
 
-#define MAX_FILE_SIZE (16 * 1024 * 1024)
+#define MAX_FILE_SIZE ((apr_size_t)16 * 1024 * 1024)
 
 typedef struct {
     const char *value; /* the string, or NULL when not a string */
