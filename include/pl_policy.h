@@ -93,7 +93,7 @@ int pl_policy_eval(pl_policy_eval_t *ev, const pl_policy_expr_t *e);
 
 /* Which release's defaults; the values of pl_config.h's
  * PL_POLICY_DEFAULTS_ZED, _2023_1 and _2026_1. 2026.1 has 2023.1's rules;
- * it differs in the enforcement defaults (scope always, new defaults on). */
+ * it differs in the enforcement defaults (scope and new defaults on). */
 #define PL_POLICY_SET_ZED 0
 #define PL_POLICY_SET_2023_1 1
 #define PL_POLICY_SET_2026_1 2

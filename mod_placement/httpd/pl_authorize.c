@@ -45,27 +45,48 @@ static void policy_of(const pl_dir_conf_t *c, request_rec *r, pl_policy_t *pol)
     pol->enforce_scope = pl_config_enforce_scope(c);
 }
 
+/* PlacementPolicyEnforceScope Off beside PlacementPolicyDefaults 2026.1
+ * is honoured, as oslo.policy 4.4.0 to 5.0.0 (placement 2024.2 to 2026.1)
+ * honour enforce_scope = False, and warned about at startup, as
+ * oslo.config warns that the option is deprecated for removal (oslo.policy
+ * 6.0.0 removed it). Said only where either line is written (written: c's
+ * own level sets one), not again for every section that inherits them. */
+static void warn_scope_off(apr_pool_t *ptemp, server_rec *s,
+                           const pl_dir_conf_t *c, int written)
+{
+    const char *where = c->dir;
+
+    if (!written || c->enforce_scope != 0 ||
+        pl_config_policy_defaults(c) != PL_POLICY_DEFAULTS_2026_1) {
+        return;
+    }
+    if (where == NULL) {
+        where = s->is_virtual
+                    ? apr_psprintf(ptemp, "virtual host %s", s->server_hostname)
+                    : "the server";
+    }
+    ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s,
+                 PL_LOGNO(01508) "%s: PlacementPolicyEnforceScope Off beside "
+                                 "PlacementPolicyDefaults 2026.1 is "
+                                 "deprecated; scope is not enforced. The "
+                                 "switch was only meant for the move to the "
+                                 "new RBAC, OpenStack always checks scope, "
+                                 "and upstream's oslo.policy 6.0.0 no longer "
+                                 "has it: a later release may ignore it",
+                 where);
+}
+
 /* A location whose rules come back to themselves would refuse (or, with
- * oslo, crash) some requests forever: refuse to start instead. */
+ * oslo, crash) some requests forever: refuse to start instead. written:
+ * as warn_scope_off's. */
 static int check_location(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s,
-                          const pl_dir_conf_t *c)
+                          const pl_dir_conf_t *c, int written)
 {
     int lines = c->policy_exprs && apr_hash_count(c->policy_exprs) > 0;
     pl_policy_t pol;
     const char *loop;
 
-    /* oslo.policy no longer has enforce_scope: a release that runs with it
-     * cannot turn it off, and silently ignoring the line would mislead */
-    if (pl_config_policy_defaults(c) == PL_POLICY_DEFAULTS_2026_1 &&
-        c->enforce_scope == 0) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
-                     PL_LOGNO(01508) "%s: PlacementPolicyEnforceScope Off "
-                                     "cannot be combined with "
-                                     "PlacementPolicyDefaults 2026.1, which "
-                                     "always enforces scope (use 2023.1)",
-                     c->dir ? c->dir : "the server");
-        return HTTP_INTERNAL_SERVER_ERROR;
-    }
+    warn_scope_off(ptemp, s, c, written);
     if (!lines && c->policy_file == NULL && c->policy_dir == NULL) {
         return OK; /* the defaults alone have no loop */
     }
@@ -103,8 +124,10 @@ static int check_sections(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s,
         pl_dir_conf_t *c = ap_get_module_config(v, &placement_module);
 
         if (c) {
-            st = check_location(pconf, ptemp, s,
-                                pl_config_merge_dir(ptemp, (void *)base, c));
+            st = check_location(
+                pconf, ptemp, s, pl_config_merge_dir(ptemp, (void *)base, c),
+                c->enforce_scope != -1 ||
+                    c->policy_defaults != PL_POLICY_DEFAULTS_UNSET);
         }
     }
     return st;
@@ -113,6 +136,7 @@ static int check_sections(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s,
 int pl_authorize_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
                              server_rec *s)
 {
+    const pl_dir_conf_t *main_base = NULL;
     const char *err;
     int set, st = OK;
 
@@ -130,7 +154,16 @@ int pl_authorize_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
         pl_dir_conf_t *base = ap_get_module_config(s->lookup_defaults,
                                                    &placement_module);
 
-        st = check_location(pconf, ptemp, s, base);
+        /* a virtual host's defaults are the main server's (the same
+         * config when it has no Placement line) merged with its own: its
+         * own lines are those that differ */
+        if (!s->is_virtual || main_base == NULL) {
+            main_base = base;
+        }
+        st = check_location(
+            pconf, ptemp, s, base,
+            !s->is_virtual || base->enforce_scope != main_base->enforce_scope ||
+                base->policy_defaults != main_base->policy_defaults);
         if (st == OK) {
             st = check_sections(pconf, ptemp, s, base, core->sec_url);
         }

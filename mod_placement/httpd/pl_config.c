@@ -161,13 +161,15 @@ const char *pl_config_incomplete_user(const pl_dir_conf_t *c)
     return c->incomplete_user ? c->incomplete_user : ZERO_UUID;
 }
 
-/* 2026.1 always enforces scope: oslo.policy removed enforce_scope (an
- * explicit Off is refused at startup, pl_authorize.c); the older sets keep
- * oslo.policy 4.0.0's default, off. */
+/* oslo.policy 4.4.0 (2024.2) made enforce_scope default to True and
+ * deprecated it; up to 5.0.0 (2026.1) an explicit False still turns the
+ * scope check off, so with 2026.1 Off is honoured, with a startup warning
+ * (pl_authorize.c, PL01508). The older sets keep oslo.policy 4.0.0's
+ * default, off. */
 int pl_config_enforce_scope(const pl_dir_conf_t *c)
 {
-    if (pl_config_policy_defaults(c) == PL_POLICY_DEFAULTS_2026_1) {
-        return 1;
+    if (c->enforce_scope < 0) {
+        return pl_config_policy_defaults(c) == PL_POLICY_DEFAULTS_2026_1;
     }
     return c->enforce_scope > 0;
 }
@@ -631,7 +633,7 @@ const command_rec pl_cmds[] = {
                   "([oslo_policy] policy_dirs); re-read when it changes"),
     DIR_FLAG("PlacementPolicyEnforceScope", enforce_scope,
              "On|Off: refuse a token whose scope is not one of the rule's "
-             "scope types (default Off; always On with 2026.1)"),
+             "scope types (default Off; On with 2026.1)"),
     DIR_FLAG("PlacementPolicyEnforceNewDefaults", enforce_new_defaults,
              "On|Off: use the new rule defaults only, without their "
              "deprecated alternatives (default Off; On with 2026.1)"),

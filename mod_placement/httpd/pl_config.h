@@ -92,9 +92,9 @@ typedef enum {
     PL_POLICY_DEFAULTS_UNSET = -1,
     PL_POLICY_DEFAULTS_ZED = 0,    /* placement 8.0.0 */
     PL_POLICY_DEFAULTS_2023_1 = 1, /* placement 9.0.0's rules */
-    PL_POLICY_DEFAULTS_2026_1 = 2  /* the same rules, as 2024.1 and later
-                                    * enforce them: scope always, new
-                                    * defaults on */
+    PL_POLICY_DEFAULTS_2026_1 = 2  /* the same rules, as 2024.2 and later
+                                    * enforce them: scope and new defaults
+                                    * on by default */
 } pl_policy_defaults_e;
 
 extern const command_rec pl_cmds[];

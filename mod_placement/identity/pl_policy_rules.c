@@ -13,8 +13,9 @@
  *     project readers for their own usages.
  *   - 2026.1 (placement master, 7ad9ef07): the same table, unchanged since
  *     9.0.0; what changed is around it (oslo.policy 4.4.0 turned
- *     enforce_scope and enforce_new_defaults on by default, and master
- *     oslo.policy removed enforce_scope), which pl_config.c applies.
+ *     enforce_scope and enforce_new_defaults on by default and deprecated
+ *     enforce_scope, which 5.0.0 still honours and 6.0.0, on master,
+ *     removed), which pl_config.c applies.
  * Upstream names the deprecated rule "rule:admin_api" (with the prefix);
  * it is kept, since oslo.policy looks that exact name up in policy files.
  */

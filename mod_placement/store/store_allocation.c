@@ -416,10 +416,13 @@ static apr_status_t check_some_inventory(apr_pool_t *p, pl_alloc_write_t *w,
     return PL_ECAPACITY;
 }
 
-/* The capacity rule of upstream's _check_capacity_exceeded, with its
- * 13.0.0 relief: a provider and class over capacity after the write is
- * accepted when its usage is no higher than before (held: what the
- * write's consumers held before it; inv_row_t.used: what the others hold). */
+/* The capacity rule of upstream's _check_capacity_exceeded, with the
+ * relief of upstream bug 2104040 (placement 14.0.0, 2025.2; not in 13.0.0
+ * or before, nor backported): a provider and class over capacity after the
+ * write is accepted when its usage is no higher than before (held: what
+ * the write's consumers held before it; inv_row_t.used: what the others
+ * hold). Applied whatever PlacementPolicyDefaults says, on purpose: it
+ * only lets an operator out of a stuck state (docs/api-coverage.md). */
 static apr_status_t check_capacity(apr_pool_t *p, pl_alloc_write_t *w,
                                    apr_array_header_t *work,
                                    apr_array_header_t *rc_ids,
