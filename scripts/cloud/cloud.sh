@@ -28,6 +28,12 @@
 #   REFERENCE=1    upstream placement 8.0.0 (python3-placement, mod_wsgi) at
 #                  /placement instead of the module (CLOUD_POLICY zed only)
 #   MOD_PLACEMENT  the module (default build/mod_placement.so)
+#   CLOUD_B_RELEASE  the nova release whose newer libvirt traits cloud-b
+#                  reports (scripts/cloud/cloud_traits.py): 2026.1 (default)
+#                  or zed (default with REFERENCE=1: placement 8.0.0 refuses
+#                  the newer ones). Kept in DIR/nova/compute-b.release, which
+#                  the driver reads at each resource update: write another
+#                  release there to move cloud-b to it.
 #   CLOUD_VERBOSE=1  debug logs of every service
 #
 # Everything lives in DIR: configuration, databases, logs (DIR/log), pid
@@ -50,10 +56,15 @@ CLOUD_DB=${CLOUD_DB:-pgsql}
 CLOUD_POLICY=${CLOUD_POLICY:-zed}
 REFERENCE=${REFERENCE:-0}
 [ "$REFERENCE" = 1 ] || REFERENCE=0
+if [ "$REFERENCE" = 1 ]; then
+  CLOUD_B_RELEASE=${CLOUD_B_RELEASE:-zed}
+else
+  CLOUD_B_RELEASE=${CLOUD_B_RELEASE:-2026.1}
+fi
 # shellcheck source=SCRIPTDIR/../lib-db.sh
 . "$REPO/scripts/lib-db.sh"
 
-usage() { sed -n '2,40p' "$0"; exit 2; }
+usage() { sed -n '2,44p' "$0"; exit 2; }
 die() { echo "cloud: $*" >&2; exit 1; }
 say() { echo "cloud: $(date +%T) $*"; }
 
@@ -67,6 +78,7 @@ SVC=$HERE/service.py
 
 case "$CLOUD_DB" in pgsql|mysql) ;; *) die "CLOUD_DB must be pgsql or mysql" ;; esac
 case "$CLOUD_POLICY" in zed|current) ;; *) die "CLOUD_POLICY must be zed or current" ;; esac
+[[ "$CLOUD_B_RELEASE" =~ ^(zed|20[0-9][0-9]\.[12])$ ]] || die "CLOUD_B_RELEASE must be zed or a release such as 2026.1"
 [ "$REFERENCE" = 0 ] || [ "$CLOUD_POLICY" = zed ] ||
   die "REFERENCE=1 needs CLOUD_POLICY=zed: placement 8.0.0 has the Zed rule defaults only"
 
@@ -274,6 +286,9 @@ host = cloud-b
 compute_driver = cloud_fake.NestedFakeDriver
 instances_path = $DIR/nova/instances-b
 EOF
+  # the release whose libvirt traits cloud-b reports; t/cloud/scenario.py
+  # traits moves it with the reference
+  echo "$CLOUD_B_RELEASE" >"$DIR/nova/compute-b.release"
   cp "$HERE/nova-api-paste.ini" "$DIR/nova/api-paste.ini"
   cp "$HERE/nova-api.wsgi" "$DIR/nova/nova-api.wsgi"
 }
@@ -690,6 +705,7 @@ start() {
     $PY "$SVC" nova-compute nova.cmd.compute --config-file "$n" --config-file "$DIR/nova/compute-a.conf" \
     --log-file "$LOG/nova-compute-a.log"
   launch nova-compute-b env "$pyenv" CLOUD_VCPUS=8 CLOUD_MEMORY_MB=8192 CLOUD_DISK_GB=100 CLOUD_VGPUS=4 \
+    CLOUD_NOVA_RELEASE_FILE="$DIR/nova/compute-b.release" \
     $PY "$SVC" nova-compute nova.cmd.compute --config-file "$n" --config-file "$DIR/nova/compute-b.conf" \
     --log-file "$LOG/nova-compute-b.log"
   wait_for 60 glance-api http_ok "http://127.0.0.1:$GLANCE_PORT/" 300
@@ -718,7 +734,9 @@ http://127.0.0.1:$HTTP_PORT; policy $CLOUD_POLICY; $([ "$REFERENCE" = 1 ] && ech
 
 Flavors: m1.tiny (1 VCPU, 512 MB, 1 GB), m1.small (2, 2048, 10), m1.medium (4, 4096, 20),
 m1.vgpu
-(1, 1024, 10 + VGPU from cloud-b's child provider), m1.huge (12 VCPU: fits nowhere).
+(1, 1024, 10 + VGPU from cloud-b's child provider), m1.huge (12 VCPU: fits nowhere),
+m1.tpm (1, 512, 1 + required trait COMPUTE_SECURITY_TPM_TIS, which libvirt reports from nova 2024.2).
+cloud-b reports the libvirt traits of nova $(cat "$DIR/nova/compute-b.release") (the file $DIR/nova/compute-b.release).
 Hosts: cloud-a and cloud-b, 8 VCPU, 8192 MB, 100 GB each. Logs: $LOG.
 Ctrl-C stops everything.
 EOF

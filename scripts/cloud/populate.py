@@ -7,7 +7,9 @@ hosts known to nova and to placement.
 Flavors: m1.tiny (1 VCPU, 512 MB, 1 GB), m1.small (2, 2048, 10), m1.medium (4, 4096,
 20), m1.vgpu
 (1, 1024, 10 and resources:VGPU=1, which only cloud-b's child provider has),
-m1.huge (12 VCPU: fits nowhere, within the default quota). Image cloud-image: a few bytes, raw,
+m1.huge (12 VCPU: fits nowhere, within the default quota), m1.tpm (1, 512,
+1 and trait:COMPUTE_SECURITY_TPM_TIS=required, which only cloud-b reports,
+as nova 2024.2+ does: scripts/cloud/cloud_traits.py). Image cloud-image: a few bytes, raw,
 public (the fake driver never reads it). Returns once the scheduler has
 mapped both computes, neutron has answered once into the cell (nova's hypervisor list has cloud-a
 and cloud-b) and placement has their three providers with inventory.
@@ -26,6 +28,7 @@ FLAVORS = (
     ('m1.medium', 4, 4096, 20, {}),
     ('m1.vgpu', 1, 1024, 10, {'resources:VGPU': '1'}),
     ('m1.huge', 12, 4096, 10, {}),
+    ('m1.tpm', 1, 512, 1, {'trait:COMPUTE_SECURITY_TPM_TIS': 'required'}),
 )
 
 
@@ -44,8 +47,12 @@ def main(cloud_dir):
         flavor = admin.nova('POST', '/flavors', {'flavor': {
             'name': name, 'vcpus': vcpus, 'ram': ram, 'disk': disk}})
         if specs:
+            # 2.85: from 2.86 this nova API (Zed) checks trait: names
+            # against its os-traits (2.9.0, without
+            # COMPUTE_SECURITY_TPM_TIS); a 2024.2+ API knows the name
             admin.nova('POST', '/flavors/%s/os-extra_specs'
-                       % flavor['flavor']['id'], {'extra_specs': specs})
+                       % flavor['flavor']['id'], {'extra_specs': specs},
+                       version='2.85')
     images = admin.call('image', 'GET', '/v2/images?name=cloud-image')[1]
     if not images['images']:
         _, image = admin.call('image', 'POST', '/v2/images', {

@@ -6,6 +6,11 @@
                                  delete, quota from placement, nova-manage
                                  placement audit / heal_allocations,
                                  nova-status upgrade check
+    scenario.py DIR traits       cloud-b reports nova 2026.1's libvirt
+                                 traits (issue 34): synced, m1.tpm boots
+                                 on cloud-b, not while it is disabled;
+                                 with REFERENCE=1 what placement 8.0.0
+                                 does with them instead
     scenario.py DIR delete-host  cloud-a's nova-compute stopped, its
                                  service deleted: its provider is gone
 
@@ -27,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
 sys.path.insert(0, os.path.join(REPO, 'scripts', 'cloud'))
 import cloudapi  # noqa: E402
+import cloud_traits  # noqa: E402
 
 PASSED = []
 FAILED = []
@@ -375,6 +381,225 @@ def scenario_main(c):
         check('%s uses nothing' % name, not any(u.values()), u)
 
 
+def rp_traits(c, rp_uuid):
+    return set(c.admin.placement('GET', '/resource_providers/%s/traits'
+                                 % rp_uuid)['traits'])
+
+
+def sync_failures(path, offset=0):
+    """The lines of a nova log from offset that tell a failed provider
+    sync."""
+    with open(path, encoding='utf-8', errors='replace') as fh:
+        fh.seek(offset)
+        return [line.rstrip() for line in fh
+                if 'TraitCreationFailed' in line or
+                'ResourceProviderSyncFailed' in line]
+
+
+def grep_log(path, offset, text):
+    """Whether a line of a log from offset holds text."""
+    with open(path, encoding='utf-8', errors='replace') as fh:
+        fh.seek(offset)
+        return any(text in line for line in fh)
+
+
+def set_service(c, host, disabled):
+    """nova's compute service on host disabled or enabled (what `openstack
+    compute service set --disable/--enable` sends)."""
+    svc = c.admin.nova('GET', '/os-services?binary=nova-compute&host=%s'
+                       % host)['services'][0]
+    c.admin.nova('PUT', '/os-services/%s' % svc['id'],
+                 {'status': 'disabled' if disabled else 'enabled'})
+
+
+def scenario_traits(c):
+    """Issue 34: cloud-b reports the standard traits of nova 2026.1's
+    libvirt driver (scripts/cloud/cloud_traits.py) through nova's own
+    report client. With the module (which knows os-traits 3.9.0) they sync
+    and a flavor requiring one of them lands on cloud-b. Upstream placement
+    8.0.0 (REFERENCE=1) knows os-traits 2.9.0 only and answers 400 to
+    nova's PUT /traits/<name>: cloud-b starts with Zed's traits there
+    (with 2026.1's its provider sync fails from the start, and so does
+    every build on it: docs/cloud.md) and is moved to 2026.1's for this
+    step only, then back, so that the storm and delete-host run as
+    before."""
+    made = []
+    release_file = os.path.join(c.dir, 'nova', 'compute-b.release')
+    first = cloud_traits.read_release(release_file)
+    try:
+        traits_steps(c, made, release_file)
+    finally:
+        # after a failure too: the storm and delete-host need cloud-b
+        # enabled, on its first release, and empty
+        cloud_traits.write_release(release_file, first)
+        set_service(c, 'cloud-b', False)
+        for s in made:
+            c.delete(s['id'])
+
+
+def traits_steps(c, made, release_file):
+    reference = c.env.get('REFERENCE') == '1'
+    tag = 'reference: ' if reference else ''
+    log = os.path.join(c.dir, 'log', 'nova-compute-b.log')
+    new, _ = cloud_traits.libvirt_traits('2026.1')
+    rps = c.providers()
+    root_a, root_b = rps['cloud-a']['uuid'], rps['cloud-b']['uuid']
+
+    if reference:
+        step("cloud-b moved from Zed's libvirt traits to 2026.1's")
+        bad = sync_failures(log)
+        check('reference: with Zed traits nova-compute-b synced so far (no '
+              'TraitCreationFailed in its log)', not bad, bad[:2])
+        mark = os.path.getsize(log)
+        cloud_traits.write_release(release_file, '2026.1')
+        # nova-compute syncs its provider tree at each claim: ask cloud-b
+        s = c.boot(c.admin, 'b-2026.1', 'm1.tiny', host='cloud-b')
+        made.append(s)
+        # its claim fails, nova reschedules, and there is no other host
+        fault = (s.get('fault') or {}).get('message', '')
+        check('reference: a server asked on cloud-b (2026.1 traits) ends in '
+              'ERROR, "Exceeded maximum number of retries"',
+              s['status'] == 'ERROR' and
+              'Exceeded maximum number of retries' in fault,
+              '%s %s' % (s['status'], fault))
+        check('reference: it holds no allocation',
+              c.allocations(s['id']) == {}, c.allocations(s['id']))
+        bad = sync_failures(log, mark)
+        check('reference: nova-compute-b.log has TraitCreationFailed and '
+              'ResourceProviderSyncFailed (8.0.0 answers 400 to PUT '
+              '/traits/<standard name>)',
+              any('TraitCreationFailed' in x for x in bad) and
+              any('ResourceProviderSyncFailed' in x for x in bad),
+              bad[:4])
+        got = rp_traits(c, root_b) & set(new)
+        check("reference: none of the %d traits is on cloud-b's root"
+              % len(new), not got, sorted(got))
+    else:
+        step("cloud-b's traits of nova 2026.1's libvirt driver")
+        bad = sync_failures(log)
+        check('nova-compute-b synced its provider tree: no '
+              'TraitCreationFailed or ResourceProviderSyncFailed in its log',
+              not bad, bad[:4])
+        missing = set(new) - rp_traits(c, root_b)
+        check("cloud-b's root has the %d traits of nova 2026.1's libvirt "
+              "driver on Debian 12" % len(new), not missing, sorted(missing))
+        got = rp_traits(c, root_a) & set(new)
+        check("cloud-a's root (no such traits reported) has none of them",
+              not got, sorted(got))
+
+    step('placement and nova asked for COMPUTE_SECURITY_TPM_TIS')
+    query = ('/allocation_candidates?resources=VCPU:1,MEMORY_MB:512,'
+             'DISK_GB:1&required=COMPUTE_SECURITY_TPM_TIS')
+    st, doc = c.admin.call('placement', 'GET', query, version='1.22',
+                           expect=(200, 400))
+    if reference:
+        check('reference: GET /allocation_candidates?required='
+              'COMPUTE_SECURITY_TPM_TIS is 400, No such trait',
+              st == 400 and 'No such trait' in str(doc), '%s %s' % (st, doc))
+    else:
+        roots = {rp for ar in (doc or {}).get('allocation_requests', [])
+                 for rp in ar['allocations']}
+        check('GET /allocation_candidates?required=COMPUTE_SECURITY_TPM_TIS '
+              'offers cloud-b only', st == 200 and roots == {root_b},
+              '%s %s' % (st, roots))
+    s = c.boot(c.demo, 'tpm', 'm1.tpm')
+    made.append(s)
+    if reference:
+        fault = (s.get('fault') or {}).get('message', '')
+        check('reference: m1.tpm ends in ERROR, NoValidHost',
+              s['status'] == 'ERROR' and 'No valid host' in fault,
+              '%s %s' % (s['status'], fault))
+        check('reference: it holds no allocation',
+              c.allocations(s['id']) == {}, c.allocations(s['id']))
+    else:
+        check('m1.tpm (trait:COMPUTE_SECURITY_TPM_TIS=required) is ACTIVE on '
+              'cloud-b', s['status'] == 'ACTIVE' and host_of(s) == 'cloud-b',
+              '%s on %s %s' % (s['status'], host_of(s), s.get('fault')))
+        check('its allocation is m1.tpm against cloud-b',
+              c.allocations(s['id']) == c.expected('m1.tpm', 'cloud-b'),
+              c.allocations(s['id']))
+
+    step("cloud-b's compute service disabled")
+    mark = os.path.getsize(log)
+    set_service(c, 'cloud-b', True)
+    if reference:
+        # nova-compute sets the trait through its cache of the tree,
+        # which the failed sync dropped ("No such provider"), and logs
+        # that its periodic task will: that task's sync fails as before.
+        # (PUT /os-services answers after the compute, an RPC call.)
+        def logged():
+            return grep_log(log, mark, 'An error occurred while updating '
+                            'COMPUTE_STATUS_DISABLED trait')
+        try:
+            cloudapi.wait('nova-compute-b on COMPUTE_STATUS_DISABLED',
+                          logged, timeout=30, interval=1)
+        except cloudapi.ApiError:
+            pass
+        have = rp_traits(c, root_b)
+        check("reference: COMPUTE_STATUS_DISABLED does not reach cloud-b's "
+              "root (nova-compute-b logs an error on it)",
+              logged() and 'COMPUTE_STATUS_DISABLED' not in have,
+              '%s %s' % (logged(), sorted(have)))
+    else:
+        try:
+            cloudapi.wait('COMPUTE_STATUS_DISABLED on cloud-b', lambda:
+                          'COMPUTE_STATUS_DISABLED' in rp_traits(c, root_b),
+                          timeout=60, interval=1)
+            disabled = True
+        except cloudapi.ApiError:
+            disabled = False
+        check("nova puts COMPUTE_STATUS_DISABLED on cloud-b's root",
+              disabled, sorted(rp_traits(c, root_b)))
+        st, doc = c.admin.call('placement', 'GET',
+                               query + ',!COMPUTE_STATUS_DISABLED',
+                               version='1.22')
+        check("placement has no candidate for nova's query (required "
+              "COMPUTE_SECURITY_TPM_TIS, forbidden COMPUTE_STATUS_DISABLED)",
+              st == 200 and not doc['allocation_requests'],
+              doc['allocation_requests'])
+    s = c.boot(c.demo, 'tpm-disabled', 'm1.tpm')
+    made.append(s)
+    fault = (s.get('fault') or {}).get('message', '')
+    check('%sm1.tpm with cloud-b disabled ends in ERROR, NoValidHost' % tag,
+          s['status'] == 'ERROR' and 'No valid host' in fault,
+          '%s %s' % (s['status'], fault))
+    check('%sit holds no allocation' % tag, c.allocations(s['id']) == {},
+          c.allocations(s['id']))
+    set_service(c, 'cloud-b', False)
+    if not reference:
+        try:
+            cloudapi.wait('COMPUTE_STATUS_DISABLED off cloud-b', lambda:
+                          'COMPUTE_STATUS_DISABLED' not in
+                          rp_traits(c, root_b), timeout=60, interval=1)
+            enabled = True
+        except cloudapi.ApiError:
+            enabled = False
+        check("enabled again, cloud-b's root has no COMPUTE_STATUS_DISABLED",
+              enabled, sorted(rp_traits(c, root_b)))
+
+    if reference:
+        step("cloud-b moved back to Zed's libvirt traits")
+        cloud_traits.write_release(release_file, 'zed')
+        s = c.boot(c.admin, 'b-zed', 'm1.tiny', host='cloud-b')
+        made.append(s)
+        check('reference: back on Zed traits, a server asked on cloud-b is '
+              'ACTIVE with m1.tiny on cloud-b',
+              s['status'] == 'ACTIVE' and
+              c.allocations(s['id']) == c.expected('m1.tiny', 'cloud-b'),
+              '%s %s %s' % (s['status'], c.allocations(s['id']),
+                            s.get('fault')))
+
+    step('delete')
+    while made:
+        c.delete(made.pop()['id'])
+    left = {k: v for k, v in c.usages(c.demo.project_id).items() if v}
+    left_b = {k: v for k, v in c.admin.placement(
+        'GET', '/resource_providers/%s/usages' % root_b)['usages'].items()
+        if v}
+    check('%sthe servers of this step deleted: nothing used by demo or on '
+          'cloud-b' % tag, not left and not left_b, '%s %s' % (left, left_b))
+
+
 def scenario_delete_host(c):
     step("cloud-a's compute service stopped and deleted")
     rps = c.providers()
@@ -397,17 +622,19 @@ def scenario_delete_host(c):
 
 
 def main(argv):
-    if len(argv) != 3 or argv[2] not in ('main', 'delete-host'):
+    if len(argv) != 3 or argv[2] not in ('main', 'traits', 'delete-host'):
         sys.stderr.write(__doc__)
         return 2
     c = Cloud(argv[1])
     try:
         if argv[2] == 'main':
             scenario_main(c)
+        elif argv[2] == 'traits':
+            scenario_traits(c)
         else:
             scenario_delete_host(c)
-    except (cloudapi.ApiError, KeyError, TypeError, IndexError,
-            subprocess.SubprocessError) as exc:
+    except (cloudapi.ApiError, KeyError, TypeError, IndexError, OSError,
+            ValueError, subprocess.SubprocessError) as exc:
         check('scenario ran to its end', False, repr(exc))
     print('scenario: %d passed, %d failed' % (len(PASSED), len(FAILED)))
     return 1 if FAILED else 0
