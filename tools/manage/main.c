@@ -39,7 +39,7 @@ static void usage(FILE *out)
         "  db sync [VERSION]     create or upgrade the schema, revision by\n"
         "                        revision, to VERSION (default: head,\n"
         "                        a082b8bb98d0; 422ece571366 for a database\n"
-        "                        placement 8.0.0 shares)\n"
+        "                        placement 8.0.0 or 9.0.0 shares)\n"
         "  db version            print the database's revision (None if none)\n"
         "  db stamp VERSION      record VERSION without changing the schema\n"
         "  db online_data_migrations [--max-count N]\n"

@@ -6,7 +6,7 @@
  *   b4ed3a175331  Initial                           (Stein)
  *   611cd6dffd7b  Block on null root_provider_id    (a check only)
  *   b5c396305c25  Block on null consumer            (a check only)
- *   422ece571366  Add consumer_types table          (Xena .. Zed: 8.0.0)
+ *   422ece571366  Add consumer_types table          (Xena .. 2023.1: 9.0.0)
  *   a082b8bb98d0  Drop redundant indexes for unique constraints (2023.2 on)
  *
  * Each revision is one transaction with the update of alembic_version,
