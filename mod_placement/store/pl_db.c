@@ -30,6 +30,8 @@ struct pl_db_t {
     const char *errstr;
     const pl_log_t *log; /* NULL: nothing logged */
     int nrows;           /* rows the last each_row() read */
+    int calls;           /* statements sent in this use (first_call) */
+    int timeout;         /* PlacementStatementTimeout, seconds */
 };
 
 #define PREPARED_KEY "pl_db_prepared"
@@ -75,7 +77,12 @@ typedef struct conn_state_t {
     apr_uint32_t seen[SEEN_SLOTS];
     apr_uint64_t ticks;
     int timeout; /* statement timeout set on it, seconds */
-    int lost;    /* the driver reconnected: set up again */
+    /* the server's name for the session our state was made in (its
+     * process or thread id): a driver that reconnected by itself (mod_dbd
+     * checks each connection it hands out: PQreset, mysql_ping) shows
+     * another, and nothing of ours is in that session */
+    char session[24];
+    int suspect; /* a statement failed: is it still our session? */
 } conn_state_t;
 
 /* The server-side statement timeout (PlacementStatementTimeout), when it
@@ -148,6 +155,35 @@ static void sqlite_wal(pl_db_t *db)
     }
 }
 
+/* The server's name for the session (buf, "" when it cannot say):
+ * PostgreSQL's backend process id, MariaDB's connection id; SQLite's
+ * sessions are never remade. */
+static void session_of(pl_db_t *db, char *buf, apr_size_t size)
+{
+    const char *sql = db->dialect == PL_DB_PGSQL  ? "SELECT pg_backend_pid()"
+                      : db->dialect == PL_DB_MYSQL ? "SELECT CONNECTION_ID()"
+                                                   : NULL;
+    apr_dbd_results_t *res = NULL;
+    apr_dbd_row_t *row = NULL;
+    const char *id = NULL;
+
+    buf[0] = '\0';
+    if (sql == NULL) {
+        apr_cpystrn(buf, "sqlite", size);
+        return;
+    }
+    if (apr_dbd_select(db->driver, db->pool, db->handle, &res, sql, 0) != 0) {
+        return;
+    }
+    /* read to the end: a sequential result holds the connection */
+    while (apr_dbd_get_row(db->driver, db->pool, res, &row, -1) == 0) {
+        if (id == NULL) {
+            id = apr_dbd_get_entry(db->driver, row, 0);
+            apr_cpystrn(buf, id ? id : "", size);
+        }
+    }
+}
+
 /* Once per new connection: what each dialect needs to behave like
  * upstream's sessions. MySQL: TRADITIONAL as oslo.db sets it, plus
  * NO_AUTO_VALUE_ON_ZERO so resource class id 0 (VCPU) can be inserted;
@@ -207,7 +243,21 @@ static void session_setup(pl_db_t *db, conn_state_t *cs)
     }
     /* what the server has before we set anything */
     cs->timeout = 0;
-    cs->lost = 0;
+    cs->suspect = 0;
+    session_of(db, cs->session, sizeof(cs->session));
+}
+
+/* A new session under the old handle: forget what we made in the old one
+ * (its statements stay in conn_pool until the connection goes) and set
+ * the new one up. */
+static void session_renew(pl_db_t *db, conn_state_t *cs)
+{
+    apr_hash_clear(cs->prepared);
+    apr_hash_clear(cs->by_sql);
+    apr_hash_clear(cs->kept_args);
+    memset(cs->cached, 0, sizeof(cs->cached));
+    memset(cs->seen, 0, sizeof(cs->seen));
+    session_setup(db, cs);
 }
 
 pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
@@ -245,20 +295,74 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
         apr_pool_userdata_set(cs, PREPARED_KEY, NULL, conn_pool);
         session_setup(db, cs);
     }
-    else if (cs->lost) {
-        /* a new session under the old handle: nothing of ours is in it
-         * (the old statements stay in conn_pool until it goes) */
-        apr_hash_clear(cs->prepared);
-        apr_hash_clear(cs->by_sql);
-        apr_hash_clear(cs->kept_args);
-        memset(cs->cached, 0, sizeof(cs->cached));
-        memset(cs->seen, 0, sizeof(cs->seen));
-        session_setup(db, cs);
-    }
-    set_statement_timeout(db, cs, statement_timeout);
     db->prepared = cs->prepared;
     db->cs = cs;
+    db->timeout = statement_timeout;
     return db;
+}
+
+/* Whether the session our state was made in is still the connection's;
+ * if not, set the new one up. */
+static void session_check(pl_db_t *db)
+{
+    char now[sizeof(db->cs->session)];
+
+    session_of(db, now, sizeof(now));
+    if (now[0] == '\0' || strcmp(now, db->cs->session) != 0) {
+        pl_log(db->log, PL_LOG_INFO, 0,
+               PL_LOGNO(05005) "database session %s replaced by %s: "
+                               "set up again",
+               db->cs->session[0] ? db->cs->session : "(unknown)",
+               now[0] ? now : "(none yet)");
+        session_renew(db, db->cs);
+    }
+    db->cs->suspect = 0;
+}
+
+/* Call before each statement sent to the server: true for the first of
+ * this use of the connection. Then, if a statement failed in an earlier
+ * use, the session is checked (one query: the driver may have reconnected
+ * since, whatever the error said), and the statement timeout set. */
+static int first_call(pl_db_t *db)
+{
+    if (db->calls++ > 0) {
+        return 0;
+    }
+    if (db->cs->suspect) {
+        session_check(db);
+    }
+    set_statement_timeout(db, db->cs, db->timeout);
+    return 1;
+}
+
+/* After the first statement of a use failed: whether the connection had
+ * died while it waited in the pool (a database restart, a proxy's idle
+ * timeout, pg_terminate_backend) and has been made again, its session set
+ * up, so that the caller sends the statement again. Nothing of this use
+ * reached the database before, so nothing is done twice: the client sees
+ * a fresh connection, as oslo.db's ping at checkout gives upstream. */
+static int reconnected(pl_db_t *db, int first)
+{
+    char before[sizeof(db->cs->session)];
+
+    if (!first || db->dialect == PL_DB_SQLITE) {
+        return 0;
+    }
+    /* PQreset / mysql_ping with reconnect: as mod_dbd's check does */
+    if (apr_dbd_check_conn(db->driver, db->pool, db->handle) != APR_SUCCESS) {
+        return 0; /* the database is not back: the error stands */
+    }
+    memcpy(before, db->cs->session, sizeof(before));
+    session_check(db);
+    if (strcmp(before, db->cs->session) == 0) {
+        return 0; /* the same session: the statement itself failed */
+    }
+    set_statement_timeout(db, db->cs, db->timeout);
+    pl_log(db->log, PL_LOG_NOTICE, 0,
+           PL_LOGNO(05006) "the pooled database connection had died (%s): "
+                           "reconnected, the statement sent again",
+           db->errstr);
+    return 1;
 }
 
 pl_db_dialect_e pl_db_dialect(const pl_db_t *db)
@@ -269,21 +373,6 @@ pl_db_dialect_e pl_db_dialect(const pl_db_t *db)
 const char *pl_db_errstr(const pl_db_t *db)
 {
     return db->errstr ? db->errstr : "";
-}
-
-/* The connection's state is stale: the driver reconnected by itself
- * (apr_dbd_mysql's mysql_ping with its default reconnect=1, or
- * apr_dbd_pgsql's PQreset in check_conn, when mod_dbd checks a connection
- * whose server went away and came back). The new session has neither our
- * prepared statements nor our settings; the next use sets it up again. */
-static void mark_lost(pl_db_t *db)
-{
-    void *cs = NULL;
-
-    apr_pool_userdata_get(&cs, PREPARED_KEY, db->conn_pool);
-    if (cs != NULL) {
-        ((conn_state_t *)cs)->lost = 1;
-    }
 }
 
 /* Whether the error says the session is gone (connection lost, or the
@@ -330,8 +419,10 @@ static apr_status_t classify(pl_db_t *db, int ret)
     else {
         db->errstr = apr_pstrdup(db->pool, msg);
     }
+    /* whatever the text says, the driver may reconnect before the next
+     * use (first_call checks) */
+    db->cs->suspect = 1;
     if (session_gone(db, ret)) {
-        mark_lost(db);
         return PL_EDB;
     }
     if (strstr(db->errstr, "duplicate key") ||
@@ -629,10 +720,10 @@ void pl_db_set_log(pl_db_t *db, const pl_log_t *log)
  * *pres, from p; a statement (pres NULL) its rows changed in *pchanged.
  * *phow: how it ran, for the trace: "prepared" (on the server), or
  * "text" (PostgreSQL, a text it does not keep: parsed and planned each run). */
-static apr_status_t execute(pl_db_t *db, apr_pool_t *p, const char *sql,
-                            int nargs, const char *const *args,
-                            apr_dbd_results_t **pres, int *pchanged,
-                            const char **phow)
+static apr_status_t execute_once(pl_db_t *db, apr_pool_t *p, const char *sql,
+                                 int nargs, const char *const *args,
+                                 apr_dbd_results_t **pres, int *pchanged,
+                                 const char **phow)
 {
     apr_dbd_prepared_t *stmt = NULL;
     const char *name = NULL;
@@ -663,6 +754,21 @@ static apr_status_t execute(pl_db_t *db, apr_pool_t *p, const char *sql,
                : apr_dbd_pquery(db->driver, p, db->handle, pchanged, stmt,
                                 nargs, (const char **)args);
     return ret ? classify(db, ret) : APR_SUCCESS;
+}
+
+static apr_status_t execute(pl_db_t *db, apr_pool_t *p, const char *sql,
+                            int nargs, const char *const *args,
+                            apr_dbd_results_t **pres, int *pchanged,
+                            const char **phow)
+{
+    int first = first_call(db);
+    apr_status_t rv = execute_once(db, p, sql, nargs, args, pres, pchanged,
+                                   phow);
+
+    if (rv != APR_SUCCESS && reconnected(db, first)) {
+        rv = execute_once(db, p, sql, nargs, args, pres, pchanged, phow);
+    }
+    return rv;
 }
 
 apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
@@ -702,9 +808,16 @@ apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
 {
     apr_dbd_results_t *res = NULL;
     apr_time_t start = trace_start(db);
+    int first = first_call(db);
     int ret = apr_dbd_select(db->driver, p, db->handle, &res, sql,
                              random_access(db));
-    apr_status_t rv = ret ? classify(db, ret) : read_rows(db, p, res, prows);
+    apr_status_t rv;
+
+    if (ret != 0 && (classify(db, ret), reconnected(db, first))) {
+        ret = apr_dbd_select(db->driver, p, db->handle, &res, sql,
+                             random_access(db));
+    }
+    rv = ret ? classify(db, ret) : read_rows(db, p, res, prows);
 
     trace_statement(db, start, "text", sql,
                     rv == APR_SUCCESS ? (*prows)->nrows : 0, rv);
@@ -806,8 +919,9 @@ static apr_status_t cached_statement(pl_db_t *db, const char *sql,
 
 /* Run sql, prepared once and kept when cache is set (as
  * pl_db_select_cached says), the result from p. */
-static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql, int cache,
-                        apr_dbd_results_t **pres, const char **phow)
+static apr_status_t run_once(pl_db_t *db, apr_pool_t *p, const char *sql,
+                             int cache, apr_dbd_results_t **pres,
+                             const char **phow)
 {
     cached_t *c = NULL;
     apr_status_t rv;
@@ -829,6 +943,18 @@ static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql, int cache,
     ret = apr_dbd_pselect(db->driver, p, db->handle, pres, c->stmt,
                           random_access(db), 0, NULL);
     return ret ? classify(db, ret) : APR_SUCCESS;
+}
+
+static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql, int cache,
+                        apr_dbd_results_t **pres, const char **phow)
+{
+    int first = first_call(db);
+    apr_status_t rv = run_once(db, p, sql, cache, pres, phow);
+
+    if (rv != APR_SUCCESS && reconnected(db, first)) {
+        rv = run_once(db, p, sql, cache, pres, phow);
+    }
+    return rv;
 }
 
 apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
@@ -885,8 +1011,14 @@ apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql)
 {
     int changed = 0;
     apr_time_t start = trace_start(db);
+    int first = first_call(db);
     int ret = apr_dbd_query(db->driver, db->handle, &changed, sql);
-    apr_status_t rv = ret ? classify(db, ret) : APR_SUCCESS;
+    apr_status_t rv;
+
+    if (ret != 0 && (classify(db, ret), reconnected(db, first))) {
+        ret = apr_dbd_query(db->driver, db->handle, &changed, sql);
+    }
+    rv = ret ? classify(db, ret) : APR_SUCCESS;
 
     trace_statement(db, start, "text", sql, changed, rv);
     if (rv == APR_SUCCESS && pchanged) {
@@ -1068,37 +1200,74 @@ const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value)
                        "'", NULL);
 }
 
+/* Whether n bytes at p are all zero. */
+static int all_zero(const void *p, apr_size_t n)
+{
+    const unsigned char *b = p;
+    apr_size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (b[i] != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The size of the zeroed block apr_dbd_pgsql gets for its transaction:
+ * more than its struct (two ints and a pointer). */
+#define PGSQL_TXN_BLOCK 64
+
+/* BEGIN, once. apr_dbd_pgsql (apr-util 1.6) writes through *txn even
+ * when BEGIN fails, as on a connection that died idle in the pool: it is
+ * given a zeroed block, which it ties to its handle only when the server
+ * answered; that tie is then undone by ending the block. When PQexec got
+ * no answer at all the block stays zero and must not be ended: the
+ * driver would follow its NULL handle (a child crashed so). Other drivers
+ * allocate their own. */
+static apr_status_t begin_once(pl_db_t *db)
+{
+    int ret;
+
+    db->txn = db->dialect == PL_DB_PGSQL
+                  ? apr_pcalloc(db->pool, PGSQL_TXN_BLOCK)
+                  : NULL;
+    pl_log(db->log, PL_LOG_TRACE1, 0, PL_LOGNO(05003) "sql begin");
+    ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle, &db->txn);
+    if (ret == 0) {
+        apr_dbd_transaction_mode_set(db->driver, db->txn,
+                                     APR_DBD_TRANSACTION_COMMIT);
+        return APR_SUCCESS;
+    }
+    if (db->txn != NULL &&
+        !(db->dialect == PL_DB_PGSQL && all_zero(db->txn, PGSQL_TXN_BLOCK))) {
+        apr_dbd_transaction_mode_set(db->driver, db->txn,
+                                     APR_DBD_TRANSACTION_ROLLBACK);
+        apr_dbd_transaction_end(db->driver, db->pool, db->txn);
+    }
+    db->txn = NULL;
+    return classify(db, ret);
+}
+
 apr_status_t pl_db_begin(pl_db_t *db)
 {
     apr_status_t rv;
-    int ret;
+    int first;
 
     if (db->depth++ > 0) {
         return APR_SUCCESS;
     }
     db->rollback_only = 0;
     db->savepoints = 0;
-    /* apr_dbd_pgsql (apr-util 1.6) writes through *txn even when BEGIN
-     * fails, as on a connection that died idle in the pool: give it a
-     * zeroed block bigger than its struct, and end its hold on the
-     * handle. Other drivers allocate their own. */
-    db->txn = db->dialect == PL_DB_PGSQL ? apr_pcalloc(db->pool, 64) : NULL;
-    pl_log(db->log, PL_LOG_TRACE1, 0, PL_LOGNO(05003) "sql begin");
-    ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle, &db->txn);
-    if (ret != 0) {
-        db->depth = 0;
-        rv = classify(db, ret);
-        if (db->txn != NULL) {
-            apr_dbd_transaction_mode_set(db->driver, db->txn,
-                                         APR_DBD_TRANSACTION_ROLLBACK);
-            apr_dbd_transaction_end(db->driver, db->pool, db->txn);
-            db->txn = NULL;
-        }
-        return rv;
+    first = first_call(db);
+    rv = begin_once(db);
+    if (rv != APR_SUCCESS && reconnected(db, first)) {
+        rv = begin_once(db);
     }
-    apr_dbd_transaction_mode_set(db->driver, db->txn,
-                                 APR_DBD_TRANSACTION_COMMIT);
-    return APR_SUCCESS;
+    if (rv != APR_SUCCESS) {
+        db->depth = 0;
+    }
+    return rv;
 }
 
 apr_status_t pl_db_end(pl_db_t *db, apr_status_t rv)
