@@ -19,7 +19,7 @@ import sys
 import urllib.request
 
 from placement_client import Api, check
-from check_consumer_rows import connect
+from db_connect import connect_any as connect
 
 RP1 = 'c0c0c0c0-0000-4000-8000-000000000001'
 RP2 = 'c0c0c0c0-0000-4000-8000-000000000002'

@@ -19,7 +19,7 @@ others, run prepared at the end without being prepared again. Prints "ok ..." /
 import sys
 
 from placement_client import Api, check
-from check_consumer_rows import connect
+from db_connect import connect_any as connect
 
 RP = 'c1c1c1c1-0000-4000-8000-000000000001'
 SHAPES = 200  # distinct texts, three times what a connection keeps
