@@ -1376,9 +1376,24 @@ apr_status_t pl_db_release(pl_db_t *db, const char *name, apr_status_t rv)
     return rv2;
 }
 
-apr_status_t pl_db_run_txn(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
-                           void *baton, int max_attempts,
-                           pl_db_txn_stats_t *stats)
+/* The pause before the n-th retry after a deadlock: n times 5 ms, give
+ * or take half, so that writers a deadlock released together (a herd
+ * after a database restart) do not meet again at the same moment. */
+static apr_interval_time_t deadlock_pause(const pl_db_t *db, int n)
+{
+    apr_uint64_t x = (apr_uint64_t)apr_time_now() ^
+                     ((apr_uint64_t)(apr_uintptr_t)db << 16);
+
+    /* splitmix64's finaliser: the clock's and the address's bits mixed */
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return (apr_interval_time_t)n * (2500 + (apr_interval_time_t)(x % 5000));
+}
+
+apr_status_t pl_db_run_txn_prep(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
+                                pl_db_txn_fn *prep, void *baton,
+                                int max_attempts, pl_db_txn_stats_t *stats)
 {
     pl_db_txn_stats_t local = { 0, 0 };
     apr_pool_t *attempt;
@@ -1415,13 +1430,24 @@ apr_status_t pl_db_run_txn(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
                    PL_LOGNO(05002) "transaction run again after a deadlock "
                                    "or serialization failure (%d of %d): %s",
                    stats->deadlocks, PL_DB_DEADLOCK_RETRIES, db->errstr);
-            apr_sleep(5000 * (apr_interval_time_t)stats->deadlocks);
+            apr_sleep(deadlock_pause(db, stats->deadlocks));
+            if (prep != NULL) {
+                apr_pool_clear(attempt);
+                prep(db, attempt, baton); /* a failure shows in fn again */
+            }
             continue;
         }
         break;
     }
     /* attempt stays (a child of p): the last attempt's results live in it */
     return rv;
+}
+
+apr_status_t pl_db_run_txn(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
+                           void *baton, int max_attempts,
+                           pl_db_txn_stats_t *stats)
+{
+    return pl_db_run_txn_prep(db, p, fn, NULL, baton, max_attempts, stats);
 }
 
 apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j, apr_int64_t *pval)
