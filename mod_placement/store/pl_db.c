@@ -155,34 +155,7 @@ static void sqlite_wal(pl_db_t *db)
     }
 }
 
-/* The server's name for the session (buf, "" when it cannot say):
- * PostgreSQL's backend process id, MariaDB's connection id; SQLite's
- * sessions are never remade. */
-static void session_of(pl_db_t *db, char *buf, apr_size_t size)
-{
-    const char *sql = db->dialect == PL_DB_PGSQL  ? "SELECT pg_backend_pid()"
-                      : db->dialect == PL_DB_MYSQL ? "SELECT CONNECTION_ID()"
-                                                   : NULL;
-    apr_dbd_results_t *res = NULL;
-    apr_dbd_row_t *row = NULL;
-    const char *id = NULL;
-
-    buf[0] = '\0';
-    if (sql == NULL) {
-        apr_cpystrn(buf, "sqlite", size);
-        return;
-    }
-    if (apr_dbd_select(db->driver, db->pool, db->handle, &res, sql, 0) != 0) {
-        return;
-    }
-    /* read to the end: a sequential result holds the connection */
-    while (apr_dbd_get_row(db->driver, db->pool, res, &row, -1) == 0) {
-        if (id == NULL) {
-            id = apr_dbd_get_entry(db->driver, row, 0);
-            apr_cpystrn(buf, id ? id : "", size);
-        }
-    }
-}
+static void session_of(pl_db_t *db, char *buf, apr_size_t size);
 
 /* Once per new connection: what each dialect needs to behave like
  * upstream's sessions. MySQL: TRADITIONAL as oslo.db sets it, plus
@@ -293,6 +266,7 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
         cs->by_sql = apr_hash_make(conn_pool);
         cs->kept_args = apr_hash_make(conn_pool);
         apr_pool_userdata_set(cs, PREPARED_KEY, NULL, conn_pool);
+        db->cs = cs; /* what an error in the setup marks */
         session_setup(db, cs);
     }
     db->prepared = cs->prepared;
@@ -651,6 +625,31 @@ static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
     c.rows->cells = (const char **)c.cells->elts;
     *prows = c.rows;
     return rv;
+}
+
+/* The server's name for the session (buf, "" when it cannot say):
+ * PostgreSQL's backend process id, MariaDB's connection id; SQLite's
+ * sessions are never remade. */
+static void session_of(pl_db_t *db, char *buf, apr_size_t size)
+{
+    const char *sql = db->dialect == PL_DB_PGSQL  ? "SELECT pg_backend_pid()"
+                      : db->dialect == PL_DB_MYSQL ? "SELECT CONNECTION_ID()"
+                                                   : NULL;
+    apr_dbd_results_t *res = NULL;
+    pl_rows_t *rows;
+
+    buf[0] = '\0';
+    if (sql == NULL) {
+        apr_cpystrn(buf, "sqlite", size);
+        return;
+    }
+    /* as every read: apr_dbd_pgsql's sequential results are not safe */
+    if (apr_dbd_select(db->driver, db->pool, db->handle, &res, sql,
+                       random_access(db)) == 0 &&
+        read_rows(db, db->pool, res, &rows) == APR_SUCCESS &&
+        rows->nrows == 1 && rows->ncols == 1 && PL_CELL(rows, 0, 0)) {
+        apr_cpystrn(buf, PL_CELL(rows, 0, 0), size);
+    }
 }
 
 /* The bytes of a statement's text a trace1 line shows. */
@@ -1301,6 +1300,11 @@ apr_status_t pl_db_end(pl_db_t *db, apr_status_t rv)
     db->txn = NULL;
     if (ret != 0 && rv == APR_SUCCESS) {
         return classify(db, ret);
+    }
+    if (ret != 0) {
+        /* a ROLLBACK that failed: the session may be gone, and mod_dbd
+         * may make a new one under the handle before its next use */
+        db->cs->suspect = 1;
     }
     return rv;
 }
