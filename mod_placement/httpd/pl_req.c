@@ -202,7 +202,7 @@ static apr_status_t db_released(void *data)
  * request gets its 500 at once. (PostgreSQL's dead sessions pass that
  * check, their first statement fails, and pl_db.c reconnects them.) */
 static ap_dbd_t *acquire_pooled(request_rec *r,
-                                APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *acquire)
+                                APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) * acquire)
 {
     apr_time_t start = apr_time_now(), before = start, now;
     ap_dbd_t *dbd = NULL;

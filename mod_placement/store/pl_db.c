@@ -22,10 +22,11 @@ struct pl_db_t {
     apr_dbd_t *handle;
     apr_hash_t *prepared; /* sql text -> apr_dbd_prepared_t */
     struct conn_state_t *cs;
-    apr_dbd_transaction_t *txn;
-    int depth;         /* of pl_db_begin/pl_db_end */
-    int rollback_only; /* an inner part failed */
-    int savepoints;    /* open pl_db_savepoint regions */
+    apr_dbd_transaction_t *txn; /* the driver's (not PostgreSQL's) */
+    int in_txn;                 /* a transaction is open */
+    int depth;                  /* of pl_db_begin/pl_db_end */
+    int rollback_only;          /* an inner part failed */
+    int savepoints;             /* open pl_db_savepoint regions */
     pl_db_dialect_e dialect;
     const char *errstr;
     const pl_log_t *log; /* NULL: nothing logged */
@@ -396,6 +397,11 @@ static apr_status_t classify(pl_db_t *db, int ret)
     /* whatever the text says, the driver may reconnect before the next
      * use (first_call checks) */
     db->cs->suspect = 1;
+    /* a failure in a transaction, outside a savepoint region, leaves it
+     * good for nothing but ROLLBACK (PostgreSQL refuses all else) */
+    if (db->in_txn && db->savepoints == 0) {
+        db->rollback_only = 1;
+    }
     if (session_gone(db, ret)) {
         return PL_EDB;
     }
@@ -632,7 +638,7 @@ static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
  * sessions are never remade. */
 static void session_of(pl_db_t *db, char *buf, apr_size_t size)
 {
-    const char *sql = db->dialect == PL_DB_PGSQL  ? "SELECT pg_backend_pid()"
+    const char *sql = db->dialect == PL_DB_PGSQL   ? "SELECT pg_backend_pid()"
                       : db->dialect == PL_DB_MYSQL ? "SELECT CONNECTION_ID()"
                                                    : NULL;
     apr_dbd_results_t *res = NULL;
@@ -841,7 +847,7 @@ static cached_t *free_slot(pl_db_t *db)
             c = &cs->cached[i];
         }
     }
-    if (db->dialect == PL_DB_SQLITE || db->txn != NULL) {
+    if (db->dialect == PL_DB_SQLITE || db->in_txn) {
         return NULL;
     }
     if (db->dialect == PL_DB_PGSQL) {
@@ -1199,52 +1205,44 @@ const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value)
                        "'", NULL);
 }
 
-/* Whether n bytes at p are all zero. */
-static int all_zero(const void *p, apr_size_t n)
-{
-    const unsigned char *b = p;
-    apr_size_t i;
-
-    for (i = 0; i < n; i++) {
-        if (b[i] != 0) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* The size of the zeroed block apr_dbd_pgsql gets for its transaction:
- * more than its struct (two ints and a pointer). */
-#define PGSQL_TXN_BLOCK 64
-
-/* BEGIN, once. apr_dbd_pgsql (apr-util 1.6) writes through *txn even
- * when BEGIN fails, as on a connection that died idle in the pool: it is
- * given a zeroed block, which it ties to its handle only when the server
- * answered; that tie is then undone by ending the block. When PQexec got
- * no answer at all the block stays zero and must not be ended: the
- * driver would follow its NULL handle (a child crashed so). Other drivers
- * allocate their own. */
+/* BEGIN, once. PostgreSQL's is a statement of ours, not apr_dbd's
+ * transaction: apr_dbd_transaction_start registers the driver's end of
+ * the transaction as a cleanup of the pool whenever it has a block, and
+ * apr_dbd_pgsql (apr-util 1.6) ties its block to the connection only when
+ * BEGIN got an answer; on a connection that died idle in the pool it gets
+ * none, and that cleanup followed the untied block's NULL handle when the
+ * request ended (children crashed so). Without the driver's transaction
+ * it neither remembers a failed statement nor wraps statements in
+ * savepoints: pl_db does both itself (classify marks the transaction
+ * rollback-only, pl_db_savepoint and pl_db_release its regions). The
+ * other drivers allocate their own block and tie it at once. */
 static apr_status_t begin_once(pl_db_t *db)
 {
-    int ret;
+    int changed, ret;
 
-    db->txn = db->dialect == PL_DB_PGSQL
-                  ? apr_pcalloc(db->pool, PGSQL_TXN_BLOCK)
-                  : NULL;
     pl_log(db->log, PL_LOG_TRACE1, 0, PL_LOGNO(05003) "sql begin");
-    ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle, &db->txn);
+    db->txn = NULL;
+    if (db->dialect == PL_DB_PGSQL) {
+        ret = apr_dbd_query(db->driver, db->handle, &changed, "BEGIN");
+    }
+    else {
+        ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle,
+                                        &db->txn);
+    }
     if (ret == 0) {
-        apr_dbd_transaction_mode_set(db->driver, db->txn,
-                                     APR_DBD_TRANSACTION_COMMIT);
+        db->in_txn = 1;
+        if (db->txn != NULL) {
+            apr_dbd_transaction_mode_set(db->driver, db->txn,
+                                         APR_DBD_TRANSACTION_COMMIT);
+        }
         return APR_SUCCESS;
     }
-    if (db->txn != NULL &&
-        !(db->dialect == PL_DB_PGSQL && all_zero(db->txn, PGSQL_TXN_BLOCK))) {
+    if (db->txn != NULL) {
         apr_dbd_transaction_mode_set(db->driver, db->txn,
                                      APR_DBD_TRANSACTION_ROLLBACK);
         apr_dbd_transaction_end(db->driver, db->pool, db->txn);
+        db->txn = NULL;
     }
-    db->txn = NULL;
     return classify(db, ret);
 }
 
@@ -1282,22 +1280,31 @@ apr_status_t pl_db_end(pl_db_t *db, apr_status_t rv)
     if (--db->depth > 0) {
         return rv;
     }
-    if (db->txn == NULL) {
+    if (!db->in_txn) {
         return rv;
     }
-    if (db->rollback_only) {
-        apr_dbd_transaction_mode_set(db->driver, db->txn,
-                                     APR_DBD_TRANSACTION_ROLLBACK);
-        if (rv == APR_SUCCESS) {
-            /* an inner failure its caller ignored: nothing was written */
-            db->errstr = "an inner part of the transaction failed";
-            rv = PL_EDB;
-        }
+    if (db->rollback_only && rv == APR_SUCCESS) {
+        /* an inner failure its caller ignored: nothing was written */
+        db->errstr = "an inner part of the transaction failed";
+        rv = PL_EDB;
     }
     pl_log(db->log, PL_LOG_TRACE1, rv, PL_LOGNO(05004) "sql %s",
            db->rollback_only ? "rollback" : "commit");
-    ret = apr_dbd_transaction_end(db->driver, db->pool, db->txn);
+    if (db->txn == NULL) {
+        int changed;
+
+        ret = apr_dbd_query(db->driver, db->handle, &changed,
+                            db->rollback_only ? "ROLLBACK" : "COMMIT");
+    }
+    else {
+        apr_dbd_transaction_mode_set(db->driver, db->txn,
+                                     db->rollback_only
+                                         ? APR_DBD_TRANSACTION_ROLLBACK
+                                         : APR_DBD_TRANSACTION_COMMIT);
+        ret = apr_dbd_transaction_end(db->driver, db->pool, db->txn);
+    }
     db->txn = NULL;
+    db->in_txn = 0;
     if (ret != 0 && rv == APR_SUCCESS) {
         return classify(db, ret);
     }
@@ -1314,10 +1321,11 @@ int pl_db_depth(const pl_db_t *db)
     return db->depth;
 }
 
-/* apr_dbd's drivers remember the first failed statement of a
- * transaction and refuse every later one (and roll back at the end)
- * unless the transaction ignores errors; inside a savepoint region it
- * does, and the region rolls back to its savepoint itself. */
+/* apr_dbd's drivers (MySQL's, SQLite's: PostgreSQL's transactions are
+ * pl_db's own) remember the first failed statement of a transaction and
+ * refuse every later one (and roll back at the end) unless the
+ * transaction ignores errors; inside a savepoint region it does, and the
+ * region rolls back to its savepoint itself. */
 static void ignore_errors(pl_db_t *db, int on)
 {
     if (db->txn) {

@@ -1171,8 +1171,7 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
  * and waits for an insert lock the other holds the same way (MariaDB
  * after a restart: every writer of the project at once); made alone, the
  * next attempt only reads them. */
-static apr_status_t make_consumer_names(pl_db_t *db, apr_pool_t *p,
-                                        void *baton)
+static apr_status_t make_consumer_names(pl_db_t *db, apr_pool_t *p, void *baton)
 {
     pl_alloc_write_t *w = baton;
     apr_int64_t id;
