@@ -230,7 +230,7 @@ typedef struct pl_db_txn_stats_t {
 /**
  * Run fn in a transaction, the one place where whole transactions are
  * retried: on PL_EDEADLOCK (up to PL_DB_DEADLOCK_RETRIES times, with a
- * short growing pause) and on PL_DB_ERETRY (up to max_attempts attempts
+ * short growing pause, of a random length around it) and on PL_DB_ERETRY (up to max_attempts attempts
  * in all; then PL_DB_ERETRY is returned). Inside a transaction already
  * begun, fn runs once as part of it and its owner retries.
  * stats (may be NULL) gets the counts.
@@ -238,6 +238,17 @@ typedef struct pl_db_txn_stats_t {
 apr_status_t pl_db_run_txn(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
                            void *baton, int max_attempts,
                            pl_db_txn_stats_t *stats);
+
+/**
+ * pl_db_run_txn, and after a deadlock, before the next attempt, prep runs
+ * outside any transaction (its statements commit one by one): the place
+ * to make alone the rows that concurrent attempts would all insert, whose
+ * inserts in each transaction deadlocked them (MariaDB: projects and
+ * users of new consumers, after a restart released a herd).
+ */
+apr_status_t pl_db_run_txn_prep(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
+                                pl_db_txn_fn *prep, void *baton,
+                                int max_attempts, pl_db_txn_stats_t *stats);
 
 /** The text of the last database error (for the log), or "". */
 const char *pl_db_errstr(const pl_db_t *db);

@@ -24,7 +24,7 @@ TEST_PKGS="postgresql mariadb-server mariadb-client python3-gabbi
   python3-placement placement-common python3-psycopg2 python3-pymysql valgrind
   python3-keystone libapache2-mod-wsgi-py3 python3-openstackclient python3-osc-placement
   python3-prometheus-client build-essential dpkg-dev debhelper lintian curl procps clang
-  galera-4 rsync clang-format wrk cppcheck clang-tidy"
+  galera-4 rsync clang-format wrk cppcheck clang-tidy libpq-dev"
 
 # `make cloud`, `make test-cloud` (scripts/cloud): the daemons' Python code
 # only; scripts/cloud runs each with its own configuration, never as a

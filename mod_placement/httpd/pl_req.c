@@ -186,6 +186,45 @@ static apr_status_t db_released(void *data)
     return APR_SUCCESS;
 }
 
+/* How often a request asks mod_dbd again for a connection, and for how
+ * long (pl_req_db). */
+#define ACQUIRE_TRIES 16
+#define ACQUIRE_PATIENCE apr_time_from_msec(1000)
+#define ACQUIRE_SLOW apr_time_from_msec(100)
+
+/* A connection from mod_dbd's pool. mod_dbd checks each one it hands
+ * out; a MariaDB session that died while idle (the server restarted, a
+ * proxy's timeout cut it) fails that check (mysql_ping does not
+ * reconnect there) and mod_dbd drops it and answers NULL. Asking again
+ * gets the next pooled connection, or a new one: dead ones cost the
+ * client nothing. A failure that took time (the database unreachable),
+ * or a second of them, ends the asking: the database is down, and the
+ * request gets its 500 at once. (PostgreSQL's dead sessions pass that
+ * check, their first statement fails, and pl_db.c reconnects them.) */
+static ap_dbd_t *acquire_pooled(request_rec *r,
+                                APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) * acquire)
+{
+    apr_time_t start = apr_time_now(), before = start, now;
+    ap_dbd_t *dbd = NULL;
+    int tries;
+
+    for (tries = 0; tries < ACQUIRE_TRIES && dbd == NULL; tries++) {
+        dbd = acquire(r);
+        now = apr_time_now();
+        if (now - before > ACQUIRE_SLOW || now - start > ACQUIRE_PATIENCE) {
+            break;
+        }
+        before = now;
+    }
+    if (dbd != NULL && tries > 1) {
+        ap_log_rerror(APLOG_MARK, APLOG_NOTICE, 0, r,
+                      PL_LOGNO(00106) "%d pooled database connections had "
+                                      "died: dropped, a live one taken",
+                      tries - 1);
+    }
+    return dbd;
+}
+
 int pl_req_db(pl_req_t *req, pl_db_t **pdb)
 {
     static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *acquire = NULL;
@@ -199,7 +238,7 @@ int pl_req_db(pl_req_t *req, pl_db_t **pdb)
     if (acquire == NULL) {
         acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
     }
-    dbd = acquire ? acquire(req->r) : NULL;
+    dbd = acquire ? acquire_pooled(req->r, acquire) : NULL;
     if (dbd == NULL) {
         pl_metrics_add(PL_METRIC_DB_FAILURES, 1);
         ap_log_rerror(

@@ -22,14 +22,17 @@ struct pl_db_t {
     apr_dbd_t *handle;
     apr_hash_t *prepared; /* sql text -> apr_dbd_prepared_t */
     struct conn_state_t *cs;
-    apr_dbd_transaction_t *txn;
-    int depth;         /* of pl_db_begin/pl_db_end */
-    int rollback_only; /* an inner part failed */
-    int savepoints;    /* open pl_db_savepoint regions */
+    apr_dbd_transaction_t *txn; /* the driver's (not PostgreSQL's) */
+    int in_txn;                 /* a transaction is open */
+    int depth;                  /* of pl_db_begin/pl_db_end */
+    int rollback_only;          /* an inner part failed */
+    int savepoints;             /* open pl_db_savepoint regions */
     pl_db_dialect_e dialect;
     const char *errstr;
     const pl_log_t *log; /* NULL: nothing logged */
     int nrows;           /* rows the last each_row() read */
+    int calls;           /* statements sent in this use (first_call) */
+    int timeout;         /* PlacementStatementTimeout, seconds */
 };
 
 #define PREPARED_KEY "pl_db_prepared"
@@ -75,7 +78,12 @@ typedef struct conn_state_t {
     apr_uint32_t seen[SEEN_SLOTS];
     apr_uint64_t ticks;
     int timeout; /* statement timeout set on it, seconds */
-    int lost;    /* the driver reconnected: set up again */
+    /* the server's name for the session our state was made in (its
+     * process or thread id): a driver that reconnected by itself (mod_dbd
+     * checks each connection it hands out: PQreset, mysql_ping) shows
+     * another, and nothing of ours is in that session */
+    char session[24];
+    int suspect; /* a statement failed: is it still our session? */
 } conn_state_t;
 
 /* The server-side statement timeout (PlacementStatementTimeout), when it
@@ -148,6 +156,8 @@ static void sqlite_wal(pl_db_t *db)
     }
 }
 
+static void session_of(pl_db_t *db, char *buf, apr_size_t size);
+
 /* Once per new connection: what each dialect needs to behave like
  * upstream's sessions. MySQL: TRADITIONAL as oslo.db sets it, plus
  * NO_AUTO_VALUE_ON_ZERO so resource class id 0 (VCPU) can be inserted;
@@ -207,7 +217,21 @@ static void session_setup(pl_db_t *db, conn_state_t *cs)
     }
     /* what the server has before we set anything */
     cs->timeout = 0;
-    cs->lost = 0;
+    cs->suspect = 0;
+    session_of(db, cs->session, sizeof(cs->session));
+}
+
+/* A new session under the old handle: forget what we made in the old one
+ * (its statements stay in conn_pool until the connection goes) and set
+ * the new one up. */
+static void session_renew(pl_db_t *db, conn_state_t *cs)
+{
+    apr_hash_clear(cs->prepared);
+    apr_hash_clear(cs->by_sql);
+    apr_hash_clear(cs->kept_args);
+    memset(cs->cached, 0, sizeof(cs->cached));
+    memset(cs->seen, 0, sizeof(cs->seen));
+    session_setup(db, cs);
 }
 
 pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
@@ -243,22 +267,77 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
         cs->by_sql = apr_hash_make(conn_pool);
         cs->kept_args = apr_hash_make(conn_pool);
         apr_pool_userdata_set(cs, PREPARED_KEY, NULL, conn_pool);
+        db->cs = cs; /* what an error in the setup marks */
         session_setup(db, cs);
     }
-    else if (cs->lost) {
-        /* a new session under the old handle: nothing of ours is in it
-         * (the old statements stay in conn_pool until it goes) */
-        apr_hash_clear(cs->prepared);
-        apr_hash_clear(cs->by_sql);
-        apr_hash_clear(cs->kept_args);
-        memset(cs->cached, 0, sizeof(cs->cached));
-        memset(cs->seen, 0, sizeof(cs->seen));
-        session_setup(db, cs);
-    }
-    set_statement_timeout(db, cs, statement_timeout);
     db->prepared = cs->prepared;
     db->cs = cs;
+    db->timeout = statement_timeout;
     return db;
+}
+
+/* Whether the session our state was made in is still the connection's;
+ * if not, set the new one up. */
+static void session_check(pl_db_t *db)
+{
+    char now[sizeof(db->cs->session)];
+
+    session_of(db, now, sizeof(now));
+    if (now[0] == '\0' || strcmp(now, db->cs->session) != 0) {
+        pl_log(db->log, PL_LOG_INFO, 0,
+               PL_LOGNO(05005) "database session %s replaced by %s: "
+                               "set up again",
+               db->cs->session[0] ? db->cs->session : "(unknown)",
+               now[0] ? now : "(none yet)");
+        session_renew(db, db->cs);
+    }
+    db->cs->suspect = 0;
+}
+
+/* Call before each statement sent to the server: true for the first of
+ * this use of the connection. Then, if a statement failed in an earlier
+ * use, the session is checked (one query: the driver may have reconnected
+ * since, whatever the error said), and the statement timeout set. */
+static int first_call(pl_db_t *db)
+{
+    if (db->calls++ > 0) {
+        return 0;
+    }
+    if (db->cs->suspect) {
+        session_check(db);
+    }
+    set_statement_timeout(db, db->cs, db->timeout);
+    return 1;
+}
+
+/* After the first statement of a use failed: whether the connection had
+ * died while it waited in the pool (a database restart, a proxy's idle
+ * timeout, pg_terminate_backend) and has been made again, its session set
+ * up, so that the caller sends the statement again. Nothing of this use
+ * reached the database before, so nothing is done twice: the client sees
+ * a fresh connection, as oslo.db's ping at checkout gives upstream. */
+static int reconnected(pl_db_t *db, int first)
+{
+    char before[sizeof(db->cs->session)];
+
+    if (!first || db->dialect == PL_DB_SQLITE) {
+        return 0;
+    }
+    /* PQreset / mysql_ping with reconnect: as mod_dbd's check does */
+    if (apr_dbd_check_conn(db->driver, db->pool, db->handle) != APR_SUCCESS) {
+        return 0; /* the database is not back: the error stands */
+    }
+    memcpy(before, db->cs->session, sizeof(before));
+    session_check(db);
+    if (strcmp(before, db->cs->session) == 0) {
+        return 0; /* the same session: the statement itself failed */
+    }
+    set_statement_timeout(db, db->cs, db->timeout);
+    pl_log(db->log, PL_LOG_NOTICE, 0,
+           PL_LOGNO(05006) "the pooled database connection had died (%s): "
+                           "reconnected, the statement sent again",
+           db->errstr);
+    return 1;
 }
 
 pl_db_dialect_e pl_db_dialect(const pl_db_t *db)
@@ -269,21 +348,6 @@ pl_db_dialect_e pl_db_dialect(const pl_db_t *db)
 const char *pl_db_errstr(const pl_db_t *db)
 {
     return db->errstr ? db->errstr : "";
-}
-
-/* The connection's state is stale: the driver reconnected by itself
- * (apr_dbd_mysql's mysql_ping with its default reconnect=1, or
- * apr_dbd_pgsql's PQreset in check_conn, when mod_dbd checks a connection
- * whose server went away and came back). The new session has neither our
- * prepared statements nor our settings; the next use sets it up again. */
-static void mark_lost(pl_db_t *db)
-{
-    void *cs = NULL;
-
-    apr_pool_userdata_get(&cs, PREPARED_KEY, db->conn_pool);
-    if (cs != NULL) {
-        ((conn_state_t *)cs)->lost = 1;
-    }
 }
 
 /* Whether the error says the session is gone (connection lost, or the
@@ -330,8 +394,15 @@ static apr_status_t classify(pl_db_t *db, int ret)
     else {
         db->errstr = apr_pstrdup(db->pool, msg);
     }
+    /* whatever the text says, the driver may reconnect before the next
+     * use (first_call checks) */
+    db->cs->suspect = 1;
+    /* a failure in a transaction, outside a savepoint region, leaves it
+     * good for nothing but ROLLBACK (PostgreSQL refuses all else) */
+    if (db->in_txn && db->savepoints == 0) {
+        db->rollback_only = 1;
+    }
     if (session_gone(db, ret)) {
-        mark_lost(db);
         return PL_EDB;
     }
     if (strstr(db->errstr, "duplicate key") ||
@@ -562,6 +633,31 @@ static apr_status_t read_rows(pl_db_t *db, apr_pool_t *p,
     return rv;
 }
 
+/* The server's name for the session (buf, "" when it cannot say):
+ * PostgreSQL's backend process id, MariaDB's connection id; SQLite's
+ * sessions are never remade. */
+static void session_of(pl_db_t *db, char *buf, apr_size_t size)
+{
+    const char *sql = db->dialect == PL_DB_PGSQL   ? "SELECT pg_backend_pid()"
+                      : db->dialect == PL_DB_MYSQL ? "SELECT CONNECTION_ID()"
+                                                   : NULL;
+    apr_dbd_results_t *res = NULL;
+    pl_rows_t *rows;
+
+    buf[0] = '\0';
+    if (sql == NULL) {
+        apr_cpystrn(buf, "sqlite", size);
+        return;
+    }
+    /* as every read: apr_dbd_pgsql's sequential results are not safe */
+    if (apr_dbd_select(db->driver, db->pool, db->handle, &res, sql,
+                       random_access(db)) == 0 &&
+        read_rows(db, db->pool, res, &rows) == APR_SUCCESS &&
+        rows->nrows == 1 && rows->ncols == 1 && PL_CELL(rows, 0, 0)) {
+        apr_cpystrn(buf, PL_CELL(rows, 0, 0), size);
+    }
+}
+
 /* The bytes of a statement's text a trace1 line shows. */
 #define SQL_HEAD 160
 
@@ -629,10 +725,10 @@ void pl_db_set_log(pl_db_t *db, const pl_log_t *log)
  * *pres, from p; a statement (pres NULL) its rows changed in *pchanged.
  * *phow: how it ran, for the trace: "prepared" (on the server), or
  * "text" (PostgreSQL, a text it does not keep: parsed and planned each run). */
-static apr_status_t execute(pl_db_t *db, apr_pool_t *p, const char *sql,
-                            int nargs, const char *const *args,
-                            apr_dbd_results_t **pres, int *pchanged,
-                            const char **phow)
+static apr_status_t execute_once(pl_db_t *db, apr_pool_t *p, const char *sql,
+                                 int nargs, const char *const *args,
+                                 apr_dbd_results_t **pres, int *pchanged,
+                                 const char **phow)
 {
     apr_dbd_prepared_t *stmt = NULL;
     const char *name = NULL;
@@ -663,6 +759,21 @@ static apr_status_t execute(pl_db_t *db, apr_pool_t *p, const char *sql,
                : apr_dbd_pquery(db->driver, p, db->handle, pchanged, stmt,
                                 nargs, (const char **)args);
     return ret ? classify(db, ret) : APR_SUCCESS;
+}
+
+static apr_status_t execute(pl_db_t *db, apr_pool_t *p, const char *sql,
+                            int nargs, const char *const *args,
+                            apr_dbd_results_t **pres, int *pchanged,
+                            const char **phow)
+{
+    int first = first_call(db);
+    apr_status_t rv = execute_once(db, p, sql, nargs, args, pres, pchanged,
+                                   phow);
+
+    if (rv != APR_SUCCESS && reconnected(db, first)) {
+        rv = execute_once(db, p, sql, nargs, args, pres, pchanged, phow);
+    }
+    return rv;
 }
 
 apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
@@ -702,9 +813,16 @@ apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
 {
     apr_dbd_results_t *res = NULL;
     apr_time_t start = trace_start(db);
+    int first = first_call(db);
     int ret = apr_dbd_select(db->driver, p, db->handle, &res, sql,
                              random_access(db));
-    apr_status_t rv = ret ? classify(db, ret) : read_rows(db, p, res, prows);
+    apr_status_t rv;
+
+    if (ret != 0 && (classify(db, ret), reconnected(db, first))) {
+        ret = apr_dbd_select(db->driver, p, db->handle, &res, sql,
+                             random_access(db));
+    }
+    rv = ret ? classify(db, ret) : read_rows(db, p, res, prows);
 
     trace_statement(db, start, "text", sql,
                     rv == APR_SUCCESS ? (*prows)->nrows : 0, rv);
@@ -729,7 +847,7 @@ static cached_t *free_slot(pl_db_t *db)
             c = &cs->cached[i];
         }
     }
-    if (db->dialect == PL_DB_SQLITE || db->txn != NULL) {
+    if (db->dialect == PL_DB_SQLITE || db->in_txn) {
         return NULL;
     }
     if (db->dialect == PL_DB_PGSQL) {
@@ -806,8 +924,9 @@ static apr_status_t cached_statement(pl_db_t *db, const char *sql,
 
 /* Run sql, prepared once and kept when cache is set (as
  * pl_db_select_cached says), the result from p. */
-static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql, int cache,
-                        apr_dbd_results_t **pres, const char **phow)
+static apr_status_t run_once(pl_db_t *db, apr_pool_t *p, const char *sql,
+                             int cache, apr_dbd_results_t **pres,
+                             const char **phow)
 {
     cached_t *c = NULL;
     apr_status_t rv;
@@ -829,6 +948,18 @@ static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql, int cache,
     ret = apr_dbd_pselect(db->driver, p, db->handle, pres, c->stmt,
                           random_access(db), 0, NULL);
     return ret ? classify(db, ret) : APR_SUCCESS;
+}
+
+static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql, int cache,
+                        apr_dbd_results_t **pres, const char **phow)
+{
+    int first = first_call(db);
+    apr_status_t rv = run_once(db, p, sql, cache, pres, phow);
+
+    if (rv != APR_SUCCESS && reconnected(db, first)) {
+        rv = run_once(db, p, sql, cache, pres, phow);
+    }
+    return rv;
 }
 
 apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
@@ -885,8 +1016,14 @@ apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql)
 {
     int changed = 0;
     apr_time_t start = trace_start(db);
+    int first = first_call(db);
     int ret = apr_dbd_query(db->driver, db->handle, &changed, sql);
-    apr_status_t rv = ret ? classify(db, ret) : APR_SUCCESS;
+    apr_status_t rv;
+
+    if (ret != 0 && (classify(db, ret), reconnected(db, first))) {
+        ret = apr_dbd_query(db->driver, db->handle, &changed, sql);
+    }
+    rv = ret ? classify(db, ret) : APR_SUCCESS;
 
     trace_statement(db, start, "text", sql, changed, rv);
     if (rv == APR_SUCCESS && pchanged) {
@@ -1068,37 +1205,66 @@ const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value)
                        "'", NULL);
 }
 
+/* BEGIN, once. PostgreSQL's is a statement of ours, not apr_dbd's
+ * transaction: apr_dbd_transaction_start registers the driver's end of
+ * the transaction as a cleanup of the pool whenever it has a block, and
+ * apr_dbd_pgsql (apr-util 1.6) ties its block to the connection only when
+ * BEGIN got an answer; on a connection that died idle in the pool it gets
+ * none, and that cleanup followed the untied block's NULL handle when the
+ * request ended (children crashed so). Without the driver's transaction
+ * it neither remembers a failed statement nor wraps statements in
+ * savepoints: pl_db does both itself (classify marks the transaction
+ * rollback-only, pl_db_savepoint and pl_db_release its regions). The
+ * other drivers allocate their own block and tie it at once. */
+static apr_status_t begin_once(pl_db_t *db)
+{
+    int changed, ret;
+
+    pl_log(db->log, PL_LOG_TRACE1, 0, PL_LOGNO(05003) "sql begin");
+    db->txn = NULL;
+    if (db->dialect == PL_DB_PGSQL) {
+        ret = apr_dbd_query(db->driver, db->handle, &changed, "BEGIN");
+    }
+    else {
+        ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle,
+                                        &db->txn);
+    }
+    if (ret == 0) {
+        db->in_txn = 1;
+        if (db->txn != NULL) {
+            apr_dbd_transaction_mode_set(db->driver, db->txn,
+                                         APR_DBD_TRANSACTION_COMMIT);
+        }
+        return APR_SUCCESS;
+    }
+    if (db->txn != NULL) {
+        apr_dbd_transaction_mode_set(db->driver, db->txn,
+                                     APR_DBD_TRANSACTION_ROLLBACK);
+        apr_dbd_transaction_end(db->driver, db->pool, db->txn);
+        db->txn = NULL;
+    }
+    return classify(db, ret);
+}
+
 apr_status_t pl_db_begin(pl_db_t *db)
 {
     apr_status_t rv;
-    int ret;
+    int first;
 
     if (db->depth++ > 0) {
         return APR_SUCCESS;
     }
     db->rollback_only = 0;
     db->savepoints = 0;
-    /* apr_dbd_pgsql (apr-util 1.6) writes through *txn even when BEGIN
-     * fails, as on a connection that died idle in the pool: give it a
-     * zeroed block bigger than its struct, and end its hold on the
-     * handle. Other drivers allocate their own. */
-    db->txn = db->dialect == PL_DB_PGSQL ? apr_pcalloc(db->pool, 64) : NULL;
-    pl_log(db->log, PL_LOG_TRACE1, 0, PL_LOGNO(05003) "sql begin");
-    ret = apr_dbd_transaction_start(db->driver, db->pool, db->handle, &db->txn);
-    if (ret != 0) {
-        db->depth = 0;
-        rv = classify(db, ret);
-        if (db->txn != NULL) {
-            apr_dbd_transaction_mode_set(db->driver, db->txn,
-                                         APR_DBD_TRANSACTION_ROLLBACK);
-            apr_dbd_transaction_end(db->driver, db->pool, db->txn);
-            db->txn = NULL;
-        }
-        return rv;
+    first = first_call(db);
+    rv = begin_once(db);
+    if (rv != APR_SUCCESS && reconnected(db, first)) {
+        rv = begin_once(db);
     }
-    apr_dbd_transaction_mode_set(db->driver, db->txn,
-                                 APR_DBD_TRANSACTION_COMMIT);
-    return APR_SUCCESS;
+    if (rv != APR_SUCCESS) {
+        db->depth = 0;
+    }
+    return rv;
 }
 
 apr_status_t pl_db_end(pl_db_t *db, apr_status_t rv)
@@ -1114,24 +1280,38 @@ apr_status_t pl_db_end(pl_db_t *db, apr_status_t rv)
     if (--db->depth > 0) {
         return rv;
     }
-    if (db->txn == NULL) {
+    if (!db->in_txn) {
         return rv;
     }
-    if (db->rollback_only) {
-        apr_dbd_transaction_mode_set(db->driver, db->txn,
-                                     APR_DBD_TRANSACTION_ROLLBACK);
-        if (rv == APR_SUCCESS) {
-            /* an inner failure its caller ignored: nothing was written */
-            db->errstr = "an inner part of the transaction failed";
-            rv = PL_EDB;
-        }
+    if (db->rollback_only && rv == APR_SUCCESS) {
+        /* an inner failure its caller ignored: nothing was written */
+        db->errstr = "an inner part of the transaction failed";
+        rv = PL_EDB;
     }
     pl_log(db->log, PL_LOG_TRACE1, rv, PL_LOGNO(05004) "sql %s",
            db->rollback_only ? "rollback" : "commit");
-    ret = apr_dbd_transaction_end(db->driver, db->pool, db->txn);
+    if (db->txn == NULL) {
+        int changed;
+
+        ret = apr_dbd_query(db->driver, db->handle, &changed,
+                            db->rollback_only ? "ROLLBACK" : "COMMIT");
+    }
+    else {
+        apr_dbd_transaction_mode_set(db->driver, db->txn,
+                                     db->rollback_only
+                                         ? APR_DBD_TRANSACTION_ROLLBACK
+                                         : APR_DBD_TRANSACTION_COMMIT);
+        ret = apr_dbd_transaction_end(db->driver, db->pool, db->txn);
+    }
     db->txn = NULL;
+    db->in_txn = 0;
     if (ret != 0 && rv == APR_SUCCESS) {
         return classify(db, ret);
+    }
+    if (ret != 0) {
+        /* a ROLLBACK that failed: the session may be gone, and mod_dbd
+         * may make a new one under the handle before its next use */
+        db->cs->suspect = 1;
     }
     return rv;
 }
@@ -1141,10 +1321,11 @@ int pl_db_depth(const pl_db_t *db)
     return db->depth;
 }
 
-/* apr_dbd's drivers remember the first failed statement of a
- * transaction and refuse every later one (and roll back at the end)
- * unless the transaction ignores errors; inside a savepoint region it
- * does, and the region rolls back to its savepoint itself. */
+/* apr_dbd's drivers (MySQL's, SQLite's: PostgreSQL's transactions are
+ * pl_db's own) remember the first failed statement of a transaction and
+ * refuse every later one (and roll back at the end) unless the
+ * transaction ignores errors; inside a savepoint region it does, and the
+ * region rolls back to its savepoint itself. */
 static void ignore_errors(pl_db_t *db, int on)
 {
     if (db->txn) {
@@ -1207,9 +1388,24 @@ apr_status_t pl_db_release(pl_db_t *db, const char *name, apr_status_t rv)
     return rv2;
 }
 
-apr_status_t pl_db_run_txn(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
-                           void *baton, int max_attempts,
-                           pl_db_txn_stats_t *stats)
+/* The pause before the n-th retry after a deadlock: n times 5 ms, give
+ * or take half, so that writers a deadlock released together (a herd
+ * after a database restart) do not meet again at the same moment. */
+static apr_interval_time_t deadlock_pause(const pl_db_t *db, int n)
+{
+    apr_uint64_t x = (apr_uint64_t)apr_time_now() ^
+                     ((apr_uint64_t)(apr_uintptr_t)db << 16);
+
+    /* splitmix64's finaliser: the clock's and the address's bits mixed */
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return (apr_interval_time_t)n * (2500 + (apr_interval_time_t)(x % 5000));
+}
+
+apr_status_t pl_db_run_txn_prep(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
+                                pl_db_txn_fn *prep, void *baton,
+                                int max_attempts, pl_db_txn_stats_t *stats)
 {
     pl_db_txn_stats_t local = { 0, 0 };
     apr_pool_t *attempt;
@@ -1246,13 +1442,24 @@ apr_status_t pl_db_run_txn(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
                    PL_LOGNO(05002) "transaction run again after a deadlock "
                                    "or serialization failure (%d of %d): %s",
                    stats->deadlocks, PL_DB_DEADLOCK_RETRIES, db->errstr);
-            apr_sleep(5000 * (apr_interval_time_t)stats->deadlocks);
+            apr_sleep(deadlock_pause(db, stats->deadlocks));
+            if (prep != NULL) {
+                apr_pool_clear(attempt);
+                prep(db, attempt, baton); /* a failure shows in fn again */
+            }
             continue;
         }
         break;
     }
     /* attempt stays (a child of p): the last attempt's results live in it */
     return rv;
+}
+
+apr_status_t pl_db_run_txn(pl_db_t *db, apr_pool_t *p, pl_db_txn_fn *fn,
+                           void *baton, int max_attempts,
+                           pl_db_txn_stats_t *stats)
+{
+    return pl_db_run_txn_prep(db, p, fn, NULL, baton, max_attempts, stats);
 }
 
 apr_status_t pl_db_int64(const pl_rows_t *rows, int i, int j, apr_int64_t *pval)

@@ -1167,14 +1167,48 @@ static apr_status_t replace_allocations(pl_db_t *db, apr_pool_t *p,
     return pl_store_consumer_delete_unused(db, p, check);
 }
 
+/* A pl_db_txn_fn, run outside the write's transaction after it
+ * deadlocked: the consumers' projects, users and types made to exist,
+ * each in a statement of its own. Inside the write, INSERT IGNORE of a
+ * project that two new consumers share holds a shared lock on its key
+ * and waits for an insert lock the other holds the same way (MariaDB
+ * after a restart: every writer of the project at once); made alone, the
+ * next attempt only reads them. */
+static apr_status_t make_consumer_names(pl_db_t *db, apr_pool_t *p, void *baton)
+{
+    pl_alloc_write_t *w = baton;
+    apr_int64_t id;
+    int i;
+
+    for (i = 0; i < w->consumers->nelts; i++) {
+        pl_alloc_consumer_t *ac = APR_ARRAY_IDX(w->consumers, i,
+                                                pl_alloc_consumer_t *);
+        apr_status_t rv = APR_SUCCESS;
+
+        if (ac->project_external_id) {
+            rv = pl_store_project_ensure(db, p, ac->project_external_id, &id);
+        }
+        if (rv == APR_SUCCESS && ac->user_external_id) {
+            rv = pl_store_user_ensure(db, p, ac->user_external_id, &id);
+        }
+        if (rv == APR_SUCCESS && ac->type_name) {
+            rv = pl_store_consumer_type_ensure(db, p, ac->type_name, &id);
+        }
+        if (rv != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    return APR_SUCCESS;
+}
+
 apr_status_t pl_store_allocation_write(pl_db_t *db, apr_pool_t *p,
                                        pl_alloc_write_t *w)
 {
     pl_db_txn_stats_t stats = { 0, 0 };
     apr_status_t rv;
 
-    rv = pl_db_run_txn(db, p, write_once, w, w->retries > 0 ? w->retries : 1,
-                       &stats);
+    rv = pl_db_run_txn_prep(db, p, write_once, make_consumer_names, w,
+                            w->retries > 0 ? w->retries : 1, &stats);
     w->conflicts = stats.retries;
     w->deadlocks = stats.deadlocks;
     if (rv == PL_DB_ERETRY) {

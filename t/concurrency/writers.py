@@ -5,6 +5,7 @@ share one database, then a check of the database itself.
     writers.py --url URL1 --url URL2 --db DBURL [--threads N] [--ops N]
                [--seconds S] [--log FILE ...]
                [--kill-pidfile FILE --kills N [--kill-interval S]]
+               [--end-sessions N [--kill-interval S]]
 
 DBURL: postgresql://user:pass@host:port/db or mysql://user:pass@host:port/db.
 Prints figures and "CHECK ok|FAIL <name>: <detail>" lines; exit 1 if any
@@ -18,6 +19,14 @@ through /proc/<pid>/stat, never by name) every --kill-interval seconds,
 last kill. A request whose connection is cut has an unknown outcome: its
 consumer must then hold either exactly what was sent or nothing. Only the
 providers this run created are checked, so runs can share a database.
+
+With --end-sessions N, an ender thread ends every session of the database
+from outside (PostgreSQL pg_terminate_backend, MariaDB KILL: a failover,
+a proxy cutting connections) N times, every --kill-interval seconds. A
+request whose session died under it may answer 500, and must be
+explained: an error line of its request id names the lost session; a
+claim so answered holds all it asked or nothing (its COMMIT may have got
+no answer). No child may crash.
 """
 import argparse
 import http.client
@@ -128,6 +137,10 @@ def writer(idx, urls, rps, stats, ops, deadline, seed, stop, resend):
             if st == 204:
                 with stats.lock:
                     stats.outcome[consumer] = 'released'
+            elif st == 500 and stats.ending:
+                with stats.lock:
+                    stats.outcome[consumer] = 'unknown'
+                    stats.lost.append(body)
             else:
                 stats.errors.append(('release', st, body))
             continue
@@ -173,6 +186,10 @@ def writer(idx, urls, rps, stats, ops, deadline, seed, stop, resend):
                 held.append(consumer)
             elif st == 409:
                 stats.outcome[consumer] = 'refused'
+            elif st == 500 and stats.ending:
+                # its session ended under it: explained in check()
+                stats.outcome[consumer] = 'unknown'
+                stats.lost.append(resp)
             else:
                 stats.outcome[consumer] = 'error'
                 stats.errors.append((kind, st, resp))
@@ -236,6 +253,50 @@ def killer(pidfile, kills, interval, stats, stop, seed):
         stop.set()
 
 
+def end_sessions(dburl):
+    """End every other session of the database; how many."""
+    db = db_connect(dburl)
+    cur = db.cursor()
+    if dburl.startswith('postgres'):
+        cur.execute('SELECT pg_terminate_backend(pid) FROM pg_stat_activity '
+                    'WHERE datname = current_database() '
+                    'AND pid <> pg_backend_pid()')
+        n = len(cur.fetchall())
+    else:
+        cur.execute('SELECT id FROM information_schema.processlist '
+                    'WHERE db = DATABASE() AND id <> CONNECTION_ID()')
+        ids = [row[0] for row in cur.fetchall()]
+        for i in ids:
+            try:
+                cur.execute('KILL %d' % i)
+            except Exception:   # gone meanwhile
+                pass
+        n = len(ids)
+    db.commit()
+    db.close()
+    return n
+
+
+def ender(dburl, times, interval, stats, stop):
+    """End every session of the database, times times."""
+    try:
+        time.sleep(interval)
+        for _ in range(times):
+            n = end_sessions(dburl)
+            with stats.lock:
+                stats.ended.append(n)
+            time.sleep(interval)
+    finally:
+        time.sleep(0.5)
+        stop.set()
+
+
+SESSION_LOST = re.compile(r'terminating connection|server closed the '
+                          r'connection|no connection to the server|could '
+                          r'not (send|receive) data|Lost connection|gone '
+                          r'away|Database connection unavailable')
+
+
 def read_logs(logs, offsets):
     """The lines of each log written since offsets[log]."""
     lines = []
@@ -252,6 +313,7 @@ def read_logs(logs, offsets):
 def check(dburl, rps, stats, logs, offsets, kill_pidfile):
     killing = bool(kill_pidfile)
     results = []
+    lines = read_logs(logs, offsets)
 
     def ok(name, cond, detail=''):
         results.append(cond)
@@ -332,7 +394,21 @@ def check(dburl, rps, stats, logs, offsets, kill_pidfile):
     ok('no unexpected answer (5xx, 400)', not stats.errors,
        repr(stats.errors[:3]))
     cut = sum(v for k, v in stats.counts.items() if k.endswith(' cut'))
-    lines = read_logs(logs, offsets)
+    if stats.ending:
+        ok('cut requests all-or-nothing (no partial allocation)',
+           not partial, ' '.join(partial[:5]))
+        unexplained = []
+        for resp in stats.lost:
+            rid = ((resp or {}).get('errors') or [{}])[0].get('request_id')
+            said = [ln for ln in lines if rid and rid in ln]
+            if not any(SESSION_LOST.search(ln) for ln in said):
+                unexplained.append(rid)
+        ok('every 500 explained by a session lost under it (%d)'
+           % len(stats.lost), not unexplained, ' '.join(
+               str(r) for r in unexplained[:5]))
+        print('sessions ended: %s; 500s: %d (after: %d complete, %d absent)'
+              % (' '.join(map(str, stats.ended)), len(stats.lost),
+                 unknown_held, unknown_gone))
     crashes = []
     for line in lines:
         m = re.search(r'child pid (\d+) exit signal (.*)', line)
@@ -389,6 +465,7 @@ def main():
     ap.add_argument('--kill-pidfile')
     ap.add_argument('--kills', type=int, default=3)
     ap.add_argument('--kill-interval', type=float, default=0.7)
+    ap.add_argument('--end-sessions', type=int, default=0)
     args = ap.parse_args()
     killing = bool(args.kill_pidfile)
 
@@ -401,6 +478,8 @@ def main():
     rps = setup(args.url[0])
     stats = Stats()
     stats.killed = []
+    stats.ended, stats.lost = [], []
+    stats.ending = args.end_sessions > 0
     stop = threading.Event()
     start = time.time()
     deadline = start + args.seconds
@@ -412,6 +491,10 @@ def main():
         threads.append(threading.Thread(
             target=killer, args=(args.kill_pidfile, args.kills,
                                  args.kill_interval, stats, stop, 7)))
+    if stats.ending:
+        threads.append(threading.Thread(
+            target=ender, args=(args.db, args.end_sessions,
+                                args.kill_interval, stats, stop)))
     for t in threads:
         t.start()
     for t in threads:
