@@ -41,6 +41,10 @@ import time
 import urllib.parse
 import uuid
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'lib'))
+from db_connect import end_sessions  # noqa: E402
+
 PROVIDERS = 3
 INVENTORY = {'VCPU': {'total': 8, 'max_unit': 4},
              'MEMORY_MB': {'total': 2048, 'max_unit': 1024,
@@ -225,70 +229,45 @@ def children_of(ppid):
     return kids
 
 
-def killer(pidfile, kills, interval, stats, stop, seed):
-    """SIGKILL a child of the httpd whose parent pid is in pidfile."""
-    rnd = random.Random(seed)
-    try:
-        time.sleep(interval)
-        for _ in range(kills):
-            with open(pidfile) as f:
-                parent = int(f.read().split()[0])
-            kids = []
-            for _ in range(100):     # the parent respawns within ~1 s
-                kids = [k for k in children_of(parent)
-                        if k not in stats.killed]
-                if kids:
-                    break
-                time.sleep(0.05)
-            if not kids:
-                stats.errors.append(('kill', 'no child of %d' % parent, ''))
-                break
-            pid = rnd.choice(kids)
-            os.kill(pid, signal.SIGKILL)
-            with stats.lock:
-                stats.killed.append(pid)
-            time.sleep(interval)
-    finally:
-        time.sleep(0.5)
-        stop.set()
-
-
-def end_sessions(dburl):
-    """End every other session of the database; how many."""
-    db = db_connect(dburl)
-    cur = db.cursor()
-    if dburl.startswith('postgres'):
-        cur.execute('SELECT pg_terminate_backend(pid) FROM pg_stat_activity '
-                    'WHERE datname = current_database() '
-                    'AND pid <> pg_backend_pid()')
-        n = len(cur.fetchall())
-    else:
-        cur.execute('SELECT id FROM information_schema.processlist '
-                    'WHERE db = DATABASE() AND id <> CONNECTION_ID()')
-        ids = [row[0] for row in cur.fetchall()]
-        for i in ids:
-            try:
-                cur.execute('KILL %d' % i)
-            except Exception:   # gone meanwhile
-                pass
-        n = len(ids)
-    db.commit()
-    db.close()
-    return n
-
-
-def ender(dburl, times, interval, stats, stop):
-    """End every session of the database, times times."""
+def repeat(times, interval, stop, action):
+    """action() times times, interval seconds apart and before the first,
+    until it says False; then the writers stop shortly after."""
     try:
         time.sleep(interval)
         for _ in range(times):
-            n = end_sessions(dburl)
-            with stats.lock:
-                stats.ended.append(n)
+            if action() is False:
+                break
             time.sleep(interval)
     finally:
         time.sleep(0.5)
         stop.set()
+
+
+def kill_a_child(pidfile, stats, rnd):
+    """SIGKILL a child of the httpd whose parent pid is in pidfile."""
+    with open(pidfile) as f:
+        parent = int(f.read().split()[0])
+    kids = []
+    for _ in range(100):     # the parent respawns within ~1 s
+        kids = [k for k in children_of(parent) if k not in stats.killed]
+        if kids:
+            break
+        time.sleep(0.05)
+    if not kids:
+        stats.errors.append(('kill', 'no child of %d' % parent, ''))
+        return False
+    pid = rnd.choice(kids)
+    os.kill(pid, signal.SIGKILL)
+    with stats.lock:
+        stats.killed.append(pid)
+    return True
+
+
+def end_all_sessions(dburl, stats):
+    """End every session of the database (a failover, a proxy's cut)."""
+    n = end_sessions(dburl)
+    with stats.lock:
+        stats.ended.append(n)
 
 
 SESSION_LOST = re.compile(r'terminating connection|server closed the '
@@ -488,13 +467,15 @@ def main():
                                       deadline, 1000 + i, stop, not killing))
                for i in range(args.threads)]
     if killing:
+        rnd = random.Random(7)
         threads.append(threading.Thread(
-            target=killer, args=(args.kill_pidfile, args.kills,
-                                 args.kill_interval, stats, stop, 7)))
+            target=repeat, args=(args.kills, args.kill_interval, stop,
+                                 lambda: kill_a_child(args.kill_pidfile,
+                                                      stats, rnd))))
     if stats.ending:
         threads.append(threading.Thread(
-            target=ender, args=(args.db, args.end_sessions,
-                                args.kill_interval, stats, stop)))
+            target=repeat, args=(args.end_sessions, args.kill_interval, stop,
+                                 lambda: end_all_sessions(args.db, stats))))
     for t in threads:
         t.start()
     for t in threads:

@@ -19,33 +19,12 @@ import concurrent.futures
 import sys
 import uuid
 
-from db_connect import connect_any
+from db_connect import end_sessions
 from placement_client import Api, check
 
 ROUNDS = 3
 SEQUENTIAL = 40
 AT_ONCE = 12
-
-
-def end_sessions(db_url, backend):
-    """End every other session of the test database; how many ended."""
-    conn, _ = connect_any(db_url)
-    cur = conn.cursor()
-    if backend == 'pgsql':
-        cur.execute('SELECT pg_terminate_backend(pid) FROM pg_stat_activity '
-                    'WHERE datname = current_database() '
-                    'AND pid <> pg_backend_pid()')
-        n = len(cur.fetchall())
-    else:
-        cur.execute('SELECT id FROM information_schema.processlist '
-                    'WHERE db = DATABASE() AND id <> CONNECTION_ID()')
-        ids = [row[0] for row in cur.fetchall()]
-        for i in ids:
-            cur.execute('KILL %d' % i)
-        n = len(ids)
-    conn.commit()
-    conn.close()
-    return n
 
 
 def make_provider(api):
@@ -107,7 +86,7 @@ def main():
     rp = make_provider(api)
     for rnd in range(1, ROUNDS + 1):
         fill_pools(api_url, rp)
-        ended = end_sessions(db_url, backend)
+        ended = end_sessions(db_url)
         check('round %d: the sessions of the database were ended (%d)'
               % (rnd, ended), ended >= 2, ended)
         if rnd % 2:

@@ -44,3 +44,29 @@ def connect_any(db_url):
                                password=password, database=name), '%s'
     return pymysql.connect(host=host or '127.0.0.1', port=u.port or 3306,
                            user=user, password=password, database=name), '%s'
+
+
+def end_sessions(db_url):
+    """End every other session of the test database from outside, as a
+    failover or a proxy does (PostgreSQL pg_terminate_backend, MariaDB
+    KILL); how many there were."""
+    conn, _ = connect_any(db_url)
+    cur = conn.cursor()
+    if db_url.startswith('postgres'):
+        cur.execute('SELECT pg_terminate_backend(pid) FROM pg_stat_activity '
+                    'WHERE datname = current_database() '
+                    'AND pid <> pg_backend_pid()')
+        n = len(cur.fetchall())
+    else:
+        cur.execute('SELECT id FROM information_schema.processlist '
+                    'WHERE db = DATABASE() AND id <> CONNECTION_ID()')
+        ids = [row[0] for row in cur.fetchall()]
+        for i in ids:
+            try:
+                cur.execute('KILL %d' % i)
+            except Exception:   # gone meanwhile
+                pass
+        n = len(ids)
+    conn.commit()
+    conn.close()
+    return n

@@ -96,6 +96,35 @@ static const char *read_source(apr_pool_t *p, const char *url,
            "--config-file PLACEMENT_CONF (or /etc/placement/placement.conf)";
 }
 
+/* A verb's one option with a value, "NAME VALUE" or "NAME=VALUE", at
+ * argv[*pi] if there: *pvalue set and *pi moved past it. 0 when the
+ * value is missing (said on stderr). */
+static int verb_option(int argc, const char *const *argv, int *pi,
+                       const char *name, const char **pvalue)
+{
+    apr_size_t len = strlen(name);
+    int i = *pi;
+
+    if (i >= argc || strncmp(argv[i], name, len) != 0) {
+        return 1;
+    }
+    if (argv[i][len] == '=') {
+        *pvalue = argv[i] + len + 1;
+        *pi = i + 1;
+        return 1;
+    }
+    if (argv[i][len] != '\0') {
+        return 1; /* another option: "unrecognized" below */
+    }
+    if (i + 1 >= argc) {
+        pm_err("%s: expected one argument", name);
+        return 0;
+    }
+    *pvalue = argv[i + 1];
+    *pi = i + 2;
+    return 1;
+}
+
 static int run(apr_pool_t *p, int argc, const char *const *argv)
 {
     const char *url = NULL, *httpd_conf = NULL, *oslo_conf = NULL;
@@ -162,27 +191,14 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
     }
     else if (!status_only && !strcmp(verb, "db") &&
              !strcmp(sub, "online_data_migrations")) {
-        if (i < argc && !strcmp(argv[i], "--max-count")) {
-            if (i + 1 >= argc) {
-                pm_err("--max-count: expected one argument");
-                return PM_EXIT_USAGE;
-            }
-            arg = argv[i + 1];
-            i += 2;
-        }
-        else if (i < argc && !strncmp(argv[i], "--max-count=", 12)) {
-            arg = argv[i++] + 12;
+        if (!verb_option(argc, argv, &i, "--max-count", &arg)) {
+            return PM_EXIT_USAGE;
         }
     }
     else if (!status_only && !strcmp(verb, "db") &&
              !strcmp(sub, "sync_standard_data")) {
-        if (i < argc && !strcmp(argv[i], "--traits-file")) {
-            if (i + 1 >= argc) {
-                pm_err("--traits-file: expected one argument");
-                return PM_EXIT_USAGE;
-            }
-            arg = argv[i + 1];
-            i += 2;
+        if (!verb_option(argc, argv, &i, "--traits-file", &arg)) {
+            return PM_EXIT_USAGE;
         }
     }
     else if (!strcmp(verb, "upgrade") && !strcmp(sub, "check")) {
