@@ -6,6 +6,8 @@ share one database, then a check of the database itself.
                [--seconds S] [--log FILE ...]
                [--kill-pidfile FILE --kills N [--kill-interval S]]
                [--end-sessions N [--kill-interval S]]
+               [--restart-cmd CMD --restarts N [--kill-interval S]]
+               [--new-names]
 
 DBURL: postgresql://user:pass@host:port/db or mysql://user:pass@host:port/db.
 Prints figures and "CHECK ok|FAIL <name>: <detail>" lines; exit 1 if any
@@ -27,6 +29,12 @@ request whose session died under it may answer 500, and must be
 explained: an error line of its request id names the lost session; a
 claim so answered holds all it asked or nothing (its COMMIT may have got
 no answer). No child may crash.
+
+With --restart-cmd CMD, CMD (a shell command: the database restarted)
+runs --restarts times, every --kill-interval seconds, with the same
+checks: a 500 must be one of the outage, never a deadlock. --new-names:
+the claims' projects and users change twice a second (new consumers of
+new projects, as after a restart every project is new to the cache).
 """
 import argparse
 import http.client
@@ -35,6 +43,7 @@ import os
 import random
 import re
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -158,15 +167,19 @@ def writer(idx, urls, rps, stats, ops, deadline, seed, stop, resend):
                 for rc, amt in a['resources'].items()}
         with stats.lock:
             stats.claims[consumer] = want
+        project, user = 'proj', 'user%d' % (idx % 3)
+        if stats.new_names:
+            now = int(time.time() * 2)
+            project, user = 'proj-%d' % now, 'user%d-%d' % (idx % 3, now)
         if rnd.random() < 0.25:
-            body = {consumer: {'allocations': allocs, 'project_id': 'proj',
-                               'user_id': 'user%d' % (idx % 3),
+            body = {consumer: {'allocations': allocs, 'project_id': project,
+                               'user_id': user,
                                'consumer_generation': None,
                                'consumer_type': 'INSTANCE'}}
             method, path, kind = 'POST', '/allocations', 'post'
         else:
-            body = {'allocations': allocs, 'project_id': 'proj',
-                    'user_id': 'user%d' % (idx % 3),
+            body = {'allocations': allocs, 'project_id': project,
+                    'user_id': user,
                     'consumer_generation': None, 'consumer_type': 'INSTANCE'}
             method, path, kind = 'PUT', '/allocations/' + consumer, 'put'
         stats.count('%s requests' % kind)
@@ -229,9 +242,9 @@ def children_of(ppid):
     return kids
 
 
-def repeat(times, interval, stop, action):
+def repeat(times, interval, stop, action, linger=0.5):
     """action() times times, interval seconds apart and before the first,
-    until it says False; then the writers stop shortly after."""
+    until it says False; then the writers stop linger seconds after."""
     try:
         time.sleep(interval)
         for _ in range(times):
@@ -239,7 +252,7 @@ def repeat(times, interval, stop, action):
                 break
             time.sleep(interval)
     finally:
-        time.sleep(0.5)
+        time.sleep(linger)
         stop.set()
 
 
@@ -263,6 +276,14 @@ def kill_a_child(pidfile, stats, rnd):
     return True
 
 
+def restart_database(cmd, stats):
+    """The database restarted, by the caller's command."""
+    rc = subprocess.run(cmd, shell=True).returncode
+    with stats.lock:
+        stats.ended.append('restart:%d' % rc)
+    return rc == 0
+
+
 def end_all_sessions(dburl, stats):
     """End every session of the database (a failover, a proxy's cut)."""
     n = end_sessions(dburl)
@@ -273,7 +294,8 @@ def end_all_sessions(dburl, stats):
 SESSION_LOST = re.compile(r'terminating connection|server closed the '
                           r'connection|no connection to the server|could '
                           r'not (send|receive) data|Lost connection|gone '
-                          r'away|Database connection unavailable')
+                          r'away|Database connection unavailable|Can.t '
+                          r'connect')
 
 
 def read_logs(logs, offsets):
@@ -382,8 +404,8 @@ def check(dburl, rps, stats, logs, offsets, kill_pidfile):
             said = [ln for ln in lines if rid and rid in ln]
             if not any(SESSION_LOST.search(ln) for ln in said):
                 unexplained.append(rid)
-        ok('every 500 explained by a session lost under it (%d)'
-           % len(stats.lost), not unexplained, ' '.join(
+        ok('every 500 explained by a session lost under it or the '
+           'database away (%d)' % len(stats.lost), not unexplained, ' '.join(
                str(r) for r in unexplained[:5]))
         print('sessions ended: %s; 500s: %d (after: %d complete, %d absent)'
               % (' '.join(map(str, stats.ended)), len(stats.lost),
@@ -445,6 +467,9 @@ def main():
     ap.add_argument('--kills', type=int, default=3)
     ap.add_argument('--kill-interval', type=float, default=0.7)
     ap.add_argument('--end-sessions', type=int, default=0)
+    ap.add_argument('--restart-cmd')
+    ap.add_argument('--restarts', type=int, default=1)
+    ap.add_argument('--new-names', action='store_true')
     args = ap.parse_args()
     killing = bool(args.kill_pidfile)
 
@@ -458,7 +483,8 @@ def main():
     stats = Stats()
     stats.killed = []
     stats.ended, stats.lost = [], []
-    stats.ending = args.end_sessions > 0
+    stats.ending = args.end_sessions > 0 or bool(args.restart_cmd)
+    stats.new_names = args.new_names
     stop = threading.Event()
     start = time.time()
     deadline = start + args.seconds
@@ -472,10 +498,17 @@ def main():
             target=repeat, args=(args.kills, args.kill_interval, stop,
                                  lambda: kill_a_child(args.kill_pidfile,
                                                       stats, rnd))))
-    if stats.ending:
+    if args.end_sessions > 0:
         threads.append(threading.Thread(
             target=repeat, args=(args.end_sessions, args.kill_interval, stop,
                                  lambda: end_all_sessions(args.db, stats))))
+    if args.restart_cmd:
+        threads.append(threading.Thread(
+            target=repeat, args=(args.restarts, args.kill_interval, stop,
+                                 lambda: restart_database(args.restart_cmd,
+                                                          stats)),
+            # the herd comes after the restart: let it come
+            kwargs={'linger': 10}))
     for t in threads:
         t.start()
     for t in threads:
