@@ -148,6 +148,47 @@ apr_status_t pl_store_std_insert(pl_db_t *db, apr_pool_t *p,
     return pl_db_run_txn(db, p, insert_txn, &b, 1, NULL);
 }
 
+/* Whether every standard class and trait (extra too) is in the database
+ * already, as it is for every process but the first on it: then no
+ * transaction is opened, nothing written or committed. */
+static int all_present(pl_db_t *db, apr_pool_t *p,
+                       const apr_array_header_t *extra)
+{
+    pl_rows_t *rows;
+    apr_hash_t *have;
+    int i;
+
+    if (pl_db_select(db, p, &rows,
+                     "SELECT name FROM resource_classes WHERE id < 10000",
+                     PL_NOARGS) != APR_SUCCESS) {
+        return 0;
+    }
+    have = names_of(rows, p);
+    for (i = 0; i < pl_std_resource_classes_n; i++) {
+        if (!apr_hash_get(have, pl_std_resource_classes[i],
+                          APR_HASH_KEY_STRING)) {
+            return 0;
+        }
+    }
+    if (pl_db_select(db, p, &rows, "SELECT name FROM traits", PL_NOARGS) !=
+        APR_SUCCESS) {
+        return 0;
+    }
+    have = names_of(rows, p);
+    for (i = 0; i < pl_std_traits_n; i++) {
+        if (!apr_hash_get(have, pl_std_traits[i], APR_HASH_KEY_STRING)) {
+            return 0;
+        }
+    }
+    for (i = 0; extra && i < extra->nelts; i++) {
+        if (!apr_hash_get(have, APR_ARRAY_IDX(extra, i, const char *),
+                          APR_HASH_KEY_STRING)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Which (database, list) pairs this process has synced. */
 typedef struct sync_key_t {
     const void *where;
@@ -186,7 +227,9 @@ apr_status_t pl_store_std_sync(pl_db_t *db, apr_pool_t *ptemp,
     apr_thread_mutex_lock(sync_mutex);
 #endif
     if (!apr_hash_get(synced, &key, sizeof(key))) {
-        rv = pl_store_std_insert(db, ptemp, extra_traits, NULL, NULL);
+        rv = all_present(db, ptemp, extra_traits)
+                 ? APR_SUCCESS
+                 : pl_store_std_insert(db, ptemp, extra_traits, NULL, NULL);
         if (rv == APR_SUCCESS) {
             sync_key_t *kept = apr_pmemdup(sync_pool, &key, sizeof(key));
 
