@@ -389,7 +389,15 @@ static apr_status_t classify(pl_db_t *db, int ret)
                          "Galera certification failure)";
             return PL_EDEADLOCK;
         }
-        db->errstr = apr_psprintf(db->pool, "error %d", ret);
+        /* the client library's own errors (CR_*: 2013 lost, 2006 gone
+         * away...) reach us as a bare number when the server went away
+         * between statements */
+        db->errstr = db->dialect == PL_DB_MYSQL && ret >= 2000 && ret < 3000
+                         ? apr_psprintf(db->pool,
+                                        "client error %d: the connection to "
+                                        "the server was lost or refused",
+                                        ret)
+                         : apr_psprintf(db->pool, "error %d", ret);
     }
     else {
         db->errstr = apr_pstrdup(db->pool, msg);

@@ -295,7 +295,7 @@ SESSION_LOST = re.compile(r'terminating connection|server closed the '
                           r'connection|no connection to the server|could '
                           r'not (send|receive) data|Lost connection|gone '
                           r'away|Database connection unavailable|Can.t '
-                          r'connect')
+                          r'connect|connection to the server was lost')
 
 
 def read_logs(logs, offsets):
