@@ -21,6 +21,8 @@ typedef struct {
     apr_uint64_t doubles;         /* numbers with ".", "e" or "E" */
     apr_uint64_t literals;        /* true, false and null */
     apr_uint64_t cost;            /* bytes json-c would hold at its peak */
+    apr_uint64_t quoted_keys;     /* keys in single quotes: json-c takes
+                                     them even strict, Python does not */
     const char *refused;          /* why the text is refused, or NULL */
 } pl_json_scan_t;
 

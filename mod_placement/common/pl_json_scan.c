@@ -207,6 +207,7 @@ static int open_string(scanner_t *s, char prev, char quote)
     if (l && l->kind == '{' && (prev == '{' || prev == ',')) {
         l->members++;
         s->out->keys++;
+        s->out->quoted_keys += quote == '\'';
         s->out->cost += COST_KEY;
     }
     else if (quote == '\'') {

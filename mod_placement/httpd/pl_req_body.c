@@ -211,6 +211,14 @@ static int check_body_text(pl_req_t *req, const char *buf, apr_size_t len)
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s",
                       scan.refused);
     }
+    if (scan.quoted_keys) {
+        /* json-c would take {'a': 1}; json.loads's own words */
+        const char *py = pl_py_json_error(req->pool, buf, len);
+
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s",
+                      py ? py : "Expecting property name enclosed in double "
+                                "quotes");
+    }
     allowed = (apr_uint64_t)len * JSON_COST_FACTOR;
     if (allowed < JSON_COST_FLOOR) {
         allowed = JSON_COST_FLOOR;

@@ -40,6 +40,7 @@ static void test_counts(apr_pool_t *p)
     /* json-c takes keys in single quotes, even strict */
     s = scan_of(p, "{'\"a': \"b'\", 'c': 'd'}");
     TAP_IS_INT(s.keys, 2, "counts: keys in single quotes");
+    TAP_IS_INT(s.quoted_keys, 2, "counts: ... counted apart");
     TAP_IS_INT(s.strings, 1, "counts: ... a value in them is no string");
 
     s = scan_of(p, "\"a\"");
