@@ -240,7 +240,7 @@ void pl_json_scan(apr_pool_t *p, const char *buf, apr_size_t len, int max_depth,
 {
     const char *at = buf, *end = buf + len, *token = NULL;
     scanner_t s;
-    char prev = '\0'; /* the last byte outside strings and blanks */
+    char prev = '\0';   /* the last byte outside strings and blanks */
     char in_string = 0; /* the quote of the string the scan is in */
     int in_number = 0, is_double = 0;
 

@@ -216,8 +216,9 @@ static int check_body_text(pl_req_t *req, const char *buf, apr_size_t len)
         const char *py = pl_py_json_error(req->pool, buf, len);
 
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s",
-                      py ? py : "Expecting property name enclosed in double "
-                                "quotes");
+                      py ? py
+                         : "Expecting property name enclosed in double "
+                           "quotes");
     }
     allowed = (apr_uint64_t)len * JSON_COST_FACTOR;
     if (allowed < JSON_COST_FLOOR) {
