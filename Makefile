@@ -9,6 +9,7 @@
 #   make tools    $(O)/mod-placement-manage: placement-manage's and
 #                 placement-status's verbs in C (tools/manage/, part of all)
 #   make $(O)/ac-engine  the candidate engine alone (bench/ac-engine.c)
+#   make $(O)/json-cost  json-c's cost per shape of body (bench/json-cost.c)
 #   make clang    the module and the unit tests built by clang -Werror
 #                 into build-clang/ (a second compiler's warnings)
 #   make test-asan the module built with ASan + UBSan (build-asan/) serving
@@ -115,6 +116,11 @@ $(O)/unit/%: t/unit/%.c $(LIB) $(LIB_HDRS) $(wildcard t/unit/*.h) | $(O)
 
 # The candidate engine alone, no database (bench/ac-engine.c; docs/benchmarks.md).
 $(O)/ac-engine: bench/ac-engine.c $(LIB) $(LIB_HDRS) | $(O)
+	$(CC) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIB_LIBS)
+
+# What json-c spends per shape of body, beside pl_json_scan's price
+# (bench/json-cost.c; docs/reliability.md).
+$(O)/json-cost: bench/json-cost.c $(LIB) $(LIB_HDRS) | $(O)
 	$(CC) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIB_LIBS)
 
 # mod-placement-manage (tools/manage/, docs/operations.md): the schema

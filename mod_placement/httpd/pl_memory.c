@@ -20,8 +20,9 @@
  * unmap stopping the child's other threads to flush their TLBs, was a
  * third of the child's CPU (issue 26, the scheduler loop at 50 workers).
  * Memory that json-c and the database drivers took from malloc goes back
- * once an answer leaves more than a megabyte of it free (malloc_trim):
- * glibc would keep it in the thread's arena otherwise.
+ * once an answer (or a large request body) leaves more than a megabyte
+ * of it free (malloc_trim): glibc would keep it in the thread's arena
+ * otherwise.
  */
 #include <stdlib.h> /* defines __GLIBC__ on glibc */
 #ifdef __GLIBC__
@@ -37,8 +38,9 @@
  * answer of a few hundred providers needs about 1.5 MB. */
 #define REQUEST_KEEP_BYTES ((apr_size_t)4 * 1024 * 1024)
 
-/* After an answer of this size, the malloc'd memory behind it (json-c
- * objects, driver results: several times the answer) may be large. */
+/* After an answer or a request body of this size, the malloc'd memory
+ * behind it (json-c objects, driver results: several times its size)
+ * may be large. */
 #define TRIM_AFTER_BYTES ((apr_off_t)16 * 1024)
 
 /* ...and is handed back when malloc holds more than this of it free.
@@ -131,8 +133,11 @@ static apr_status_t trim_after_answer(void *data)
 #ifdef __GLIBC__
     const request_rec *r = data;
 
-    /* bytes_sent: a streamed answer has no Content-Length */
-    if ((r->clength >= TRIM_AFTER_BYTES || r->bytes_sent >= TRIM_AFTER_BYTES) &&
+    /* bytes_sent: a streamed answer has no Content-Length; read_length:
+     * a big body answered by a short error (a 400 after json-c built
+     * 8 MB of it kept the child hundreds of MB larger) */
+    if ((r->clength >= TRIM_AFTER_BYTES || r->bytes_sent >= TRIM_AFTER_BYTES ||
+         r->read_length >= TRIM_AFTER_BYTES) &&
         free_in_malloc() > TRIM_FREE_BYTES) {
         malloc_trim(0);
     }

@@ -15,23 +15,14 @@
 
 #include "pl_private.h"
 #include "pl_req.h"
+#include "pl_json_scan.h"
 #include "pl_py.h"
 #include "pl_str.h"
 
-/* What json-c 0.16 spends on x86-64 per value it builds (measured with
- * 1,000,000 of each in a list): an object about 800 bytes (its hash
- * table has 16 slots from the start), an array 150, any other value 70
- * to 90 (an int 72, an empty string 88), a member of a large object 100
- * more for its key and slot. A body's scan counts the brackets and the
- * separators ("," and ":") outside strings and prices them so. */
-#define JSON_COST_OBJECT 800
-#define JSON_COST_ARRAY 160
-#define JSON_COST_SEPARATOR 80
-
 /* What parsing may cost: at most this many times the body, or the floor
- * for a small one. The densest real requests cost less than 40 times
- * their size (an inventory of "total" alone per class, compact); 3
- * million "{}" in a list would cost 270 times. docs/directives.md. */
+ * for a small one. The cost is json-c's own, priced per value, key,
+ * slot and table (common/pl_json_scan.c); docs/directives.md gives the
+ * densest real requests and what each shape of body costs. */
 #define JSON_COST_FACTOR 48
 #define JSON_COST_FLOOR ((apr_uint64_t)1024 * 1024)
 
@@ -175,137 +166,31 @@ static int read_body(pl_req_t *req, apr_size_t max, char **pbuf,
     return 0;
 }
 
-/* What one pass over a body's bytes finds before json-c builds anything
- * of it. Outside strings: the brackets and separators that price the
- * parse; inside: escapes a C string or a database cannot hold. */
-typedef struct {
-    apr_uint64_t objects, arrays, separators;
-    const char *refused; /* why the body is refused, or NULL */
-} body_scan_t;
-
-static int hex4(const char *s, const char *end, unsigned *pv)
-{
-    unsigned v = 0;
-    int i;
-
-    if (end - s < 4) {
-        return 0;
-    }
-    for (i = 0; i < 4; i++) {
-        int c = (unsigned char)s[i];
-
-        if (!apr_isxdigit(c)) {
-            return 0;
-        }
-        v = v * 16 +
-            (unsigned)(apr_isdigit(c) ? c - '0' : apr_tolower(c) - 'a' + 10);
-    }
-    *pv = v;
-    return 1;
-}
-
-/* The escape at at (just after its backslash): its length, or 0 when it
- * is one the body may not have (why in *prefused). \u0000 would end a C
- * string (a name cut short); a surrogate not in a pair cannot be stored
- * as UTF-8 (json-c would make it U+FFFD, Python keeps it, the databases
- * refuse it). */
-static apr_size_t scan_escape(apr_pool_t *p, const char *at, const char *end,
-                              const char **prefused)
-{
-    unsigned v, w;
-
-    if (at == end || *at != 'u' || !hex4(at + 1, end, &v)) {
-        return 1; /* json-c judges the others */
-    }
-    if (v == 0) {
-        *prefused = "\\u0000 is not allowed in strings";
-        return 0;
-    }
-    if (v >= 0xd800 && v <= 0xdbff && end - at >= 11 && at[5] == '\\' &&
-        at[6] == 'u' && hex4(at + 7, end, &w) && w >= 0xdc00 && w <= 0xdfff) {
-        return 11; /* a pair: one character beyond U+FFFF */
-    }
-    if (v >= 0xd800 && v <= 0xdfff) {
-        *prefused = apr_psprintf(p,
-                                 "\\u%04x is not allowed in strings (a "
-                                 "surrogate alone is no character)",
-                                 v);
-        return 0;
-    }
-    return 5;
-}
-
-static void scan_body(apr_pool_t *p, const char *buf, apr_size_t len,
-                      body_scan_t *scan)
-{
-    const char *at = buf, *end = buf + len;
-    int in_string = 0;
-
-    memset(scan, 0, sizeof(*scan));
-    while (at < end) {
-        char c = *at++;
-
-        if (in_string) {
-            if (c == '"') {
-                in_string = 0;
-            }
-            else if (c == '\\') {
-                apr_size_t n = scan_escape(p, at, end, &scan->refused);
-
-                if (n == 0) {
-                    return;
-                }
-                at += n;
-            }
-            continue;
-        }
-        switch (c) {
-        case '"':
-            in_string = 1;
-            break;
-        case '{':
-            scan->objects++;
-            break;
-        case '[':
-            scan->arrays++;
-            break;
-        case ',':
-        case ':':
-            scan->separators++;
-            break;
-        default:
-            break;
-        }
-    }
-}
-
-/* What json-c would spend building the body scanned (bytes). */
-static apr_uint64_t parse_cost(const body_scan_t *scan, apr_size_t len)
-{
-    return scan->objects * JSON_COST_OBJECT + scan->arrays * JSON_COST_ARRAY +
-           (scan->separators + 1) * JSON_COST_SEPARATOR + len;
-}
-
 /* 413 for a body that would cost more than JSON_COST_FACTOR times its
- * size to parse (many small objects: "[{},{},...]"). */
-static int body_too_dense(pl_req_t *req, const body_scan_t *scan,
-                          apr_size_t len, apr_uint64_t cost,
-                          apr_uint64_t allowed)
+ * size to parse (many small values: "[{},{},...]", "[1,1,...]"), with
+ * what was counted. */
+static int body_too_dense(pl_req_t *req, const pl_json_scan_t *scan,
+                          apr_size_t len, apr_uint64_t allowed)
 {
-    apr_uint64_t containers = scan->objects + scan->arrays;
+    const char *counted = apr_psprintf(
+        req->pool,
+        "%" APR_UINT64_T_FMT " objects, %" APR_UINT64_T_FMT
+        " arrays, %" APR_UINT64_T_FMT " keys, %" APR_UINT64_T_FMT
+        " strings, %" APR_UINT64_T_FMT " numbers and %" APR_UINT64_T_FMT
+        " true, false or null",
+        scan->objects, scan->arrays, scan->keys, scan->strings, scan->numbers,
+        scan->literals);
 
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, req->r,
                   PL_LOGNO(00105) "%s: a request body of %" APR_SIZE_T_FMT
-                                  " bytes refused: its %" APR_UINT64_T_FMT
-                                  " objects and arrays would cost about "
+                                  " bytes refused: its %s would cost about "
                                   "%" APR_UINT64_T_FMT " bytes to parse",
-                  req->request_id, len, containers, cost);
+                  req->request_id, len, counted, scan->cost);
     return pl_err(req, HTTP_REQUEST_ENTITY_TOO_LARGE, NULL,
-                  "Request body too large: parsing its %" APR_UINT64_T_FMT
-                  " objects and arrays would take about %" APR_UINT64_T_FMT
-                  " MB, more than the %" APR_UINT64_T_FMT
+                  "Request body too large: parsing its %s would take about "
+                  "%" APR_UINT64_T_FMT " MB, more than the %" APR_UINT64_T_FMT
                   " MB allowed for %" APR_SIZE_T_FMT " bytes",
-                  containers, cost >> 20, allowed >> 20, len);
+                  counted, scan->cost >> 20, allowed >> 20, len);
 }
 
 /* Before json-c reads the body: Python's decoding (upstream decodes the
@@ -314,25 +199,33 @@ static int body_too_dense(pl_req_t *req, const body_scan_t *scan,
 static int check_body_text(pl_req_t *req, const char *buf, apr_size_t len)
 {
     const char *decode_error = pl_py_utf8_error(req->pool, buf, len);
-    body_scan_t scan;
-    apr_uint64_t cost, allowed;
+    pl_json_scan_t scan;
+    apr_uint64_t allowed;
 
     if (decode_error) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s",
                       decode_error);
     }
-    scan_body(req->pool, buf, len, &scan);
+    pl_json_scan(req->pool, buf, len, JSON_MAX_DEPTH, &scan);
     if (scan.refused) {
         return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s",
                       scan.refused);
     }
-    cost = parse_cost(&scan, len);
+    if (scan.quoted_keys) {
+        /* json-c would take {'a': 1}; json.loads's own words */
+        const char *py = pl_py_json_error(req->pool, buf, len);
+
+        return pl_err(req, HTTP_BAD_REQUEST, NULL, "Malformed JSON: %s",
+                      py ? py
+                         : "Expecting property name enclosed in double "
+                           "quotes");
+    }
     allowed = (apr_uint64_t)len * JSON_COST_FACTOR;
     if (allowed < JSON_COST_FLOOR) {
         allowed = JSON_COST_FLOOR;
     }
-    if (cost > allowed) {
-        return body_too_dense(req, &scan, len, cost, allowed);
+    if (scan.cost > allowed) {
+        return body_too_dense(req, &scan, len, allowed);
     }
     return 0;
 }

@@ -4,7 +4,10 @@ list, 9 MB, grew a child to 3 GB and answered 39 MB of error; a 63 MB
 string 1.9 GB and a 132 MB answer). Each route takes a body up to its own
 size (64 KB, 1 MB or 8 MB; PlacementMaxBodySize replaces them), a body
 whose JSON would cost more than 48 times its size to parse is refused, and
-error texts show long values cut.
+error texts show long values cut. A body of each JSON shape near 8 MB
+grows a child by at most 48 times its size and 32 MB (issue 35: the
+httpd children's peak RSS, read as t/stress/stress.py reads it, from the
+pid file t/run-api leaves in PL_TEST_DIR).
 
 usage: check_body_limits.py API_URL [MAX]
 MAX: the PlacementMaxBodySize the server runs with (bytes), if any.
@@ -13,6 +16,7 @@ Prints "ok ..." / "not ok ..." lines.
 
 import http.client
 import json
+import os
 import sys
 import time
 import urllib.parse
@@ -25,6 +29,11 @@ MB = 1024 * 1024
 SMALL, MEDIUM, LARGE = 64 * KB, 1 * MB, 8 * MB
 # an error answer to a body of any size stays under this
 ERROR_MAX = 4 * KB
+# what json-c may build of a body, at most, in times its size
+# (httpd/pl_req_body.c's JSON_COST_FACTOR), and what the request may
+# cost a child besides (the body read, a schema, a handler)
+PARSE_FACTOR = 48
+REQUEST_MORE = 32 * MB
 
 
 class Raw:
@@ -169,7 +178,8 @@ def dense_bodies(raw, api, rp):
     # 2,000,000 {} (6 MB): under it, but 1.7 GB of json-c objects
     detail = check_refused(raw, 'dense: 2,000,000 {} (6 MB)', 'PUT', path,
                            b'[' + b','.join([b'{}'] * 2000000) + b']', 413)
-    check('dense: ... says why', 'parsing its 2000001 objects and arrays '
+    check('dense: ... says what it counted', 'parsing its 2000000 objects, '
+          '1 arrays, 0 keys, 0 strings, 0 numbers and 0 true, false or null '
           'would take about' in str(detail), detail)
     check_refused(raw, 'dense: 1,000,000 [] nested two deep (7 MB)', 'PUT',
                   path, b'[' + b','.join([b'[[]]'] * 1000000) + b']', 413)
@@ -200,6 +210,157 @@ def long_values(raw, rp):
                            400)
     check('cut: ... is too long, cut', 'YYY... (cut: a str of %d '
           'characters) is too long' % (4 * MB + 7) in str(detail), detail)
+
+
+class Children:
+    """The httpd children of the server t/run-api started (its pid file
+    in PL_TEST_DIR): their peak RSS reset before a request and read
+    after it, as t/stress/stress.py does (/proc/PID/clear_refs, VmHWM)."""
+
+    def __init__(self):
+        self.pid = None
+        try:
+            with open(os.path.join(os.environ['PL_TEST_DIR'],
+                                   'httpd.pid')) as f:
+                self.pid = int(f.read())
+        except (KeyError, OSError, ValueError):
+            pass
+
+    def list(self):
+        try:
+            with open('/proc/%d/task/%d/children' % (self.pid, self.pid)) as f:
+                return [int(x) for x in f.read().split()]
+        except OSError:
+            return []
+
+    def status(self, field):
+        """{child: the field of /proc/PID/status, in bytes}"""
+        out = {}
+        for c in self.list():
+            try:
+                with open('/proc/%d/status' % c) as f:
+                    for line in f:
+                        if line.startswith(field + ':'):
+                            out[c] = int(line.split()[1]) * 1024
+            except OSError:
+                pass
+        return out
+
+    def settle(self):
+        """Wait (5 s at most) until no child's RSS has changed for half a
+        second: a request's memory goes back to the system after its
+        answer was sent, once json-c's objects are freed and its pool
+        destroyed (httpd/pl_memory.c)"""
+        last, same = self.status('VmRSS'), 0
+        for _ in range(50):
+            time.sleep(0.1)
+            now = self.status('VmRSS')
+            same = same + 1 if now == last else 0
+            if same == 5:
+                return
+            last = now
+
+    def grown(self, fn):
+        """fn() run; the most a child's RSS grew over what it held
+        before (glibc may keep what an earlier request freed)"""
+        self.settle()
+        for c in self.list():
+            try:
+                with open('/proc/%d/clear_refs' % c, 'w') as f:
+                    f.write('5')
+            except OSError:
+                pass
+        before = self.status('VmRSS')
+        result = fn()
+        after = self.status('VmHWM')
+        return result, max([after[c] - before.get(c, 0) for c in after] or
+                           [0])
+
+
+def near_limit(elem, size=LARGE - KB, head=b'[', tail=b']'):
+    """head, elem repeated with commas, tail: at most size bytes"""
+    n = (size - len(head) - len(tail) + 1) // (len(elem) + 1)
+    return head + b','.join([elem] * n) + tail
+
+
+def near_limit_keys(value, size=LARGE - KB):
+    """an object of distinct short keys, each with value"""
+    members, total, i = [], 2, 0
+    while True:
+        m = b'"%x":%s' % (i, value)
+        if total + len(m) + 1 > size:
+            return b'{' + b','.join(members) + b'}'
+        members.append(m)
+        total += len(m) + 1
+        i += 1
+
+
+def near_limit_names(size=LARGE - KB):
+    """a provider's trait list of distinct short names, none a trait"""
+    head = b'{"resource_provider_generation":0,"traits":['
+    names, total, i = [], len(head) + 2, 0
+    while True:
+        m = b'"%x"' % i
+        if total + len(m) + 1 > size:
+            return head + b','.join(names) + b']}'
+        names.append(m)
+        total += len(m) + 1
+        i += 1
+
+
+def shapes(raw, rp):
+    """A body of each JSON shape near the 8 MB routes' size (objects,
+    arrays, numbers, strings, keys, nesting; to the route that takes it
+    furthest) keeps a child within the stated bound: what json-c builds
+    is priced per value as json-c 0.16 spends it and refused over 48
+    times the body (docs/reliability.md), and what the request does
+    besides (the body read, a schema, a handler) stays within 32 MB
+    more. The lists nested around a string grew a child 61 times their
+    size (509 MB) when brackets and separators alone were priced (45
+    times the body: taken)."""
+    children = Children()
+    if children.pid is None or not children.list():
+        check('shapes: the httpd children are found (PL_TEST_DIR)', False,
+              os.environ.get('PL_TEST_DIR'))
+        return
+    traits = '/resource_providers/%s/traits' % rp
+    aggregates = '/resource_providers/%s/aggregates' % rp
+    twelve = b'{' + b','.join(b'"%c":1' % c for c in b'abcdefghijkl') + b'}'
+    cases = [
+        ('objects [{},...]', 'PUT', traits, near_limit(b'{}')),
+        ('objects of 12 keys', 'POST', '/allocations', near_limit(twelve)),
+        ('objects nested 8 around a string', 'POST', '/allocations',
+         near_limit(b'{"a":' * 8 + b'"aaaaaaaaaaaa"' + b'}' * 8)),
+        ('arrays [[],...]', 'PUT', traits, near_limit(b'[]')),
+        ('arrays nested 8 around a string', 'PUT', traits,
+         near_limit(b'[' * 8 + b'"aaaaaaaaaaaa"' + b']' * 8)),
+        ('numbers [1,...]', 'POST', '/allocations', near_limit(b'1')),
+        ('numbers [0.5,...]', 'POST', '/allocations', near_limit(b'0.5')),
+        ('true [true,...]', 'POST', '/allocations', near_limit(b'true')),
+        ('strings as aggregates ["",...]', 'PUT', aggregates,
+         near_limit(b'""', head=b'{"resource_provider_generation":0,'
+                    b'"aggregates":[', tail=b']}')),
+        ('strings as traits ["a",...]', 'PUT', traits,
+         near_limit(b'"a"', head=b'{"resource_provider_generation":0,'
+                    b'"traits":[', tail=b']}')),
+        ('distinct trait names', 'PUT', traits, near_limit_names()),
+        ('keys {"k":1,...}', 'POST', '/allocations', near_limit_keys(b'1')),
+        ('keys {"k":"",...}', 'POST', '/allocations', near_limit_keys(b'""')),
+    ]
+    for name, method, path, body in cases:
+        bound = PARSE_FACTOR * len(body) + REQUEST_MORE
+        (st, answer, secs), grown = children.grown(
+            lambda: raw.send(method, path, body))
+        check('shapes: %s (%.1f MB): %s, a child grew %d MB, within %d MB'
+              % (name, len(body) / MB, st, grown // MB, bound // MB),
+              st in (400, 413) and grown <= bound and
+              len(answer) < 16 * MB,
+              (st, grown // MB, round(secs, 2), detail_of(answer)))
+        if st == 413:
+            check('shapes: %s: the 413 says what it counted' % name,
+                  ' objects, ' in str(detail_of(answer)) and
+                  'true, false or null would take about' in
+                  str(detail_of(answer)), detail_of(answer))
 
 
 def dense_but_real(raw, api, rp):
@@ -234,6 +395,7 @@ def main():
         directive_caps(raw, rp, 0, most)
         return
     dense_bodies(raw, api, rp)
+    shapes(raw, rp)
     long_values(raw, rp)
     route_caps(raw, api, rp, 0)
     dense_but_real(raw, api, rp)
