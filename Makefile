@@ -18,6 +18,8 @@
 #                 make format-check lists those that differ (make test)
 #   make lint     cppcheck and clang-tidy (.clang-tidy) on every C file of
 #                 mod_placement/ (scripts/lint.sh; not part of make test)
+#   make fault-long  the database failures of issue 35 at length (t/fault,
+#                 t/concurrency: sessions ended, MariaDB restarted)
 #   make fuzz     libFuzzer harnesses of the pure parsers (t/fuzz/, clang,
 #                 build-fuzz/), FUZZ_SECONDS (20) each; make fuzz-long: 600
 #   make install  copy the module into httpd's module directory; on Debian
@@ -220,6 +222,16 @@ test: deps
 stress: deps all
 	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/stress/run --long \
 	    --backend sqlite --backend pgsql --backend mysql
+
+# Issue 35's database failures at length (make test runs a slice): the
+# PostgreSQL connection cut under one libpq call in 5 to 97, and writers
+# through two servers while every session is ended 20 times and MariaDB is
+# restarted 3 times. About 6 minutes.
+.PHONY: fault-long
+fault-long: deps all
+	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/fault/run 5 11 23 47 97
+	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/concurrency/run \
+	    --kills 0 --ends 20 --restarts 3 --seconds 120
 
 # Issue 24: a small real OpenStack in one Apache (Keystone, nova's API and
 # the module side by side) with nova's services beside it, on 127.0.0.1;
