@@ -97,6 +97,15 @@ pg_start() {
   echo "pg_start: PostgreSQL on 127.0.0.1:$port and $dir/.s.PGSQL.$port"
 }
 
+# Restart the PostgreSQL of DIR as an operator's maintenance does (a fast
+# shutdown: sessions ended, then the same options); returns once it
+# answers again.
+pg_restart() {
+  local dir=$1
+  pl_pg_as "$PG_BINDIR/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -m fast -w \
+    -t "${PL_DB_WAIT:-60}" restart >>"$dir/pg_ctl.log" 2>&1
+}
+
 pg_stop() {
   local dir=$1
   [ -f "$dir/data/postmaster.pid" ] || return 0
