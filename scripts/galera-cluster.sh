@@ -4,6 +4,8 @@
 #   scripts/galera-cluster.sh start DIR   three datadirs under DIR/n1..n3
 #   scripts/galera-cluster.sh stop DIR    kill all three (by pid)
 #   scripts/galera-cluster.sh status DIR  wsrep state of each node
+#   scripts/galera-cluster.sh restart-node DIR N  node N killed (SIGKILL,
+#                                         a crash) and started again
 #
 # start: mariadb-install-db into DIR/n1/data, node 1 bootstrapped with
 # --wsrep-new-cluster, user placement/placement (all privileges) made on
@@ -203,6 +205,22 @@ cluster_stop() {
   return 0
 }
 
+# A node's crash and return: its process group killed, the node started
+# again on its datadir (it recovers its position and rejoins by IST, or
+# SST); returns once the cluster is 3 nodes Synced again.
+node_restart() {  # dir n
+  local d=$1/n$2 p i
+  for p in $(node_pids "$d"); do
+    kill -KILL -- "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null
+  done
+  for ((i = 0; i < 80; i++)); do
+    [ -z "$(node_pids "$d")" ] && break
+    sleep 0.25
+  done
+  launch "$d"
+  wait_synced "$d" 3
+}
+
 cluster_status() {
   local dir=$1 n
   for n in 1 2 3; do
@@ -217,5 +235,7 @@ case "${1:-}" in
         cluster_stop "$2" ;;
   status) [ $# = 2 ] || { echo "usage: $0 status DIR" >&2; exit 2; }
           cluster_status "$2" ;;
-  *) sed -n '2,24p' "$0"; exit 2 ;;
+  restart-node) [ $# = 3 ] || { echo "usage: $0 restart-node DIR N" >&2; exit 2; }
+                node_restart "$2" "$3" ;;
+  *) sed -n '2,26p' "$0"; exit 2 ;;
 esac
