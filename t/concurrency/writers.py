@@ -295,7 +295,8 @@ SESSION_LOST = re.compile(r'terminating connection|server closed the '
                           r'connection|no connection to the server|could '
                           r'not (send|receive) data|Lost connection|gone '
                           r'away|Database connection unavailable|Can.t '
-                          r'connect|connection to the server was lost')
+                          r'connect|connection to the server was lost|'
+                          r'database system is (shutting down|starting up)')
 
 
 def read_logs(logs, offsets):
