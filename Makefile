@@ -226,7 +226,7 @@ stress: deps all
 # Issue 35's database failures at length (make test runs a slice): the
 # PostgreSQL connection cut under one libpq call in 11 to 97, and writers
 # through two servers while every session is ended 20 times and MariaDB is
-# restarted 3 times. About 6 minutes.
+# restarted 3 times. About 3 minutes.
 .PHONY: fault-long
 fault-long: deps all
 	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/fault/run 11 17 23 47 97
