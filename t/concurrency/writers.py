@@ -296,7 +296,9 @@ SESSION_LOST = re.compile(r'terminating connection|server closed the '
                           r'not (send|receive) data|Lost connection|gone '
                           r'away|Database connection unavailable|Can.t '
                           r'connect|connection to the server was lost|'
-                          r'database system is (shutting down|starting up)')
+                          r'database system is (shutting down|starting up)|'
+                          # a Galera node rejoining: up, not yet synced
+                          r'WSREP has not yet prepared node')
 
 
 def read_logs(logs, offsets):
