@@ -81,7 +81,7 @@ UNIT_CFLAGS := $(CFLAGS_LIB) $(foreach d,$(LIB_DIRS),-Imod_placement/$(d))
 UNIT_SRCS := $(wildcard t/unit/test_*.c)
 UNIT_BINS := $(patsubst t/unit/%.c,$(O)/unit/%,$(UNIT_SRCS))
 
-.PHONY: all lib tools deps deps-run run test stress unit install clean clang test-asan format format-check \
+.PHONY: all lib tools deps deps-run run test stress unit install clean clang asan-build test-asan format format-check \
         fuzz fuzz-long fuzz-build fuzz-bins lint
 
 all: $(O)/mod_placement.so tools
@@ -167,13 +167,19 @@ clang:
 	else echo "clang: 0 passed, 1 failed"; exit 1; fi
 
 # The module under AddressSanitizer and UndefinedBehaviorSanitizer serving
-# every API test file; any report fails (t/run-asan, docs/reliability.md).
+# every API test file, then PostgreSQL's sessions ended and the server
+# restarted under writers, then its connection cut under driver calls; any
+# report fails (t/run-asan, t/concurrency/run-asan, t/fault/run,
+# docs/reliability.md). make test runs the last two (shorter).
 ASAN_O ?= build-asan
-test-asan:
+asan-build:
 	$(MAKE) --no-print-directory O=$(ASAN_O) WERROR=1 \
 	    SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer \
 	               -fno-sanitize-recover=undefined" all
+test-asan: asan-build
 	MOD_PLACEMENT=$(abspath $(ASAN_O))/mod_placement.so t/run-asan
+	MOD_PLACEMENT=$(abspath $(ASAN_O))/mod_placement.so t/concurrency/run-asan
+	MOD_PLACEMENT=$(abspath $(ASAN_O))/mod_placement.so t/fault/run
 
 # Static analysis: cppcheck and clang-tidy with the flags above, a report
 # per finding and "lint: N passed, M failed" (files clean / with reports).
