@@ -17,6 +17,7 @@
 #include "pl_token_cache.h"
 #include "pl_provider_cache.h"
 #include "pl_auth.h"
+#include "pl_body_budget.h"
 #include "pl_std_data.h"
 #include "pl_store_std.h"
 
@@ -689,6 +690,10 @@ const command_rec pl_cmds[] = {
                   "PROVIDER[:ARGS]: the mod_socache provider that keeps "
                   "validated tokens for all children (default shmcb); "
                   "server config only"),
+    AP_INIT_TAKE1("PlacementMaxBodyMemory", pl_body_budget_set, NULL, RSRC_CONF,
+                  "MB: what the JSON bodies one child parses at once may "
+                  "cost together; a large body waits for room, at most "
+                  "Timeout, then 503 (default 512); server config only"),
     AP_INIT_TAKE1("PlacementKeystoneMaxValidations",
                   pl_auth_max_validations_set, NULL, RSRC_CONF,
                   "N: token validations with Keystone in flight per child; "

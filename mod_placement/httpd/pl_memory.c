@@ -126,22 +126,28 @@ static size_t free_in_malloc(void)
 }
 #endif
 
+void pl_memory_trim(void)
+{
+#ifdef __GLIBC__
+    if (free_in_malloc() > TRIM_FREE_BYTES) {
+        malloc_trim(0);
+    }
+#endif
+}
+
 /* Registered first on r->pool, so it runs once everything of the
  * request is freed. */
 static apr_status_t trim_after_answer(void *data)
 {
-#ifdef __GLIBC__
     const request_rec *r = data;
 
     /* bytes_sent: a streamed answer has no Content-Length; read_length:
      * a big body answered by a short error (a 400 after json-c built
      * 8 MB of it kept the child hundreds of MB larger) */
-    if ((r->clength >= TRIM_AFTER_BYTES || r->bytes_sent >= TRIM_AFTER_BYTES ||
-         r->read_length >= TRIM_AFTER_BYTES) &&
-        free_in_malloc() > TRIM_FREE_BYTES) {
-        malloc_trim(0);
+    if (r->clength >= TRIM_AFTER_BYTES || r->bytes_sent >= TRIM_AFTER_BYTES ||
+        r->read_length >= TRIM_AFTER_BYTES) {
+        pl_memory_trim();
     }
-#endif
     return APR_SUCCESS;
 }
 

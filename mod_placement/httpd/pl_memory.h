@@ -18,6 +18,10 @@
  */
 apr_pool_t *pl_memory_request_pool(request_rec *r);
 
+/** Hand what malloc holds free back to the system, if over a megabyte
+ *  (glibc keeps it in the freeing thread's arena otherwise). */
+void pl_memory_trim(void);
+
 /** child_init: the lock of the child's spare allocators. */
 void pl_memory_child_init(apr_pool_t *pchild);
 

@@ -15,6 +15,7 @@
 
 #include "pl_private.h"
 #include "pl_req.h"
+#include "pl_body_budget.h"
 #include "pl_json_scan.h"
 #include "pl_py.h"
 #include "pl_str.h"
@@ -195,7 +196,8 @@ static int body_too_dense(pl_req_t *req, const pl_json_scan_t *scan,
 
 /* Before json-c reads the body: Python's decoding (upstream decodes the
  * body as UTF-8 first: overlong forms and encoded surrogates are refused
- * in its words), the escapes refused, then the price of parsing. */
+ * in its words), the escapes refused, then the price of parsing, taken
+ * from the child's budget (pl_body_budget.c). */
 static int check_body_text(pl_req_t *req, const char *buf, apr_size_t len)
 {
     const char *decode_error = pl_py_utf8_error(req->pool, buf, len);
@@ -227,7 +229,8 @@ static int check_body_text(pl_req_t *req, const char *buf, apr_size_t len)
     if (scan.cost > allowed) {
         return body_too_dense(req, &scan, len, allowed);
     }
-    return 0;
+    /* what json-c is about to build, beside the body read */
+    return pl_body_budget_take(req, scan.cost + len);
 }
 
 /* NaN and the infinities are not JSON (json-c reads them as Python's

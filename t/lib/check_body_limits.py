@@ -10,7 +10,11 @@ httpd children's peak RSS, read as t/stress/stress.py reads it, from the
 pid file t/run-api leaves in PL_TEST_DIR).
 
 usage: check_body_limits.py API_URL [MAX]
+       check_body_limits.py API_URL --at-once BUDGETxCOUNT [--timeout-short]
 MAX: the PlacementMaxBodySize the server runs with (bytes), if any.
+--at-once: COUNT large bodies sent together to a server whose
+PlacementMaxBodyMemory is BUDGET (MB); --timeout-short: its Timeout is
+too short for them all to wait their turn (some must be 503s).
 Prints "ok ..." / "not ok ..." lines.
 """
 
@@ -18,6 +22,7 @@ import http.client
 import json
 import os
 import sys
+import threading
 import time
 import urllib.parse
 import uuid
@@ -43,7 +48,7 @@ class Raw:
     def __init__(self, url):
         self.url = urllib.parse.urlsplit(url)
 
-    def send(self, method, path, body, chunked=False):
+    def send(self, method, path, body, chunked=False, headers_out=None):
         conn = http.client.HTTPConnection(self.url.hostname, self.url.port,
                                           timeout=30)
         headers = {'x-auth-token': 'admin', 'accept': 'application/json',
@@ -65,6 +70,8 @@ class Raw:
         try:
             resp = conn.getresponse()
             raw = resp.read()
+            if headers_out is not None:
+                headers_out.update(resp.getheaders())
             return resp.status, raw, time.time() - t0
         except (OSError, http.client.HTTPException) as e:
             return None, repr(e).encode(), time.time() - t0
@@ -381,8 +388,62 @@ def dense_but_real(raw, api, rp):
           % len(text), st == 200, (st, detail_of(answer)))
 
 
+def at_once(raw, budget_mb, count, timeout_short):
+    """Large bodies sent at once share their child's budget
+    (PlacementMaxBodyMemory): each waits for room, so a child grows by
+    at most the budget, the bodies read meanwhile and one request's
+    32 MB beyond json-c; a body that waited the server's Timeout
+    answers 503 with Retry-After. Before the budget, 32 such bodies at
+    once grew a child to 13-16 GB."""
+    children = Children()
+    if children.pid is None or not children.list():
+        check('at once: the httpd children are found (PL_TEST_DIR)', False,
+              os.environ.get('PL_TEST_DIR'))
+        return
+    twelve = b'{' + b','.join(b'"%c":1' % c for c in b'abcdefghijkl') + b'}'
+    body = near_limit(twelve)
+    answers = []
+
+    def send_all():
+        def one():
+            headers = {}
+            st, answer, _ = raw.send('POST', '/allocations', body,
+                                     headers_out=headers)
+            answers.append((st, answer, headers))
+        threads = [threading.Thread(target=one) for _ in range(count)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+    _, grown = children.grown(send_all)
+    bound = budget_mb * MB + count * len(body) + REQUEST_MORE
+    statuses = sorted(st for st, _, _ in answers)
+    check('at once: %d bodies of %.1f MB: a child grew %d MB, within %d MB '
+          '(budget %d MB, the bodies, 32 MB)'
+          % (count, len(body) / MB, grown // MB, bound // MB, budget_mb),
+          grown <= bound, grown // MB)
+    check('at once: each answer is its own 400 or a busy 503: %s'
+          % ' '.join(map(str, statuses)),
+          len(answers) == count and set(statuses) <= {400, 503} and
+          400 in statuses, [(st, detail_of(a)) for st, a, _ in answers])
+    if timeout_short:
+        check('at once: with a short Timeout some waited too long (503)',
+              503 in statuses, statuses)
+    busy = [(answer, headers) for st, answer, headers in answers
+            if st == 503]
+    check('at once: each 503 says to try again in 5 s (Retry-After)',
+          all('try again later' in str(detail_of(answer)) and
+              headers.get('Retry-After') == '5' for answer, headers in busy),
+          busy[:1])
+
+
 def main():
     url = sys.argv[1]
+    if len(sys.argv) > 3 and sys.argv[2] == '--at-once':
+        budget_mb, count = map(int, sys.argv[3].split('x'))
+        at_once(Raw(url), budget_mb, count, '--timeout-short' in sys.argv)
+        return
     most = int(sys.argv[2]) if len(sys.argv) > 2 else None
     api = Api(url)
     api.url = url
