@@ -2,7 +2,7 @@
  *
  * pq_cut.c: a test shim (LD_PRELOAD into httpd, t/fault/run) that cuts
  * the PostgreSQL connection under a libpq call, as a failover or a proxy
- * does, at one call in PL_PQ_CUT_EVERY of a process that send a
+ * does, at one call in PL_CUT_EVERY of a process that send a
  * statement, drawn at random (a fixed period would cut the same call of
  * the same request every time): the socket is shut down, then the real
  * call runs and meets it as a dead connection (no answer at all,
@@ -20,7 +20,7 @@
 
 static unsigned long calls;
 
-/* Whether this call is one to cut: one in PL_PQ_CUT_EVERY (0: none),
+/* Whether this call is one to cut: one in PL_CUT_EVERY (0: none),
  * drawn from the call's number (splitmix64: no state but the count). */
 static int cut_now(PGconn *conn)
 {
@@ -28,7 +28,7 @@ static int cut_now(PGconn *conn)
     unsigned long long x;
 
     if (every < 0) {
-        const char *e = getenv("PL_PQ_CUT_EVERY");
+        const char *e = getenv("PL_CUT_EVERY");
 
         every = e ? atol(e) : 0;
     }
