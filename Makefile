@@ -13,7 +13,8 @@
 #   make clang    the module and the unit tests built by clang -Werror
 #                 into build-clang/ (a second compiler's warnings)
 #   make test-asan the module built with ASan + UBSan (build-asan/) serving
-#                 the API tests on SQLite (t/run-asan)
+#                 the API tests on SQLite (t/run-asan), then PostgreSQL
+#                 failing under it (t/concurrency/run-asan, t/fault/run)
 #   make format   rewrite the C files in the style of .clang-format;
 #                 make format-check lists those that differ (make test)
 #   make lint     cppcheck and clang-tidy (.clang-tidy) on every C file of
@@ -230,12 +231,14 @@ stress: deps all
 	    --backend sqlite --backend pgsql --backend mysql
 
 # Issue 35's database failures at length (make test runs a slice): the
-# PostgreSQL connection cut under one libpq call in 11 to 97, and writers
+# PostgreSQL and MariaDB connections cut under one driver call in 11 to
+# 97, and writers
 # through two servers while every session is ended 20 times and MariaDB is
 # restarted 3 times. About 3 minutes.
 .PHONY: fault-long
 fault-long: deps all
-	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/fault/run 11 17 23 47 97
+	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/fault/run \
+	    --backend pgsql --backend mysql 11 17 23 47 97
 	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/concurrency/run \
 	    --kills 0 --ends 20 --restarts 3 --seconds 120
 
