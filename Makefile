@@ -232,9 +232,8 @@ stress: deps all
 
 # Issue 35's database failures at length (make test runs a slice): the
 # PostgreSQL and MariaDB connections cut under one driver call in 11 to
-# 97, and writers
-# through two servers while every session is ended 20 times and MariaDB is
-# restarted 3 times. About 3 minutes.
+# 97, and writers through two servers while every session is ended 20
+# times and the database restarted 3 times. About 4 minutes.
 .PHONY: fault-long
 fault-long: deps all
 	MOD_PLACEMENT=$(abspath $(O))/mod_placement.so t/fault/run \
