@@ -434,18 +434,6 @@ static void convert_keystone(import_t *im, int keystone)
             apr_pstrcat(im->p, "PlacementKeystoneWWWAuthenticateURI ",
                         arg(im->p, v), NULL));
     }
-    it = pm_conf_get(im->conf, ks, "auth_type");
-    if (it != NULL && (v = checked(im, table_row(ks, "auth_type"), it, NULL)) &&
-        strcmp(v, "password") != 0 && strcmp(v, "v3password") != 0) {
-        unconverted(im, it, NULL,
-                    apr_psprintf(im->p,
-                                 "auth_type %s: the module authenticates "
-                                 "with a password only: give placement's "
-                                 "service user a password (auth_type "
-                                 "password, username, password, "
-                                 "project_name)",
-                                 v));
-    }
     {
         static const char *const ids[][2] = {
             { "user_domain_id", "user_domain_name" },

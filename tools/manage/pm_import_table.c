@@ -40,7 +40,7 @@ const pm_import_opt_t pm_import_table[] = {
       1000000000, "PlacementMaxAllocationCandidates", NULL, NULL, 0 },
     { "placement", "allocation_candidates_generation_strategy", PM_OPT_STR,
       "depth-first|breadth-first", 0, 0,
-      "PlacementAllocationCandidatesStrategy", NULL, NULL, 1 },
+      "PlacementAllocationCandidatesStrategy", NULL, NULL, 0 },
     { "placement_database", "connection", PM_OPT_STR, NULL, 0, 0,
       "DBDriver, DBDParams", NULL, NULL, 1 },
     { "placement_database", "connection_parameters", PM_OPT_STR, NULL, 0, 0,
@@ -206,8 +206,11 @@ const pm_import_opt_t pm_import_table[] = {
       "mod_socache_memcache has no SASL", NULL, 0 },
     { "keystone_authtoken", "memcache_password", PM_OPT_STR, NULL, 0, 0, NULL,
       "mod_socache_memcache has no SASL", NULL, 0 },
-    { "keystone_authtoken", "auth_type", PM_OPT_STR, NULL, 0, 0,
-      "PlacementKeystoneUsername, PlacementKeystonePassword", NULL, NULL, 1 },
+    { "keystone_authtoken", "auth_type", PM_OPT_STR, NULL, 0, 0, NULL,
+      "the module authenticates with a password only: give placement's "
+      "service user a password (auth_type password, username, password, "
+      "project_name)",
+      "password|v3password", 0 },
     { "keystone_authtoken", "auth_section", PM_OPT_STR, NULL, 0, 0, NULL,
       "write the service user's options in [keystone_authtoken] itself", NULL,
       0 },
