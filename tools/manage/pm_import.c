@@ -175,7 +175,7 @@ static const char *arg(apr_pool_t *p, const char *v)
         if (*s == '"' || *s == '\\') {
             *o++ = '\\';
         }
-        *o++ = *s == '\n' ? ' ' : *s;
+        *o++ = (char)(*s == '\n' ? ' ' : *s);
     }
     *o++ = '"';
     *o = '\0';

@@ -110,8 +110,8 @@ static void url_param(apr_pool_t *p, int pg, const char *name, const char *v,
     }
     if (!strcmp(name, "charset")) {
         /* MariaDB's client library speaks utf8mb4 unless told otherwise */
-        if (strcasecmp(v, "utf8") && strcasecmp(v, "utf8mb4") &&
-            strcasecmp(v, "utf8mb3")) {
+        if (strcasecmp(v, "utf8") != 0 && strcasecmp(v, "utf8mb4") != 0 &&
+            strcasecmp(v, "utf8mb3") != 0) {
             drop(p, src, name,
                  "apr_dbd_mysql has no charset parameter: set "
                  "default-character-set in an option group of my.cnf and "
