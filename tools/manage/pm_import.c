@@ -463,8 +463,11 @@ static void convert_keystone(import_t *im, int keystone)
         }
     }
     it = pm_conf_get(im->conf, ks, "memcached_servers");
-    if (it != NULL && (v = checked(im, table_row(ks, "memcached_servers"), it,
-                                   NULL)) != NULL) {
+    if (it == NULL) {
+        it = pm_conf_get(im->conf, ks, "memcache_servers"); /* deprecated */
+    }
+    if (it != NULL &&
+        (v = checked(im, table_row(ks, it->key), it, NULL)) != NULL) {
         apr_array_header_t *l = oslo_list(im->p, v);
         const char *s = NULL;
         int i;

@@ -145,7 +145,9 @@ const char *pm_source_url(apr_pool_t *p, const char *url, pm_source_t *src)
     int pg;
 
     if (sep == NULL) {
-        return apr_psprintf(p, "not a database URL: %s", url);
+        /* not echoed: what stands there may hold a password */
+        return "not a database URL (DRIVER://USER:PASSWORD@HOST/DATABASE "
+               "or sqlite:///PATH)";
     }
     scheme = apr_pstrmemdup(p, url, sep - url);
     rest = apr_pstrdup(p, sep + 3);
