@@ -260,49 +260,9 @@ static const char *directive_line(import_t *im, const pm_import_opt_t *r,
     return apr_pstrcat(im->p, r->directive, " ", arg(im->p, v), NULL);
 }
 
-/* A relative path as oslo.config's find_file looks for it: beside the
- * files read (the last first), then ~/.placement, ~, /etc/placement,
- * /etc. NULL if nowhere. */
 static const char *find_path(import_t *im, const char *v, int want_dir)
 {
-    const char *home = getenv("HOME");
-    apr_array_header_t *dirs = apr_array_make(im->p, 8, sizeof(char *));
-    struct stat st;
-    int i;
-
-    if (v[0] == '/') {
-        return stat(v, &st) == 0 && (S_ISDIR(st.st_mode) ? 1 : 0) == want_dir
-                   ? v
-                   : NULL;
-    }
-    for (i = im->conf->files->nelts - 1; i >= 0; i--) {
-        const char *f = APR_ARRAY_IDX(im->conf->files, i, const char *);
-        const char *slash = strrchr(f, '/');
-        APR_ARRAY_PUSH(dirs, const char *) = slash != NULL
-                                                 ? apr_pstrmemdup(im->p, f,
-                                                                  slash - f)
-                                                 : ".";
-    }
-    if (home != NULL && *home) {
-        APR_ARRAY_PUSH(dirs, const char *) = apr_pstrcat(im->p, home,
-                                                         "/.placement", NULL);
-        APR_ARRAY_PUSH(dirs, const char *) = home;
-    }
-    APR_ARRAY_PUSH(dirs, const char *) = "/etc/placement";
-    APR_ARRAY_PUSH(dirs, const char *) = "/etc";
-    for (i = 0; i < dirs->nelts; i++) {
-        const char *path = apr_pstrcat(
-            im->p, APR_ARRAY_IDX(dirs, i, const char *), "/", v, NULL);
-        if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) ? 1 : 0) == want_dir) {
-            char *abs = realpath(path, NULL);
-            if (abs != NULL) {
-                path = apr_pstrdup(im->p, abs);
-                free(abs);
-            }
-            return path;
-        }
-    }
-    return NULL;
+    return pm_conf_find(im->p, im->conf, v, want_dir);
 }
 
 static void module(import_t *im, const char *name, const char *file)

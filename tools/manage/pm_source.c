@@ -340,9 +340,9 @@ const char *pm_source_oslo_conf(apr_pool_t *p, const pm_conf_t *conf,
     if (it != NULL) {
         src->incomplete_user = it->value;
     }
+    /* as oslo.policy finds it: upstream's default policy.yaml included */
     it = pm_conf_get(conf, "oslo_policy", "policy_file");
-    if (it != NULL) {
-        src->policy_file = it->value;
-    }
+    src->policy_file = pm_conf_find(p, conf,
+                                    it != NULL ? it->value : "policy.yaml", 0);
     return NULL;
 }
