@@ -97,6 +97,14 @@ static void url_param(apr_pool_t *p, int pg, const char *name, const char *v,
         *pport = v;
         return;
     }
+    if (!strcmp(name, "plugin")) {
+        /* SQLAlchemy's own (DevStack's dbcounter): the driver never sees
+         * it, and libpq would refuse it */
+        drop(p, src, name,
+             "a SQLAlchemy plugin (DevStack's dbcounter counts queries): "
+             "LogLevel placement:trace1 logs the SQL instead");
+        return;
+    }
     if (pg) {
         if (!strcmp(name, "client_encoding") && !strcasecmp(v, "utf8")) {
             return; /* the module's own */
