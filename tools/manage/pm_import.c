@@ -327,9 +327,10 @@ static void convert_database(import_t *im)
     add(im->server, apr_pstrcat(im->p, "DBDriver ", src.driver, NULL));
     add(im->server,
         apr_pstrcat(im->p, "DBDParams ", arg(im->p, src.params), NULL));
-    /* SQLAlchemy's QueuePool: pool_size connections kept, max_overflow
-     * more when busy (-1: no bound); mod_dbd's are DBDKeep and DBDMax, per
-     * process as SQLAlchemy's are */
+    /* SQLAlchemy's QueuePool: pool_size connections kept (5 unless set;
+     * 0: no bound), max_overflow more when busy (10 unless set; -1: no
+     * bound); mod_dbd's are DBDKeep and DBDMax, per process as
+     * SQLAlchemy's are. No bound: mod_dbd's own DBDMax. */
     it = pm_conf_get(im->conf, "placement_database", "max_pool_size");
     if (it != NULL &&
         checked(im, table_row("placement_database", "max_pool_size"), it,
@@ -345,7 +346,7 @@ static void convert_database(import_t *im)
     if (pool > 0) {
         add(im->server, apr_psprintf(im->p, "DBDKeep %ld", pool));
     }
-    if ((pool > 0 || it != NULL) && overflow >= 0) {
+    if (pool != 0 && (pool > 0 || it != NULL) && overflow >= 0) {
         add(im->server, apr_psprintf(im->p, "DBDMax %ld",
                                      (pool > 0 ? pool : 5) + overflow));
     }
