@@ -260,11 +260,6 @@ static const char *directive_line(import_t *im, const pm_import_opt_t *r,
     return apr_pstrcat(im->p, r->directive, " ", arg(im->p, v), NULL);
 }
 
-static const char *find_path(import_t *im, const char *v, int want_dir)
-{
-    return pm_conf_find(im->p, im->conf, v, want_dir);
-}
-
 static void module(import_t *im, const char *name, const char *file)
 {
     int i;
@@ -465,7 +460,7 @@ static void convert_policy_paths(import_t *im)
                                    it, NULL)) == NULL) {
         return;
     }
-    path = find_path(im, v, 0);
+    path = pm_conf_find(im->p, im->conf, v, 0);
     if (path != NULL) {
         add(im->location,
             apr_pstrcat(im->p, "PlacementPolicyFile ", arg(im->p, path), NULL));
@@ -477,7 +472,7 @@ static void convert_policy_paths(import_t *im)
     }
     dirs = pm_conf_get_all(im->p, im->conf, "oslo_policy", "policy_dirs");
     if (dirs->nelts == 0) {
-        path = find_path(im, "policy.d", 1);
+        path = pm_conf_find(im->p, im->conf, "policy.d", 1);
         if (path != NULL) {
             add(im->location, apr_pstrcat(im->p, "PlacementPolicyDir ",
                                           arg(im->p, path), NULL));
@@ -490,7 +485,7 @@ static void convert_policy_paths(import_t *im)
         if (v == NULL || !*v) {
             continue;
         }
-        path = find_path(im, v, 1);
+        path = pm_conf_find(im->p, im->conf, v, 1);
         if (path == NULL) {
             continue; /* oslo.policy skips a missing directory too */
         }
