@@ -519,9 +519,9 @@ static void convert_options(import_t *im)
         }
         if (!strncmp(it->section, "cors.", 5)) {
             unconverted(im, it, NULL,
-                        "oslo's per-origin [cors.NAME] sections are gone: "
-                        "one set of [cors] settings applies to every "
-                        "origin of a location");
+                        "the module has one set of [cors] settings for "
+                        "every origin of a location: add the origin to "
+                        "[cors] allowed_origin");
             continue;
         }
         if (r == NULL) {
