@@ -350,8 +350,8 @@ const char *pm_conf_files_shown(apr_pool_t *p, const pm_conf_t *conf)
     return s != NULL ? s : "no placement.conf";
 }
 
-/* oslo.config expands $name and ${name} (name: an option of [DEFAULT] or
- * group.option) in string values when they are read; $$ is a dollar
+/* oslo.config expands $name and ${name} (name: an option of the same
+ * section or of [DEFAULT], or group.option) in values when they are read; $$ is a dollar
  * sign. A name that is not set is an error there too. depth bounds
  * values that refer to each other. */
 static const char *substitute(apr_pool_t *p, const pm_conf_t *conf,
@@ -392,10 +392,15 @@ static const char *substitute(apr_pool_t *p, const pm_conf_t *conf,
             v = end;
         }
         dot = strchr(name, '.');
+        /* a bare name: the option of the same section, else [DEFAULT]'s
+         * (cfg.py's StrSubWrapper) */
         ref = !*name ? NULL
               : dot  ? pm_conf_get(conf, apr_pstrmemdup(p, name, dot - name),
                                    dot + 1)
-                     : pm_conf_get(conf, "DEFAULT", name);
+                     : pm_conf_get(conf, it->section, name);
+        if (ref == NULL && *name && dot == NULL) {
+            ref = pm_conf_get(conf, "DEFAULT", name);
+        }
         if (ref == NULL || depth > 8) {
             *perr = apr_psprintf(p,
                                  "%s:%d: [%s] %s: $%s names no option set in "
