@@ -144,7 +144,7 @@ $(O)/manage/pm_import.o: CFLAGS_LIB += \
     $(if $(APACHE_LIBEXECDIR),-DPM_MODULE_DIR='"$(APACHE_LIBEXECDIR)"')
 
 # The tool's placement.conf reader has unit tests of its own: they link
-# its object and the few it calls (pm_err lives in pm_conn.o).
+# its object (it calls nothing else of the tool).
 PM_READER_OBJS := $(O)/manage/pm_oslo_conf.o
 $(O)/unit/test_oslo_conf: t/unit/test_oslo_conf.c $(PM_READER_OBJS) $(LIB) \
                           tools/manage/pm.h t/unit/tap.h | $(O)

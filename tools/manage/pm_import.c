@@ -175,7 +175,7 @@ static const char *arg(apr_pool_t *p, const char *v)
         if (*s == '"' || *s == '\\') {
             *o++ = '\\';
         }
-        *o++ = *s == '\n' ? ' ' : *s;
+        *o++ = (char)(*s == '\n' ? ' ' : *s);
     }
     *o++ = '"';
     *o = '\0';
@@ -260,49 +260,9 @@ static const char *directive_line(import_t *im, const pm_import_opt_t *r,
     return apr_pstrcat(im->p, r->directive, " ", arg(im->p, v), NULL);
 }
 
-/* A relative path as oslo.config's find_file looks for it: beside the
- * files read (the last first), then ~/.placement, ~, /etc/placement,
- * /etc. NULL if nowhere. */
 static const char *find_path(import_t *im, const char *v, int want_dir)
 {
-    const char *home = getenv("HOME");
-    apr_array_header_t *dirs = apr_array_make(im->p, 8, sizeof(char *));
-    struct stat st;
-    int i;
-
-    if (v[0] == '/') {
-        return stat(v, &st) == 0 && (S_ISDIR(st.st_mode) ? 1 : 0) == want_dir
-                   ? v
-                   : NULL;
-    }
-    for (i = im->conf->files->nelts - 1; i >= 0; i--) {
-        const char *f = APR_ARRAY_IDX(im->conf->files, i, const char *);
-        const char *slash = strrchr(f, '/');
-        APR_ARRAY_PUSH(dirs, const char *) = slash != NULL
-                                                 ? apr_pstrmemdup(im->p, f,
-                                                                  slash - f)
-                                                 : ".";
-    }
-    if (home != NULL && *home) {
-        APR_ARRAY_PUSH(dirs, const char *) = apr_pstrcat(im->p, home,
-                                                         "/.placement", NULL);
-        APR_ARRAY_PUSH(dirs, const char *) = home;
-    }
-    APR_ARRAY_PUSH(dirs, const char *) = "/etc/placement";
-    APR_ARRAY_PUSH(dirs, const char *) = "/etc";
-    for (i = 0; i < dirs->nelts; i++) {
-        const char *path = apr_pstrcat(
-            im->p, APR_ARRAY_IDX(dirs, i, const char *), "/", v, NULL);
-        if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) ? 1 : 0) == want_dir) {
-            char *abs = realpath(path, NULL);
-            if (abs != NULL) {
-                path = apr_pstrdup(im->p, abs);
-                free(abs);
-            }
-            return path;
-        }
-    }
-    return NULL;
+    return pm_conf_find(im->p, im->conf, v, want_dir);
 }
 
 static void module(import_t *im, const char *name, const char *file)
@@ -367,9 +327,10 @@ static void convert_database(import_t *im)
     add(im->server, apr_pstrcat(im->p, "DBDriver ", src.driver, NULL));
     add(im->server,
         apr_pstrcat(im->p, "DBDParams ", arg(im->p, src.params), NULL));
-    /* SQLAlchemy's QueuePool: pool_size connections kept, max_overflow
-     * more when busy (-1: no bound); mod_dbd's are DBDKeep and DBDMax, per
-     * process as SQLAlchemy's are */
+    /* SQLAlchemy's QueuePool: pool_size connections kept (5 unless set;
+     * 0: no bound), max_overflow more when busy (10 unless set; -1: no
+     * bound); mod_dbd's are DBDKeep and DBDMax, per process as
+     * SQLAlchemy's are. No bound: mod_dbd's own DBDMax. */
     it = pm_conf_get(im->conf, "placement_database", "max_pool_size");
     if (it != NULL &&
         checked(im, table_row("placement_database", "max_pool_size"), it,
@@ -385,7 +346,7 @@ static void convert_database(import_t *im)
     if (pool > 0) {
         add(im->server, apr_psprintf(im->p, "DBDKeep %ld", pool));
     }
-    if ((pool > 0 || it != NULL) && overflow >= 0) {
+    if (pool != 0 && (pool > 0 || it != NULL) && overflow >= 0) {
         add(im->server, apr_psprintf(im->p, "DBDMax %ld",
                                      (pool > 0 ? pool : 5) + overflow));
     }
@@ -463,8 +424,11 @@ static void convert_keystone(import_t *im, int keystone)
         }
     }
     it = pm_conf_get(im->conf, ks, "memcached_servers");
-    if (it != NULL && (v = checked(im, table_row(ks, "memcached_servers"), it,
-                                   NULL)) != NULL) {
+    if (it == NULL) {
+        it = pm_conf_get(im->conf, ks, "memcache_servers"); /* deprecated */
+    }
+    if (it != NULL &&
+        (v = checked(im, table_row(ks, it->key), it, NULL)) != NULL) {
         apr_array_header_t *l = oslo_list(im->p, v);
         const char *s = NULL;
         int i;

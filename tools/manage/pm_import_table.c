@@ -124,6 +124,9 @@ const pm_import_opt_t pm_import_table[] = {
       NULL, 0 },
     { "keystone_authtoken", "memcached_servers", PM_OPT_LIST, NULL, 0, 0,
       "PlacementTokenCache", NULL, NULL, 1 },
+    /* its deprecated name, still in many files */
+    { "keystone_authtoken", "memcache_servers", PM_OPT_LIST, NULL, 0, 0,
+      "PlacementTokenCache", NULL, NULL, 1 },
     { "keystone_authtoken", "token_cache_time", PM_OPT_INT, NULL, 0, 1000000000,
       "PlacementTokenCacheTime", NULL, NULL, 0 },
     { "keystone_authtoken", "memcache_security_strategy", PM_OPT_STR, NULL, 0,

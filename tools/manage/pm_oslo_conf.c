@@ -419,3 +419,49 @@ const char *pm_conf_value(apr_pool_t *p, const pm_conf_t *conf,
 {
     return substitute(p, conf, it, it->value, 0, perr);
 }
+
+/* A relative path as oslo.config's find_file looks for it: beside the
+ * files read (the last first), then ~/.placement, ~, /etc/placement,
+ * /etc. NULL if nowhere. */
+const char *pm_conf_find(apr_pool_t *p, const pm_conf_t *conf, const char *v,
+                         int want_dir)
+{
+    const char *home = getenv("HOME");
+    apr_array_header_t *dirs = apr_array_make(p, 8, sizeof(char *));
+    struct stat st;
+    int i;
+
+    if (v[0] == '/') {
+        return stat(v, &st) == 0 && (S_ISDIR(st.st_mode) ? 1 : 0) == want_dir
+                   ? v
+                   : NULL;
+    }
+    for (i = conf->files->nelts - 1; i >= 0; i--) {
+        const char *f = APR_ARRAY_IDX(conf->files, i, const char *);
+        const char *slash = strrchr(f, '/');
+        APR_ARRAY_PUSH(dirs, const char *) = slash != NULL
+                                                 ? apr_pstrmemdup(p, f,
+                                                                  slash - f)
+                                                 : ".";
+    }
+    if (home != NULL && *home) {
+        APR_ARRAY_PUSH(dirs, const char *) = apr_pstrcat(p, home, "/.placement",
+                                                         NULL);
+        APR_ARRAY_PUSH(dirs, const char *) = home;
+    }
+    APR_ARRAY_PUSH(dirs, const char *) = "/etc/placement";
+    APR_ARRAY_PUSH(dirs, const char *) = "/etc";
+    for (i = 0; i < dirs->nelts; i++) {
+        const char *path = apr_pstrcat(p, APR_ARRAY_IDX(dirs, i, const char *),
+                                       "/", v, NULL);
+        if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) ? 1 : 0) == want_dir) {
+            char *abs = realpath(path, NULL);
+            if (abs != NULL) {
+                path = apr_pstrdup(p, abs);
+                free(abs);
+            }
+            return path;
+        }
+    }
+    return NULL;
+}
