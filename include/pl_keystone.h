@@ -26,6 +26,12 @@ typedef struct pl_ks_endpoint_t {
     const char *project_name;
     const char *user_domain_name;
     const char *project_domain_name;
+    /* an application credential instead of the password (keystoneauth's
+     * v3applicationcredential): its id, or its name with the user's
+     * name and domain; it carries its own project */
+    const char *app_cred_id;
+    const char *app_cred_name;
+    const char *app_cred_secret;
     const char *cafile; /* NULL: the system's CAs */
     int insecure;       /* 1: no TLS verification */
     int timeout;        /* seconds, whole call */

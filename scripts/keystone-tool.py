@@ -153,6 +153,29 @@ def admin_token(env):
                           'admin')[0]
 
 
+def app_credential(base, env):
+    """An application credential of the placement user on the service
+    project (what the RH operator's [keystone_authtoken] names instead
+    of a password), made anew each time: its secret is shown only once.
+    Returns its env lines."""
+    name = 'placement-tests'
+    user_id = env['KS_PLACEMENT_USER_ID']
+    own, _ = password_token(base, 'placement', env['KS_PLACEMENT_PASSWORD'],
+                            'service')
+    url = '%s/v3/users/%s/application_credentials' % (base, user_id)
+    _, _, found = call('GET', url + '?name=' + name, token=own)
+    for cred in found['application_credentials']:
+        call('DELETE', '%s/%s' % (url, cred['id']), token=own,
+             expect=(204,))
+    _, _, made = call('POST', url, {'application_credential': {
+        'name': name, 'description': 'mod_placement tests'}}, token=own,
+        expect=(201,))
+    cred = made['application_credential']
+    return {'KS_PLACEMENT_APP_CRED_ID': cred['id'],
+            'KS_PLACEMENT_APP_CRED_NAME': name,
+            'KS_PLACEMENT_APP_CRED_SECRET': cred['secret']}
+
+
 def cmd_setup(envfile):
     base = os.environ['KS_URL']
     region = os.environ.get('KS_REGION', 'RegionOne')
@@ -201,6 +224,7 @@ def cmd_setup(envfile):
         call('PUT', '%s/v3/projects/%s/users/%s/roles/%s'
              % (base, projects[project]['id'], found['id'], roles[role]),
              token=token, expect=(204,))
+    env.update(app_credential(base, env))
     service = ensure(base, token, 'services', 'service', {
         'name': 'placement', 'type': 'placement',
         'description': 'mod_placement under test'})

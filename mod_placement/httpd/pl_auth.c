@@ -172,6 +172,9 @@ static pl_ks_endpoint_t *endpoint_of(pl_req_t *req)
     ep->project_name = c->ks_project_name;
     ep->user_domain_name = c->ks_user_domain_name;
     ep->project_domain_name = c->ks_project_domain_name;
+    ep->app_cred_id = c->ks_app_cred_id;
+    ep->app_cred_name = c->ks_app_cred_name;
+    ep->app_cred_secret = c->ks_app_cred_secret;
     ep->cafile = c->ks_cafile;
     ep->insecure = pl_config_ks_insecure(c);
     ep->timeout = pl_config_ks_timeout(c);
@@ -433,6 +436,15 @@ static int keystone_identity(pl_req_t *req, const char *token)
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r,
                       PL_LOGNO(01003) "PlacementAuthStrategy keystone needs "
                                       "PlacementKeystoneAuthURL");
+        return answer(req, HTTP_SERVICE_UNAVAILABLE, keystone_503);
+    }
+    if (ep->app_cred_secret &&
+        !(ep->app_cred_id || (ep->app_cred_name && ep->username))) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, req->r,
+                      PL_LOGNO(01007) "PlacementKeystoneApplicationCredential"
+                                      "Secret needs ...ApplicationCredentialID,"
+                                      " or ...ApplicationCredentialName with "
+                                      "PlacementKeystoneUsername");
         return answer(req, HTTP_SERVICE_UNAVAILABLE, keystone_503);
     }
     if (validate(req, ep, token, &id) != APR_SUCCESS ||

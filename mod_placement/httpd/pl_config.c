@@ -98,6 +98,9 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_PTR(ks_auth_url);
     MERGE_PTR(ks_v3_url);
     MERGE_PTR(ks_www_authenticate_uri);
+    MERGE_PTR(ks_app_cred_id);
+    MERGE_PTR(ks_app_cred_name);
+    MERGE_PTR(ks_app_cred_secret);
     MERGE_PTR(ks_username);
     MERGE_PTR(ks_password);
     MERGE_PTR(ks_project_name);
@@ -679,6 +682,18 @@ const command_rec pl_cmds[] = {
                "NAME: the service user's domain (default Default)"),
     DIR_STRING("PlacementKeystoneProjectDomainName", ks_project_domain_name,
                "NAME: the service project's domain (default Default)"),
+    DIR_STRING("PlacementKeystoneApplicationCredentialID", ks_app_cred_id,
+               "ID: the module authenticates with this application "
+               "credential instead of a password "
+               "(application_credential_id)"),
+    DIR_STRING("PlacementKeystoneApplicationCredentialName", ks_app_cred_name,
+               "NAME: the application credential by name, of "
+               "PlacementKeystoneUsername in PlacementKeystoneUserDomainName "
+               "(application_credential_name)"),
+    DIR_STRING("PlacementKeystoneApplicationCredentialSecret",
+               ks_app_cred_secret,
+               "SECRET: the application credential's secret "
+               "(application_credential_secret)"),
     DIR_STRING("PlacementKeystoneCAFile", ks_cafile,
                "PATH: CA certificates to verify Keystone's TLS (cafile)"),
     DIR_FLAG("PlacementKeystoneInsecure", ks_insecure,

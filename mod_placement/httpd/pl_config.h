@@ -75,6 +75,9 @@ typedef struct pl_dir_conf_t {
     const char *ks_project_name;
     const char *ks_user_domain_name;
     const char *ks_project_domain_name;
+    const char *ks_app_cred_id;
+    const char *ks_app_cred_name;
+    const char *ks_app_cred_secret;
     const char *ks_cafile;
     int ks_insecure;
     int ks_timeout;          /* seconds per call to Keystone */

@@ -266,6 +266,56 @@ apr_status_t pl_ks_validate(apr_pool_t *p, const pl_ks_endpoint_t *ep,
     return APR_SUCCESS;
 }
 
+/* The user of ep by name and domain */
+static json_object *named_user(const pl_ks_endpoint_t *ep)
+{
+    json_object *user = json_object_new_object();
+    json_object *udom = json_object_new_object();
+
+    json_object_object_add(udom, "name",
+                           json_object_new_string(ep->user_domain_name
+                                                      ? ep->user_domain_name
+                                                      : "Default"));
+    json_object_object_add(
+        user, "name", json_object_new_string(ep->username ? ep->username : ""));
+    json_object_object_add(user, "domain", udom);
+    return user;
+}
+
+/* The application credential authentication request of ep: no scope,
+ * the credential has its own project. */
+static const char *app_cred_auth_body(apr_pool_t *p, const pl_ks_endpoint_t *ep)
+{
+    json_object *root = json_object_new_object();
+    json_object *auth = json_object_new_object();
+    json_object *ident = json_object_new_object();
+    json_object *methods = json_object_new_array();
+    json_object *cred = json_object_new_object();
+    const char *text;
+
+    json_object_array_add(methods,
+                          json_object_new_string("application_credential"));
+    if (ep->app_cred_id) {
+        json_object_object_add(cred, "id",
+                               json_object_new_string(ep->app_cred_id));
+    }
+    else {
+        json_object_object_add(cred, "name",
+                               json_object_new_string(ep->app_cred_name));
+        json_object_object_add(cred, "user", named_user(ep));
+    }
+    json_object_object_add(cred, "secret",
+                           json_object_new_string(ep->app_cred_secret));
+    json_object_object_add(ident, "methods", methods);
+    json_object_object_add(ident, "application_credential", cred);
+    json_object_object_add(auth, "identity", ident);
+    json_object_object_add(root, "auth", auth);
+    text = apr_pstrdup(
+        p, json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
+    json_object_put(root);
+    return text;
+}
+
 /* The password authentication request of ep, scoped to its project. */
 static const char *password_auth_body(apr_pool_t *p, const pl_ks_endpoint_t *ep)
 {
@@ -274,21 +324,13 @@ static const char *password_auth_body(apr_pool_t *p, const pl_ks_endpoint_t *ep)
     json_object *ident = json_object_new_object();
     json_object *methods = json_object_new_array();
     json_object *pw = json_object_new_object();
-    json_object *user = json_object_new_object();
-    json_object *udom = json_object_new_object();
+    json_object *user = named_user(ep);
     json_object *scope = json_object_new_object();
     json_object *proj = json_object_new_object();
     json_object *pdom = json_object_new_object();
     const char *text;
 
     json_object_array_add(methods, json_object_new_string("password"));
-    json_object_object_add(udom, "name",
-                           json_object_new_string(ep->user_domain_name
-                                                      ? ep->user_domain_name
-                                                      : "Default"));
-    json_object_object_add(
-        user, "name", json_object_new_string(ep->username ? ep->username : ""));
-    json_object_object_add(user, "domain", udom);
     json_object_object_add(
         user, "password",
         json_object_new_string(ep->password ? ep->password : ""));
@@ -324,7 +366,8 @@ static apr_status_t issue_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
                                 const char **ptoken, apr_time_t *pexpires,
                                 const char **perr)
 {
-    const char *body = password_auth_body(p, ep);
+    const char *body = ep->app_cred_secret ? app_cred_auth_body(p, ep)
+                                           : password_auth_body(p, ep);
     answer_t a;
     long status = 0;
     json_object *doc;
@@ -336,10 +379,17 @@ static apr_status_t issue_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
         return rv;
     }
     if (status == 401 || status == 403 || status == 404) {
-        *perr = apr_psprintf(p,
-                             "Keystone refused the credentials of user "
-                             "'%s' (%ld)",
-                             ep->username ? ep->username : "", status);
+        *perr = ep->app_cred_secret
+                    ? apr_psprintf(p,
+                                   "Keystone refused application credential "
+                                   "'%s' (%ld)",
+                                   ep->app_cred_id ? ep->app_cred_id
+                                                   : ep->app_cred_name,
+                                   status)
+                    : apr_psprintf(p,
+                                   "Keystone refused the credentials of user "
+                                   "'%s' (%ld)",
+                                   ep->username ? ep->username : "", status);
         return PL_KS_EAUTH;
     }
     if (status != 201 || a.subject_token == NULL) {
@@ -430,13 +480,21 @@ static apr_status_t renew_service_token(apr_pool_t *p,
     return APR_SUCCESS;
 }
 
+static const char *or_empty(const char *s)
+{
+    return s ? s : "";
+}
+
 apr_status_t pl_ks_service_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
                                  int renew, const char **ptoken,
                                  const char **perr)
 {
-    const char *key = apr_pstrcat(p, ep->auth_url, "\n", ep->username, "\n",
-                                  ep->user_domain_name, "\n", ep->project_name,
-                                  "\n", ep->project_domain_name, NULL);
+    /* apr_pstrcat would stop at the first unset one */
+    const char *key = apr_psprintf(
+        p, "%s\n%s\n%s\n%s\n%s\n%s\n%s", or_empty(ep->auth_url),
+        or_empty(ep->username), or_empty(ep->user_domain_name),
+        or_empty(ep->project_name), or_empty(ep->project_domain_name),
+        or_empty(ep->app_cred_id), or_empty(ep->app_cred_name));
     apr_time_t asked = apr_time_now();
     service_token_t *st;
     apr_status_t rv = APR_SUCCESS;

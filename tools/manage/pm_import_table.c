@@ -213,10 +213,11 @@ const pm_import_opt_t pm_import_table[] = {
     { "keystone_authtoken", "memcache_password", PM_OPT_STR, NULL, 0, 0, NULL,
       "mod_socache_memcache has no SASL", NULL, 0 },
     { "keystone_authtoken", "auth_type", PM_OPT_STR, NULL, 0, 0, NULL,
-      "the module authenticates with a password only: give placement's "
-      "service user a password (auth_type password, username, password, "
-      "project_name)",
-      "password|v3password", 0 },
+      "the module authenticates with a password or an application "
+      "credential only: give placement's service user one of them "
+      "(auth_type password, username, password, project_name; or "
+      "v3applicationcredential, application_credential_id and _secret)",
+      "password|v3password|v3applicationcredential", 0 },
     { "keystone_authtoken", "auth_section", PM_OPT_STR, NULL, 0, 0, NULL,
       "write the service user's options in [keystone_authtoken] itself", NULL,
       0 },
@@ -254,26 +255,19 @@ const pm_import_opt_t pm_import_table[] = {
       "the module's service token is project-scoped: set project_name", NULL,
       0 },
     { "keystone_authtoken", "trust_id", PM_OPT_STR, NULL, 0, 0, NULL,
-      "the module authenticates with a password only", NULL, 0 },
+      "the module authenticates with a password or an application "
+      "credential only",
+      NULL, 0 },
     { "keystone_authtoken", "default_domain_id", PM_OPT_STR, NULL, 0, 0, NULL,
       "set user_domain_name and project_domain_name", NULL, 0 },
     { "keystone_authtoken", "default_domain_name", PM_OPT_STR, NULL, 0, 0, NULL,
       "set user_domain_name and project_domain_name", NULL, 0 },
     { "keystone_authtoken", "application_credential_id", PM_OPT_STR, NULL, 0, 0,
-      NULL,
-      "the module authenticates with a password only: give placement's service "
-      "user a password (username, password, project_name)",
-      NULL, 0 },
+      "PlacementKeystoneApplicationCredentialID", NULL, NULL, 0 },
     { "keystone_authtoken", "application_credential_name", PM_OPT_STR, NULL, 0,
-      0, NULL,
-      "the module authenticates with a password only: give placement's service "
-      "user a password (username, password, project_name)",
-      NULL, 0 },
+      0, "PlacementKeystoneApplicationCredentialName", NULL, NULL, 0 },
     { "keystone_authtoken", "application_credential_secret", PM_OPT_STR, NULL,
-      0, 0, NULL,
-      "the module authenticates with a password only: give placement's service "
-      "user a password (username, password, project_name)",
-      NULL, 0 },
+      0, 0, "PlacementKeystoneApplicationCredentialSecret", NULL, NULL, 0 },
     { "oslo_policy", "enforce_scope", PM_OPT_BOOL, NULL, 0, 0,
       "PlacementPolicyEnforceScope", NULL, NULL, 0 },
     { "oslo_policy", "enforce_new_defaults", PM_OPT_BOOL, NULL, 0, 0,
