@@ -285,6 +285,23 @@ static void warn(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+/* Options not converted, one line each: errors with --strict */
+static void report_lines(const apr_array_header_t *lines, int strict)
+{
+    int i;
+
+    for (i = 0; i < lines->nelts; i++) {
+        const char *line = APR_ARRAY_IDX(lines, i, const char *);
+
+        if (strict) {
+            pm_err("%s", line);
+        }
+        else {
+            warn("%s", line);
+        }
+    }
+}
+
 /* [placement_database]: the connection and the pool */
 static void convert_database(import_t *im)
 {
@@ -684,7 +701,6 @@ int pm_config_import(apr_pool_t *p, const pm_conf_t *conf,
 {
     import_t im = { 0 };
     const char *auth, *text, *err;
-    int i;
 
     if (o->port != NULL && !valid_port(o->port)) {
         pm_err("config import: --port %s: not a port number (1 to 65535)",
@@ -727,24 +743,8 @@ int pm_config_import(apr_pool_t *p, const pm_conf_t *conf,
         pm_err("%s", im.error);
         return PM_EXIT_FAIL;
     }
-    for (i = 0; i < im.unknown->nelts; i++) {
-        const char *line = APR_ARRAY_IDX(im.unknown, i, const char *);
-        if (o->strict) {
-            pm_err("%s", line);
-        }
-        else {
-            warn("%s", line);
-        }
-    }
-    for (i = 0; i < im.unconverted->nelts; i++) {
-        const char *line = APR_ARRAY_IDX(im.unconverted, i, const char *);
-        if (o->strict) {
-            pm_err("%s", line);
-        }
-        else {
-            warn("%s", line);
-        }
-    }
+    report_lines(im.unknown, o->strict);
+    report_lines(im.unconverted, o->strict);
     if (o->strict && (im.unknown->nelts > 0 || im.unconverted->nelts > 0)) {
         pm_err("--strict: %d option(s) not converted, nothing written",
                im.unknown->nelts + im.unconverted->nelts);
