@@ -154,6 +154,8 @@ static void test_substitution(apr_pool_t *p)
                "db12", "${name}");
     TAP_IS_STR(expand(p, "[b]\nh = db1\n[a]\nk = $b.h\n", "a", "k"), "db1",
                "$group.name");
+    TAP_IS_STR(expand(p, "[DEFAULT]\nh = d\n[a]\nh = a\nk = $h\n", "a", "k"),
+               "a", "$name: the same section's before [DEFAULT]'s");
     TAP_IS_STR(expand(p, "[DEFAULT]\nx = $y\ny = z\n[a]\nk = $x\n", "a", "k"),
                "z", "names expand in turn");
     TAP_IS_STR(expand(p, "[a]\nk = pa$word\n", "a", "k"),

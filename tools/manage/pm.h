@@ -108,6 +108,12 @@ apr_array_header_t *pm_conf_get_all(apr_pool_t *p, const pm_conf_t *conf,
  *  dollar sign); NULL and *perr ("FILE:LINE: ...") if a name is not set */
 const char *pm_conf_value(apr_pool_t *p, const pm_conf_t *conf,
                           const pm_conf_item_t *it, const char **perr);
+/** A file (or directory) named in an option, found as oslo.config's
+ *  find_file finds it: an absolute path as it is; a relative one beside
+ *  the files read (the last first), then in ~/.placement, ~,
+ *  /etc/placement, /etc. Its absolute path, or NULL if nowhere. */
+const char *pm_conf_find(apr_pool_t *p, const pm_conf_t *conf, const char *v,
+                         int want_dir);
 /** The files read, for messages: "a.conf, b.conf" */
 const char *pm_conf_files_shown(apr_pool_t *p, const pm_conf_t *conf);
 

@@ -260,51 +260,6 @@ static const char *directive_line(import_t *im, const pm_import_opt_t *r,
     return apr_pstrcat(im->p, r->directive, " ", arg(im->p, v), NULL);
 }
 
-/* A relative path as oslo.config's find_file looks for it: beside the
- * files read (the last first), then ~/.placement, ~, /etc/placement,
- * /etc. NULL if nowhere. */
-static const char *find_path(import_t *im, const char *v, int want_dir)
-{
-    const char *home = getenv("HOME");
-    apr_array_header_t *dirs = apr_array_make(im->p, 8, sizeof(char *));
-    struct stat st;
-    int i;
-
-    if (v[0] == '/') {
-        return stat(v, &st) == 0 && (S_ISDIR(st.st_mode) ? 1 : 0) == want_dir
-                   ? v
-                   : NULL;
-    }
-    for (i = im->conf->files->nelts - 1; i >= 0; i--) {
-        const char *f = APR_ARRAY_IDX(im->conf->files, i, const char *);
-        const char *slash = strrchr(f, '/');
-        APR_ARRAY_PUSH(dirs, const char *) = slash != NULL
-                                                 ? apr_pstrmemdup(im->p, f,
-                                                                  slash - f)
-                                                 : ".";
-    }
-    if (home != NULL && *home) {
-        APR_ARRAY_PUSH(dirs, const char *) = apr_pstrcat(im->p, home,
-                                                         "/.placement", NULL);
-        APR_ARRAY_PUSH(dirs, const char *) = home;
-    }
-    APR_ARRAY_PUSH(dirs, const char *) = "/etc/placement";
-    APR_ARRAY_PUSH(dirs, const char *) = "/etc";
-    for (i = 0; i < dirs->nelts; i++) {
-        const char *path = apr_pstrcat(
-            im->p, APR_ARRAY_IDX(dirs, i, const char *), "/", v, NULL);
-        if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) ? 1 : 0) == want_dir) {
-            char *abs = realpath(path, NULL);
-            if (abs != NULL) {
-                path = apr_pstrdup(im->p, abs);
-                free(abs);
-            }
-            return path;
-        }
-    }
-    return NULL;
-}
-
 static void module(import_t *im, const char *name, const char *file)
 {
     int i;
@@ -367,9 +322,10 @@ static void convert_database(import_t *im)
     add(im->server, apr_pstrcat(im->p, "DBDriver ", src.driver, NULL));
     add(im->server,
         apr_pstrcat(im->p, "DBDParams ", arg(im->p, src.params), NULL));
-    /* SQLAlchemy's QueuePool: pool_size connections kept, max_overflow
-     * more when busy (-1: no bound); mod_dbd's are DBDKeep and DBDMax, per
-     * process as SQLAlchemy's are */
+    /* SQLAlchemy's QueuePool: pool_size connections kept (5 unless set;
+     * 0: no bound), max_overflow more when busy (10 unless set; -1: no
+     * bound); mod_dbd's are DBDKeep and DBDMax, per process as
+     * SQLAlchemy's are. No bound: mod_dbd's own DBDMax. */
     it = pm_conf_get(im->conf, "placement_database", "max_pool_size");
     if (it != NULL &&
         checked(im, table_row("placement_database", "max_pool_size"), it,
@@ -385,7 +341,7 @@ static void convert_database(import_t *im)
     if (pool > 0) {
         add(im->server, apr_psprintf(im->p, "DBDKeep %ld", pool));
     }
-    if ((pool > 0 || it != NULL) && overflow >= 0) {
+    if (pool != 0 && (pool > 0 || it != NULL) && overflow >= 0) {
         add(im->server, apr_psprintf(im->p, "DBDMax %ld",
                                      (pool > 0 ? pool : 5) + overflow));
     }
@@ -463,8 +419,11 @@ static void convert_keystone(import_t *im, int keystone)
         }
     }
     it = pm_conf_get(im->conf, ks, "memcached_servers");
-    if (it != NULL && (v = checked(im, table_row(ks, "memcached_servers"), it,
-                                   NULL)) != NULL) {
+    if (it == NULL) {
+        it = pm_conf_get(im->conf, ks, "memcache_servers"); /* deprecated */
+    }
+    if (it != NULL &&
+        (v = checked(im, table_row(ks, it->key), it, NULL)) != NULL) {
         apr_array_header_t *l = oslo_list(im->p, v);
         const char *s = NULL;
         int i;
@@ -501,7 +460,7 @@ static void convert_policy_paths(import_t *im)
                                    it, NULL)) == NULL) {
         return;
     }
-    path = find_path(im, v, 0);
+    path = pm_conf_find(im->p, im->conf, v, 0);
     if (path != NULL) {
         add(im->location,
             apr_pstrcat(im->p, "PlacementPolicyFile ", arg(im->p, path), NULL));
@@ -513,7 +472,7 @@ static void convert_policy_paths(import_t *im)
     }
     dirs = pm_conf_get_all(im->p, im->conf, "oslo_policy", "policy_dirs");
     if (dirs->nelts == 0) {
-        path = find_path(im, "policy.d", 1);
+        path = pm_conf_find(im->p, im->conf, "policy.d", 1);
         if (path != NULL) {
             add(im->location, apr_pstrcat(im->p, "PlacementPolicyDir ",
                                           arg(im->p, path), NULL));
@@ -526,7 +485,7 @@ static void convert_policy_paths(import_t *im)
         if (v == NULL || !*v) {
             continue;
         }
-        path = find_path(im, v, 1);
+        path = pm_conf_find(im->p, im->conf, v, 1);
         if (path == NULL) {
             continue; /* oslo.policy skips a missing directory too */
         }
@@ -560,9 +519,9 @@ static void convert_options(import_t *im)
         }
         if (!strncmp(it->section, "cors.", 5)) {
             unconverted(im, it, NULL,
-                        "oslo's per-origin [cors.NAME] sections are gone: "
-                        "one set of [cors] settings applies to every "
-                        "origin of a location");
+                        "the module has one set of [cors] settings for "
+                        "every origin of a location: add the origin to "
+                        "[cors] allowed_origin");
             continue;
         }
         if (r == NULL) {

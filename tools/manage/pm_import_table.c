@@ -124,6 +124,9 @@ const pm_import_opt_t pm_import_table[] = {
       NULL, 0 },
     { "keystone_authtoken", "memcached_servers", PM_OPT_LIST, NULL, 0, 0,
       "PlacementTokenCache", NULL, NULL, 1 },
+    /* its deprecated name, still in many files */
+    { "keystone_authtoken", "memcache_servers", PM_OPT_LIST, NULL, 0, 0,
+      "PlacementTokenCache", NULL, NULL, 1 },
     { "keystone_authtoken", "token_cache_time", PM_OPT_INT, NULL, 0, 1000000000,
       "PlacementTokenCacheTime", NULL, NULL, 0 },
     { "keystone_authtoken", "memcache_security_strategy", PM_OPT_STR, NULL, 0,
@@ -196,7 +199,10 @@ const pm_import_opt_t pm_import_table[] = {
     { "keystone_authtoken", "service_token_roles_required", PM_OPT_BOOL, NULL,
       0, 0, "PlacementKeystoneServiceTokenRolesRequired", NULL, NULL, 0 },
     { "keystone_authtoken", "service_type", PM_OPT_STR, NULL, 0, 0, NULL,
-      "used by auth_token only for its service catalog lookups; nothing to do",
+      "auth_token checks application credentials' access rules against it; "
+      "the module does not claim access-rule support when it validates a "
+      "token, so Keystone refuses tokens restricted by access rules: use "
+      "application credentials without access rules",
       NULL, 0 },
     { "keystone_authtoken", "memcache_sasl_enabled", PM_OPT_BOOL, NULL, 0, 0,
       NULL,

@@ -350,8 +350,8 @@ const char *pm_conf_files_shown(apr_pool_t *p, const pm_conf_t *conf)
     return s != NULL ? s : "no placement.conf";
 }
 
-/* oslo.config expands $name and ${name} (name: an option of [DEFAULT] or
- * group.option) in string values when they are read; $$ is a dollar
+/* oslo.config expands $name and ${name} (name: an option of the same
+ * section or of [DEFAULT], or group.option) in values when they are read; $$ is a dollar
  * sign. A name that is not set is an error there too. depth bounds
  * values that refer to each other. */
 static const char *substitute(apr_pool_t *p, const pm_conf_t *conf,
@@ -392,10 +392,15 @@ static const char *substitute(apr_pool_t *p, const pm_conf_t *conf,
             v = end;
         }
         dot = strchr(name, '.');
+        /* a bare name: the option of the same section, else [DEFAULT]'s
+         * (cfg.py's StrSubWrapper) */
         ref = !*name ? NULL
               : dot  ? pm_conf_get(conf, apr_pstrmemdup(p, name, dot - name),
                                    dot + 1)
-                     : pm_conf_get(conf, "DEFAULT", name);
+                     : pm_conf_get(conf, it->section, name);
+        if (ref == NULL && *name && dot == NULL) {
+            ref = pm_conf_get(conf, "DEFAULT", name);
+        }
         if (ref == NULL || depth > 8) {
             *perr = apr_psprintf(p,
                                  "%s:%d: [%s] %s: $%s names no option set in "
@@ -418,4 +423,50 @@ const char *pm_conf_value(apr_pool_t *p, const pm_conf_t *conf,
                           const pm_conf_item_t *it, const char **perr)
 {
     return substitute(p, conf, it, it->value, 0, perr);
+}
+
+/* A relative path as oslo.config's find_file looks for it: beside the
+ * files read (the last first), then ~/.placement, ~, /etc/placement,
+ * /etc. NULL if nowhere. */
+const char *pm_conf_find(apr_pool_t *p, const pm_conf_t *conf, const char *v,
+                         int want_dir)
+{
+    const char *home = getenv("HOME");
+    apr_array_header_t *dirs = apr_array_make(p, 8, sizeof(char *));
+    struct stat st;
+    int i;
+
+    if (v[0] == '/') {
+        return stat(v, &st) == 0 && (S_ISDIR(st.st_mode) ? 1 : 0) == want_dir
+                   ? v
+                   : NULL;
+    }
+    for (i = conf->files->nelts - 1; i >= 0; i--) {
+        const char *f = APR_ARRAY_IDX(conf->files, i, const char *);
+        const char *slash = strrchr(f, '/');
+        APR_ARRAY_PUSH(dirs, const char *) = slash != NULL
+                                                 ? apr_pstrmemdup(p, f,
+                                                                  slash - f)
+                                                 : ".";
+    }
+    if (home != NULL && *home) {
+        APR_ARRAY_PUSH(dirs, const char *) = apr_pstrcat(p, home, "/.placement",
+                                                         NULL);
+        APR_ARRAY_PUSH(dirs, const char *) = home;
+    }
+    APR_ARRAY_PUSH(dirs, const char *) = "/etc/placement";
+    APR_ARRAY_PUSH(dirs, const char *) = "/etc";
+    for (i = 0; i < dirs->nelts; i++) {
+        const char *path = apr_pstrcat(p, APR_ARRAY_IDX(dirs, i, const char *),
+                                       "/", v, NULL);
+        if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) ? 1 : 0) == want_dir) {
+            char *abs = realpath(path, NULL);
+            if (abs != NULL) {
+                path = apr_pstrdup(p, abs);
+                free(abs);
+            }
+            return path;
+        }
+    }
+    return NULL;
 }

@@ -97,6 +97,14 @@ static void url_param(apr_pool_t *p, int pg, const char *name, const char *v,
         *pport = v;
         return;
     }
+    if (!strcmp(name, "plugin")) {
+        /* SQLAlchemy's own (DevStack's dbcounter): the driver never sees
+         * it, and libpq would refuse it */
+        drop(p, src, name,
+             "a SQLAlchemy plugin (DevStack's dbcounter counts queries): "
+             "LogLevel placement:trace1 logs the SQL instead");
+        return;
+    }
     if (pg) {
         if (!strcmp(name, "client_encoding") && !strcasecmp(v, "utf8")) {
             return; /* the module's own */
@@ -145,7 +153,9 @@ const char *pm_source_url(apr_pool_t *p, const char *url, pm_source_t *src)
     int pg;
 
     if (sep == NULL) {
-        return apr_psprintf(p, "not a database URL: %s", url);
+        /* not echoed: what stands there may hold a password */
+        return "not a database URL (DRIVER://USER:PASSWORD@HOST/DATABASE "
+               "or sqlite:///PATH)";
     }
     scheme = apr_pstrmemdup(p, url, sep - url);
     rest = apr_pstrdup(p, sep + 3);
@@ -338,9 +348,9 @@ const char *pm_source_oslo_conf(apr_pool_t *p, const pm_conf_t *conf,
     if (it != NULL) {
         src->incomplete_user = it->value;
     }
+    /* as oslo.policy finds it: upstream's default policy.yaml included */
     it = pm_conf_get(conf, "oslo_policy", "policy_file");
-    if (it != NULL) {
-        src->policy_file = it->value;
-    }
+    src->policy_file = pm_conf_find(p, conf,
+                                    it != NULL ? it->value : "policy.yaml", 0);
     return NULL;
 }
