@@ -139,6 +139,18 @@ $(O)/manage/%.o: tools/manage/%.c tools/manage/pm.h $(LIB_HDRS) | $(O)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_LIB) -Itools/manage -c -o $@ $<
 
+# config import writes LoadModule lines for httpd's module directory
+$(O)/manage/pm_import.o: CFLAGS_LIB += \
+    $(if $(APACHE_LIBEXECDIR),-DPM_MODULE_DIR='"$(APACHE_LIBEXECDIR)"')
+
+# The tool's placement.conf reader has unit tests of its own: they link
+# its object (it calls nothing else of the tool).
+PM_READER_OBJS := $(O)/manage/pm_oslo_conf.o
+$(O)/unit/test_oslo_conf: t/unit/test_oslo_conf.c $(PM_READER_OBJS) $(LIB) \
+                          tools/manage/pm.h t/unit/tap.h | $(O)
+	$(CC) $(UNIT_CFLAGS) -Itools/manage $(LDFLAGS) -o $@ $< \
+	    $(PM_READER_OBJS) $(LIB) $(LIB_LIBS)
+
 $(O)/manage/pm_sql_data.c: $(wildcard sql/migrations/*.sql) tools/manage/gen-sql.sh | $(O)
 	@mkdir -p $(@D)
 	tools/manage/gen-sql.sh $@

@@ -8,14 +8,19 @@
  *   mod-placement-manage [OPTIONS] db online_data_migrations [--max-count N]
  *   mod-placement-manage [OPTIONS] db sync_standard_data [--traits-file F]
  *   mod-placement-manage [OPTIONS] upgrade check [--json]
+ *   mod-placement-manage [--config-file F] [--config-dir D] config import
+ *                        [--port PORT | --location PATH] [--strict]
+ *                        [--output FILE]
  *
  * OPTIONS say where the database is (the first given counts):
  *   --db-url URL        as upstream's [placement_database] connection
  *   --config FILE       httpd configuration with DBDriver / DBDParams
  *                       (Include followed; --vhost NAME picks a server)
- *   --config-file FILE  upstream's placement.conf
- * and with none of them, upstream's default placement.conf files (oslo's
- * search: ~/.placement/, ~/, /etc/placement/, /etc/).
+ *   --config-file FILE  upstream's placement.conf (several may be given)
+ *   --config-dir DIR    its *.conf files, in name order (several too)
+ * and with none of them, upstream's default placement.conf and
+ * placement.conf.d (oslo's search: ~/.placement/, ~/, /etc/placement/,
+ * /etc/); pm_oslo_conf.c reads them as oslo.config does.
  * Run as "placement-status" (a link), `upgrade check` is the only verb, as
  * upstream's tool of that name.
  */
@@ -34,7 +39,8 @@ static void usage(FILE *out)
     fputs(
         "usage: mod-placement-manage [--db-url URL |\n"
         "                             --config HTTPD_CONF [--vhost NAME] |\n"
-        "                             --config-file PLACEMENT_CONF] COMMAND\n"
+        "                             [--config-file PLACEMENT_CONF]...\n"
+        "                             [--config-dir DIR]...] COMMAND\n"
         "commands:\n"
         "  db sync [VERSION]     create or upgrade the schema, revision by\n"
         "                        revision, to VERSION (default: head,\n"
@@ -52,48 +58,55 @@ static void usage(FILE *out)
         "                        PlacementStandardTraitsFile (default: its\n"
         "                        file in --config's server)\n"
         "  upgrade check [--json] placement-status's checks\n"
+        "  config import [--port PORT | --location PATH] [--strict]\n"
+        "                [--output FILE]\n"
+        "                        print the Apache configuration that serves\n"
+        "                        what placement.conf describes: a vhost of\n"
+        "                        its own on PORT (default 8778) or a\n"
+        "                        <Location PATH> for an existing site;\n"
+        "                        options with no equivalent are listed and\n"
+        "                        warned about (--strict: an error); FILE is\n"
+        "                        written whole or not at all, mode 0640\n"
         "URL: sqlite:///relative/path, sqlite:////absolute/path,\n"
         "     postgresql://user:pass@host:port/db, mysql+pymysql://...\n"
         "HTTPD_CONF: read as httpd reads it, Include and IncludeOptional\n"
         "     followed (relative to ServerRoot, by default the file's\n"
         "     directory); the DBDriver/DBDParams of the servers with\n"
         "     SetHandler placement (else of any server): one database, or\n"
-        "     --vhost NAME (ServerName, <VirtualHost> address or main)\n",
+        "     --vhost NAME (ServerName, <VirtualHost> address or main)\n"
+        "PLACEMENT_CONF: read as oslo.config reads it; without\n"
+        "     --config-file, the first placement.conf of ~/.placement/, ~/,\n"
+        "     /etc/placement/, /etc/; without --config-dir, the first\n"
+        "     placement.conf.d there; then each option in its order\n",
         out);
 }
 
-/* Where the database is: the first option that says it */
+/* Where the database is: --db-url, else --config, else placement.conf
+ * (the files of --config-file and --config-dir, or oslo's defaults) */
 static const char *read_source(apr_pool_t *p, const char *url,
                                const char *httpd_conf, const char *vhost,
-                               const char *oslo_conf, pm_source_t *src)
+                               const apr_array_header_t *oslo_sources,
+                               pm_source_t *src)
 {
+    pm_conf_t *conf;
+    const char *err;
+
     if (url != NULL) {
         return pm_source_url(p, url, src);
     }
     if (httpd_conf != NULL) {
         return pm_source_httpd_conf(p, httpd_conf, vhost, src);
     }
-    if (oslo_conf != NULL) {
-        return pm_source_oslo_conf(p, oslo_conf, src);
+    err = pm_conf_load(p, oslo_sources, &conf);
+    if (err != NULL) {
+        return err;
     }
-    /* as upstream's tools: oslo.config's default files, first found */
-    {
-        const char *home = getenv("HOME");
-        const char *files[] = {
-            home ? apr_pstrcat(p, home, "/.placement/placement.conf", NULL)
-                 : NULL,
-            home ? apr_pstrcat(p, home, "/placement.conf", NULL) : NULL,
-            "/etc/placement/placement.conf", "/etc/placement.conf"
-        };
-        int i;
-        for (i = 0; i < 4; i++) {
-            if (files[i] != NULL && access(files[i], R_OK) == 0) {
-                return pm_source_oslo_conf(p, files[i], src);
-            }
-        }
+    if (conf->files->nelts == 0) {
+        return "no database given: --db-url URL, --config HTTPD_CONF or "
+               "--config-file PLACEMENT_CONF (or "
+               "/etc/placement/placement.conf)";
     }
-    return "no database given: --db-url URL, --config HTTPD_CONF or "
-           "--config-file PLACEMENT_CONF (or /etc/placement/placement.conf)";
+    return pm_source_oslo_conf(p, conf, src);
 }
 
 /* A verb's one option with a value, "NAME VALUE" or "NAME=VALUE", at
@@ -125,26 +138,62 @@ static int verb_option(int argc, const char *const *argv, int *pi,
     return 1;
 }
 
+/* config import's own arguments from argv[*pi] on; 0: a usage error
+ * (said on stderr) */
+static int import_args(int argc, const char *const *argv, int *pi,
+                       pm_import_opts_t *o)
+{
+    int i = *pi;
+
+    while (i < argc) {
+        int before = i;
+        if (!strcmp(argv[i], "--strict")) {
+            o->strict = 1;
+            i++;
+            continue;
+        }
+        if (!verb_option(argc, argv, &i, "--port", &o->port) ||
+            !verb_option(argc, argv, &i, "--location", &o->location) ||
+            !verb_option(argc, argv, &i, "--output", &o->output)) {
+            return 0;
+        }
+        if (i == before) {
+            break; /* not ours: "unrecognized" */
+        }
+    }
+    *pi = i;
+    if (o->port != NULL && o->location != NULL) {
+        pm_err("config import: --port and --location exclude each other");
+        return 0;
+    }
+    return 1;
+}
+
 static int run(apr_pool_t *p, int argc, const char *const *argv)
 {
-    const char *url = NULL, *httpd_conf = NULL, *oslo_conf = NULL;
+    const char *url = NULL, *httpd_conf = NULL;
     const char *vhost = NULL;
     const char *base = strrchr(argv[0], '/');
     const char *err, *verb, *sub, *arg = NULL;
+    apr_array_header_t *oslo_sources = apr_array_make(p, 2,
+                                                      sizeof(pm_conf_source_t));
+    pm_import_opts_t import = { 0 };
     pm_source_t src = { 0 };
     pm_conn_t *c;
     int i = 1, json = 0, status_only;
 
     base = base != NULL ? base + 1 : argv[0];
     status_only = strstr(base, "status") != NULL;
-    /* each option takes a value: i moves by two */
+    /* each option takes a value, "--name VALUE" or "--name=VALUE" */
     while (i < argc && argv[i][0] == '-') {
-        const char *o = argv[i];
-        const char **slot = !strcmp(o, "--db-url")        ? &url
-                            : !strcmp(o, "--config")      ? &httpd_conf
-                            : !strcmp(o, "--config-file") ? &oslo_conf
-                            : !strcmp(o, "--vhost")       ? &vhost
-                                                          : NULL;
+        const char *o = argv[i], *eq = strchr(o, '='), *value;
+        const char *name = eq != NULL ? apr_pstrmemdup(p, o, eq - o) : o;
+        const char **slot = !strcmp(name, "--db-url")   ? &url
+                            : !strcmp(name, "--config") ? &httpd_conf
+                            : !strcmp(name, "--vhost")  ? &vhost
+                                                        : NULL;
+        int is_file = !strcmp(name, "--config-file");
+        int is_dir = !strcmp(name, "--config-dir");
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
             usage(stdout);
             return PM_EXIT_OK;
@@ -153,15 +202,24 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
             puts(PM_VERSION);
             return PM_EXIT_OK;
         }
-        if (slot == NULL || i + 1 >= argc) {
-            pm_err("%s: %s", slot == NULL ? "unknown option" : "no value for",
-                   o);
+        if (slot == NULL && !is_file && !is_dir) {
+            pm_err("unknown option: %s", o);
             return PM_EXIT_USAGE;
         }
-        if (*slot == NULL) {
-            *slot = argv[i + 1];
+        if (eq == NULL && i + 1 >= argc) {
+            pm_err("no value for %s", o);
+            return PM_EXIT_USAGE;
         }
-        i += 2;
+        value = eq != NULL ? eq + 1 : argv[i + 1];
+        i += eq != NULL ? 1 : 2;
+        if (is_file || is_dir) {
+            pm_conf_source_t *s = apr_array_push(oslo_sources);
+            s->path = value;
+            s->is_dir = is_dir;
+        }
+        else if (*slot == NULL) {
+            *slot = value;
+        }
     }
     if (vhost != NULL && httpd_conf == NULL) {
         pm_err("--vhost goes with --config HTTPD_CONF");
@@ -201,6 +259,17 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
             return PM_EXIT_USAGE;
         }
     }
+    else if (!status_only && !strcmp(verb, "config") &&
+             !strcmp(sub, "import")) {
+        if (!import_args(argc, argv, &i, &import)) {
+            return PM_EXIT_USAGE;
+        }
+        if (url != NULL || httpd_conf != NULL) {
+            pm_err("config import reads placement.conf: --config-file or "
+                   "--config-dir, not --db-url or --config");
+            return PM_EXIT_USAGE;
+        }
+    }
     else if (!strcmp(verb, "upgrade") && !strcmp(sub, "check")) {
         if (i < argc && !strcmp(argv[i], "--json")) {
             json = 1;
@@ -217,7 +286,20 @@ static int run(apr_pool_t *p, int argc, const char *const *argv)
         return PM_EXIT_USAGE;
     }
 
-    err = read_source(p, url, httpd_conf, vhost, oslo_conf, &src);
+    if (!strcmp(verb, "config")) {
+        pm_conf_t *conf;
+        err = pm_conf_load(p, oslo_sources, &conf);
+        if (err == NULL && conf->files->nelts == 0) {
+            err = "no placement.conf: --config-file FILE or --config-dir DIR "
+                  "(or /etc/placement/placement.conf)";
+        }
+        if (err != NULL) {
+            pm_err("%s", err);
+            return PM_EXIT_FAIL;
+        }
+        return pm_config_import(p, conf, &import);
+    }
+    err = read_source(p, url, httpd_conf, vhost, oslo_sources, &src);
     if (err == NULL) {
         err = pm_connect(p, &src, &c);
     }

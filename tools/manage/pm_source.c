@@ -8,9 +8,9 @@
  *  - httpd configuration holding the module's DBDriver and DBDParams
  *    lines (and PlacementIncompleteConsumer*, PlacementPolicyFile), read
  *    as httpd reads it: pm_httpd_conf.c;
- *  - upstream's placement.conf (oslo.config INI): [placement_database]
- *    connection, [placement] incomplete_consumer_*_id, [oslo_policy]
- *    policy_file.
+ *  - upstream's placement.conf (read by pm_oslo_conf.c):
+ *    [placement_database] connection, [placement]
+ *    incomplete_consumer_*_id, [oslo_policy] policy_file.
  * The result is an apr_dbd driver name and its parameter string.
  */
 #include <stdio.h>
@@ -61,12 +61,87 @@ static const char *pg_value(apr_pool_t *p, const char *v)
     return out;
 }
 
+/* A URL parameter apr_dbd cannot take: its name and why */
+static void drop(apr_pool_t *p, pm_source_t *src, const char *name,
+                 const char *why)
+{
+    if (src->dropped == NULL) {
+        src->dropped = apr_array_make(p, 2, sizeof(const char *));
+    }
+    APR_ARRAY_PUSH(src->dropped, const char *) = apr_psprintf(p, "?%s: %s",
+                                                              name, why);
+}
+
+/* One name=value of the URL's query. libpq takes what psycopg2 passes on
+ * (sslmode, sslrootcert, sslcert, sslkey, application_name, ...): every
+ * parameter goes to the conninfo. apr_dbd_mysql takes a few words; TLS
+ * settings reach it only through an option group of my.cnf. */
+static void url_param(apr_pool_t *p, int pg, const char *name, const char *v,
+                      const char **phost, const char **pport,
+                      const char **psock, const char **pextra, pm_source_t *src)
+{
+    static const char *const my_words[][2] = {
+        { "connect_timeout", "connecttimeout" },
+        { "read_timeout", "readtimeout" },
+        { "write_timeout", "writetimeout" },
+        { "read_default_group", "group" },
+        { NULL, NULL }
+    };
+    int i;
+
+    if (!strcmp(name, "host")) {
+        *phost = v;
+        return;
+    }
+    if (!strcmp(name, "port")) {
+        *pport = v;
+        return;
+    }
+    if (pg) {
+        if (!strcmp(name, "client_encoding") && !strcasecmp(v, "utf8")) {
+            return; /* the module's own */
+        }
+        *pextra = apr_pstrcat(p, *pextra, " ", name, "=", pg_value(p, v), NULL);
+        return;
+    }
+    if (!strcmp(name, "unix_socket") || !strcmp(name, "socket")) {
+        *psock = v;
+        return;
+    }
+    if (!strcmp(name, "charset")) {
+        /* MariaDB's client library speaks utf8mb4 unless told otherwise */
+        if (strcasecmp(v, "utf8") != 0 && strcasecmp(v, "utf8mb4") != 0 &&
+            strcasecmp(v, "utf8mb3") != 0) {
+            drop(p, src, name,
+                 "apr_dbd_mysql has no charset parameter: set "
+                 "default-character-set in an option group of my.cnf and "
+                 "add group=NAME to DBDParams");
+        }
+        return;
+    }
+    for (i = 0; my_words[i][0] != NULL; i++) {
+        if (!strcmp(name, my_words[i][0]) && !strpbrk(v, " \t")) {
+            *pextra = apr_pstrcat(p, *pextra, " ", my_words[i][1], "=", v,
+                                  NULL);
+            return;
+        }
+    }
+    if (!strncmp(name, "ssl", 3)) {
+        drop(p, src, name,
+             "apr_dbd_mysql takes no TLS parameters: put ssl-ca, ssl-cert, "
+             "ssl-key in an option group of my.cnf and add group=NAME to "
+             "DBDParams");
+        return;
+    }
+    drop(p, src, name, "apr_dbd_mysql has no such parameter");
+}
+
 const char *pm_source_url(apr_pool_t *p, const char *url, pm_source_t *src)
 {
     const char *sep = strstr(url, "://");
     char *scheme, *rest, *query, *path, *auth = NULL, *hostport, *at, *slash;
     const char *user = NULL, *pass = NULL, *host = NULL, *port = NULL;
-    const char *db, *sock = NULL;
+    const char *db, *sock = NULL, *extra = "";
     int pg;
 
     if (sep == NULL) {
@@ -152,16 +227,10 @@ const char *pm_source_url(apr_pool_t *p, const char *url, pm_source_t *src)
         if (eq != NULL) {
             const char *v = url_decode(p, eq + 1);
             *eq = 0;
-            if (!strcmp(query, "host")) {
-                host = v;
-            }
-            else if (!strcmp(query, "port")) {
-                port = v;
-            }
-            else if (!strcmp(query, "unix_socket") ||
-                     !strcmp(query, "socket")) {
-                sock = v;
-            }
+            url_param(p, pg, query, v, &host, &port, &sock, &extra, src);
+        }
+        else if (*query) {
+            drop(p, src, query, "a parameter without a value");
         }
         query = amp != NULL ? amp + 1 : NULL;
     }
@@ -186,8 +255,11 @@ const char *pm_source_url(apr_pool_t *p, const char *url, pm_source_t *src)
         if (pass != NULL) {
             s = apr_pstrcat(p, s, " password=", pg_value(p, pass), NULL);
         }
+        s = apr_pstrcat(p, s, extra, NULL);
         src->driver = "pgsql";
-        src->params = apr_pstrcat(p, s, " connect_timeout=10", NULL);
+        src->params = strstr(extra, " connect_timeout=") != NULL
+                          ? s
+                          : apr_pstrcat(p, s, " connect_timeout=10", NULL);
     }
     else {
         /* apr_dbd_mysql reads key=value words: no spaces in values */
@@ -215,8 +287,13 @@ const char *pm_source_url(apr_pool_t *p, const char *url, pm_source_t *src)
         if (pass != NULL) {
             s = apr_pstrcat(p, s, " pass=", pass, NULL);
         }
+        s = apr_pstrcat(p, s, extra, NULL);
         src->driver = "mysql";
-        src->params = apr_pstrcat(p, s, " reconnect=0 connecttimeout=10", NULL);
+        src->params = apr_pstrcat(p, s, " reconnect=0",
+                                  strstr(extra, " connecttimeout=") != NULL
+                                      ? ""
+                                      : " connecttimeout=10",
+                                  NULL);
     }
     src->shown = apr_psprintf(p, "%s database %s on %s%s%s",
                               pg ? "PostgreSQL" : "MySQL", db,
@@ -227,74 +304,43 @@ const char *pm_source_url(apr_pool_t *p, const char *url, pm_source_t *src)
     return NULL;
 }
 
-/* "  key = value  " of an INI line into *pkey, *pvalue; 0 if not one */
-static int ini_pair(apr_pool_t *p, const char *line, char **pkey, char **pvalue)
-{
-    const char *eq = strchr(line, '=');
-    char *k, *v;
-
-    if (eq == NULL) {
-        return 0;
-    }
-    k = apr_collapse_spaces(apr_pstrmemdup(p, line, eq - line),
-                            apr_pstrmemdup(p, line, eq - line));
-    v = apr_pstrdup(p, eq + 1);
-    while (apr_isspace(*v)) {
-        v++;
-    }
-    while (*v && apr_isspace(v[strlen(v) - 1])) {
-        v[strlen(v) - 1] = 0;
-    }
-    *pkey = k;
-    *pvalue = v;
-    return 1;
-}
-
-const char *pm_source_oslo_conf(apr_pool_t *p, const char *file,
+const char *pm_source_oslo_conf(apr_pool_t *p, const pm_conf_t *conf,
                                 pm_source_t *src)
 {
-    FILE *f = fopen(file, "r");
-    char line[8192], section[128] = "";
-    const char *url = NULL;
+    const pm_conf_item_t *url, *it;
+    const char *err = NULL, *value;
 
-    if (f == NULL) {
-        return apr_psprintf(p, "cannot read %s", file);
+    url = pm_conf_get(conf, "placement_database", "connection");
+    if (url == NULL || !*url->value) {
+        return apr_psprintf(p, "%s: no [placement_database] connection",
+                            pm_conf_files_shown(p, conf));
     }
-    /* The last value of a key counts, as oslo.config reads a file */
-    while (fgets(line, sizeof(line), f) != NULL) {
-        char *key, *value;
-        if (line[0] == '#' || line[0] == ';') {
-            continue;
-        }
-        if (line[0] == '[') {
-            apr_cpystrn(section, line + 1, sizeof(section));
-            section[strcspn(section, "]")] = 0;
-            continue;
-        }
-        if (!ini_pair(p, line, &key, &value)) {
-            continue;
-        }
-        if (!strcmp(section, "placement_database") &&
-            !strcmp(key, "connection")) {
-            url = value;
-        }
-        else if (!strcmp(section, "placement") &&
-                 !strcmp(key, "incomplete_consumer_project_id")) {
-            src->incomplete_project = value;
-        }
-        else if (!strcmp(section, "placement") &&
-                 !strcmp(key, "incomplete_consumer_user_id")) {
-            src->incomplete_user = value;
-        }
-        else if (!strcmp(section, "oslo_policy") &&
-                 !strcmp(key, "policy_file")) {
-            src->policy_file = value;
-        }
+    value = pm_conf_value(p, conf, url, &err);
+    if (value == NULL) {
+        return err;
     }
-    fclose(f);
-    if (url == NULL || !*url) {
-        return apr_psprintf(p, "%s has no [placement_database] connection",
-                            file);
+    /* oslo.db adds connection_parameters to the URL's query */
+    it = pm_conf_get(conf, "placement_database", "connection_parameters");
+    if (it != NULL && *it->value) {
+        value = apr_pstrcat(p, value, strchr(value, '?') ? "&" : "?", it->value,
+                            NULL);
     }
-    return pm_source_url(p, url, src);
+    err = pm_source_url(p, value, src);
+    if (err != NULL) {
+        return apr_psprintf(p, "%s:%d: [placement_database] connection: %s",
+                            url->file, url->line, err);
+    }
+    it = pm_conf_get(conf, "placement", "incomplete_consumer_project_id");
+    if (it != NULL) {
+        src->incomplete_project = it->value;
+    }
+    it = pm_conf_get(conf, "placement", "incomplete_consumer_user_id");
+    if (it != NULL) {
+        src->incomplete_user = it->value;
+    }
+    it = pm_conf_get(conf, "oslo_policy", "policy_file");
+    if (it != NULL) {
+        src->policy_file = it->value;
+    }
+    return NULL;
 }
