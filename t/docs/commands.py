@@ -21,6 +21,8 @@ import sys
 # first words that make an example one of ours
 COMMANDS = (
     'mod-placement-manage',
+    'placement-manage',     # the tool by upstream's names
+    'placement-status',
     'scripts/db-init.sh',
     '/usr/share/mod-placement/scripts/db-init.sh',
 )
