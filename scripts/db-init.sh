@@ -53,7 +53,7 @@ parse_url() {
   DB_USER=""; DB_PASS=""; DB_HOST=""; DB_PORT=""; DB_NAME=""; DB_SOCK=""
   DB_PATH=""
   case "$scheme" in
-    sqlite|sqlite3)
+    sqlite|sqlite3|sqlite+*)
       DIALECT=sqlite; SCHEMA_DIR_NAME=sqlite
       # SQLAlchemy's rule: what follows sqlite:/// is the path, so
       # sqlite:////abs is /abs and sqlite:///rel is ./rel
