@@ -76,6 +76,26 @@ static void warn_scope_off(apr_pool_t *ptemp, server_rec *s,
                  where);
 }
 
+/* A section whose own lines choose keystone and that has no
+ * PlacementKeystoneAuthURL, of its own or its server's, answers every
+ * request with a token 503 (PL01003). Said, not refused: a section merged
+ * over it at request time (a nested <Location>) may still bring the URL.
+ * Server defaults are not looked at: the URL often sits in the <Location>
+ * that serves the API, beside lines the server's defaults give it. */
+static void warn_keystone_url(server_rec *s, const pl_dir_conf_t *own,
+                              const pl_dir_conf_t *c)
+{
+    if (own->auth != PL_AUTH_KEYSTONE || c->ks_v3_url != NULL) {
+        return;
+    }
+    ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s,
+                 PL_LOGNO(01512) "%s: PlacementAuthStrategy keystone without "
+                                 "PlacementKeystoneAuthURL: every request "
+                                 "with a token there will be answered 503 "
+                                 "(PL01003)",
+                 c->dir ? c->dir : "a section");
+}
+
 /* What a walk over every section does: check (refuse a bad one) in
  * check_config, so that httpd -t refuses what a start would; warn where
  * the warnings reach the operator: in check_config under httpd -t, in
@@ -138,11 +158,17 @@ static int check_sections(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s,
         pl_dir_conf_t *c = ap_get_module_config(v, &placement_module);
 
         if (c) {
-            st = check_location(
-                pconf, ptemp, s, pl_config_merge_dir(ptemp, (void *)base, c),
-                c->enforce_scope != -1 ||
-                    c->policy_defaults != PL_POLICY_DEFAULTS_UNSET,
-                w);
+            const pl_dir_conf_t *merged = pl_config_merge_dir(ptemp,
+                                                              (void *)base, c);
+
+            if (w->warn) {
+                warn_keystone_url(s, c, merged);
+            }
+            st = check_location(pconf, ptemp, s, merged,
+                                c->enforce_scope != -1 ||
+                                    c->policy_defaults !=
+                                        PL_POLICY_DEFAULTS_UNSET,
+                                w);
         }
     }
     return st;
