@@ -1,7 +1,9 @@
 /* Licensed under the Apache License, Version 2.0.
  *
- * mod_placement.c: the module. Declares placement_module, checks at
- * startup that mod_dbd is there, makes the Keystone token cache, prepares
+ * mod_placement.c: the module. Declares placement_module, checks the
+ * configuration where httpd -t checks it too (mod_dbd there, the token
+ * cache's provider, policy files and loops), makes the Keystone token
+ * cache, prepares
  * per-process state in child_init (the provider caches among it), and
  * hooks the "placement" handler
  * (pl_handler.c).
@@ -41,12 +43,15 @@ static int pl_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
     return pl_token_cache_pre_config(pconf);
 }
 
-static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
-                          apr_pool_t *ptemp, server_rec *s)
+/* Every check a configuration can fail runs here, not in post_config:
+ * httpd -t (apache2ctl configtest) runs check_config and stops before
+ * post_config, so a check made only there would let configtest say
+ * "Syntax OK" to a configuration the server then refuses. Directive
+ * handlers check what one line says; this checks what lines say
+ * together and what they need of other modules. */
+static int pl_check_config(apr_pool_t *pconf, apr_pool_t *plog,
+                           apr_pool_t *ptemp, server_rec *s)
 {
-    const char *bad = NULL;
-    apr_status_t rv;
-
     (void)plog;
     if (APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire) == NULL) {
         ap_log_error(
@@ -56,6 +61,19 @@ static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                             "DBDParams for the server");
         return HTTP_INTERNAL_SERVER_ERROR;
     }
+    if (pl_token_cache_check_config(ptemp, s) != OK) {
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    return pl_authorize_check_config(pconf, ptemp, s);
+}
+
+static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
+                          apr_pool_t *ptemp, server_rec *s)
+{
+    const char *bad = NULL;
+    apr_status_t rv;
+
+    (void)plog;
     /* every built-in JSON schema, once: a broken one refuses to start */
     if ((rv = pl_schema_compile_all(pconf, &bad)) != APR_SUCCESS) {
         ap_log_error(
@@ -146,6 +164,7 @@ static void pl_register_hooks(apr_pool_t *p)
 {
     (void)p;
     ap_hook_pre_config(pl_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_check_config(pl_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(pl_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(pl_child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_translate_name(pl_translate_name, NULL, NULL, APR_HOOK_FIRST);

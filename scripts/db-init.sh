@@ -13,8 +13,13 @@
 #                                       directory must exist (SQLite makes a
 #                                       missing file in it on first open)
 #
-# URL forms (user, password and host may be %-encoded):
-#   sqlite:///abs/path/to/file.sqlite            (sqlite:////abs/path works too)
+# URL forms, SQLAlchemy's as in placement.conf's [placement_database]
+# connection and mod-placement-manage --db-url (user, password and host may
+# be %-encoded):
+#   sqlite:////abs/path/to/file.sqlite           four slashes: an absolute path
+#   sqlite:///rel/path/file.sqlite               three: relative to the current
+#                                                  directory (made absolute here,
+#                                                  as httpd's is /)
 #   postgresql://user:pass@host:port/dbname       (also postgres://, pgsql://,
 #                                                  postgresql+psycopg2://)
 #   postgresql://user:pass@/dbname?host=/sockdir  unix socket directory; a host
@@ -48,11 +53,17 @@ parse_url() {
   DB_USER=""; DB_PASS=""; DB_HOST=""; DB_PORT=""; DB_NAME=""; DB_SOCK=""
   DB_PATH=""
   case "$scheme" in
-    sqlite|sqlite3)
+    sqlite|sqlite3|sqlite+*)
       DIALECT=sqlite; SCHEMA_DIR_NAME=sqlite
+      # SQLAlchemy's rule: what follows sqlite:/// is the path, so
+      # sqlite:////abs is /abs and sqlite:///rel is ./rel
       DB_PATH=${rest%%\?*}
-      while [ "${DB_PATH#//}" != "$DB_PATH" ]; do DB_PATH=${DB_PATH#/}; done
-      case "$DB_PATH" in /*) ;; *) die "sqlite URL needs an absolute path: $url" ;; esac
+      case "$DB_PATH" in
+        */) die "no SQLite file in $url (the path ends in /)" ;;
+        /?*) DB_PATH=${DB_PATH#/} ;;
+        *) die "no SQLite file in $url: sqlite:////absolute/path or sqlite:///relative/path" ;;
+      esac
+      case "$DB_PATH" in /*) ;; *) DB_PATH=$PWD/$DB_PATH ;; esac
       return ;;
     postgresql|postgres|pgsql|postgresql+*)
       DIALECT=pgsql; SCHEMA_DIR_NAME=postgresql; DB_PORT=5432 ;;
@@ -224,7 +235,7 @@ case "${1:-}" in
   --dbd) mode=dbd; shift ;;
   --recreate) mode=recreate; shift ;;
   --exists) mode=exists; shift ;;
-  -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
 esac
 [ $# -eq 1 ] || { echo "usage: $0 [--dbd|--recreate|--exists] URL" >&2; exit 2; }
 parse_url "$1"

@@ -4,12 +4,20 @@
 #   PORT    port on 127.0.0.1 (default 8780)
 #   PREFIX  mount point (default empty: the API at /; PREFIX=/placement mounts
 #           it there)
-#   DB      database URL, see scripts/db-init.sh (default
-#           sqlite:///<repo>/var/placement.sqlite)
+#   DB      database URL, SQLAlchemy's as in placement.conf (see
+#           scripts/db-init.sh): sqlite:////abs/file (four slashes) or
+#           sqlite:///rel/file (relative to the current directory; make run's
+#           is the checkout). Default sqlite:///<repo>/var/placement.sqlite
+#           (that is, four slashes before the absolute <repo>).
 #   CREATE_DB=1    create the database when it does not exist (a PostgreSQL
 #                  or MySQL database, or the directory of an SQLite file);
 #                  without it a missing database is an error. A missing
 #                  SQLite file in an existing directory is always created.
+#
+# As root, httpd's children run as www-data, which must write the SQLite file
+# and its directory (journal, WAL). run.sh changes the owner only of what it
+# made itself or of the checkout's own var/: a directory you name through DB
+# that www-data cannot write is refused with a message, its owner unchanged.
 #   MOD_PLACEMENT  the module (default <repo>/build/mod_placement.so)
 #   LOGLEVEL       httpd LogLevel (default warn)
 #   PL_RUN_DIR     where the configuration, pid and lock files go (default
@@ -33,7 +41,7 @@ PORT=${PORT:-8780}
 PREFIX=${PREFIX:-}
 PREFIX=/${PREFIX#/}
 [ "$PREFIX" = / ] || PREFIX=${PREFIX%/}
-DB=${DB:-sqlite://$REPO/var/placement.sqlite}
+DB=${DB:-sqlite:///$REPO/var/placement.sqlite}
 MOD=${MOD_PLACEMENT:-$REPO/build/mod_placement.so}
 case "$MOD" in /*) ;; *) MOD=$PWD/$MOD ;; esac
 APACHE2=${APACHE2:-$(command -v apache2 || echo /usr/sbin/apache2)}
@@ -113,6 +121,37 @@ if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
 fi
 
 # --- the database -------------------------------------------------------------
+# As root an SQLite database must be writable by www-data (httpd's children);
+# decided before anything is created. sq_file: the file; sq_chown: what
+# run.sh may give to www-data (its own var/, what it makes itself).
+sq_file="" sq_chown=()
+if [ "$(id -u)" = 0 ]; then
+  case "$DB" in
+    sqlite:*|sqlite+*)
+      dbd=$("$REPO/scripts/db-init.sh" --dbd "$DB") || exit 1
+      sq_file=$(sed -n 's/^DBDParams "\(.*\)"$/\1/p' <<<"$dbd")
+      sq_dir=$(dirname "$sq_file")
+      if [ "$sq_dir" = "$REPO/var" ] || [ ! -e "$sq_dir" ]; then
+        sq_chown+=("$sq_dir")      # the checkout's own, or made below
+        [ -e "$sq_file" ] && sq_chown+=("$sq_file")
+      elif ! runuser -u www-data -- test -w "$sq_dir" -a -x "$sq_dir"; then
+        echo "run.sh: as root httpd runs as www-data, which cannot write $sq_dir" \
+             "(SQLite writes its journal beside the file), and run.sh does not change" \
+             "the owner of a directory you name. Use a directory www-data can write" \
+             "(mkdir $sq_dir/placement && chown www-data: $sq_dir/placement, then" \
+             "DB=sqlite:///$sq_dir/placement/placement.sqlite), or make run as another user." \
+             "Nothing was changed." >&2
+        exit 1
+      elif [ -e "$sq_file" ] && ! runuser -u www-data -- test -w "$sq_file"; then
+        echo "run.sh: as root httpd runs as www-data, which cannot write $sq_file;" \
+             "run.sh does not change the owner of a file you name:" \
+             "chown www-data: $sq_file, or make run as another user. Nothing was changed." >&2
+        exit 1
+      fi
+      [ -e "$sq_file" ] || sq_chown+=("$sq_file")   # made below: ours
+      ;;
+  esac
+fi
 if [ "${CREATE_DB:-0}" != 1 ]; then
   rc=0
   "$REPO/scripts/db-init.sh" --exists "$DB" || rc=$?
@@ -133,16 +172,14 @@ if [ "$(id -u)" = 0 ]; then
   # which must be able to write the SQLite file and its directory.
   user_group="User www-data
 Group www-data"
-  case "$DB" in
-    sqlite:*)
-      f=$(sed -n 's/^DBDParams "\(.*\)"$/\1/p' <<<"$dbd")
-      chown www-data: "$(dirname "$f")" "$f"
-      if ! runuser -u www-data -- test -w "$f"; then
-        echo "run.sh: www-data cannot write $f (is a parent directory private?);" \
-             "use DB=sqlite:///some/shared/dir/placement.sqlite" >&2
-        exit 1
-      fi ;;
-  esac
+  if [ -n "$sq_file" ]; then
+    [ "${#sq_chown[@]}" = 0 ] || chown www-data: "${sq_chown[@]}"
+    if ! runuser -u www-data -- test -w "$sq_file"; then
+      echo "run.sh: www-data cannot write $sq_file (is a parent directory private?);" \
+           "use DB=sqlite:////some/shared/dir/placement.sqlite" >&2
+      exit 1
+    fi
+  fi
 fi
 
 cat >"$RUN/httpd.conf" <<CONF

@@ -21,7 +21,7 @@ _Static_assert(PL_POLICY_SET_ZED == (int)PL_POLICY_DEFAULTS_ZED &&
                    PL_POLICY_SET_2026_1 == (int)PL_POLICY_DEFAULTS_2026_1,
                "pl_policy.h and pl_config.h number the defaults alike");
 
-/* The compiled defaults, per release: written in post_config (one thread),
+/* The compiled defaults, per release: written in check_config (one thread),
  * read-only while requests are served; forgotten with pconf. */
 static const pl_policy_builtin_t *builtins[PL_POLICY_NSETS];
 
@@ -76,17 +76,51 @@ static void warn_scope_off(apr_pool_t *ptemp, server_rec *s,
                  where);
 }
 
+/* A section whose own lines choose keystone and that has no
+ * PlacementKeystoneAuthURL, of its own or its server's, answers every
+ * request with a token 503 (PL01003). Said, not refused: a section merged
+ * over it at request time (a nested <Location>) may still bring the URL.
+ * Server defaults are not looked at: the URL often sits in the <Location>
+ * that serves the API, beside lines the server's defaults give it. */
+static void warn_keystone_url(server_rec *s, const pl_dir_conf_t *own,
+                              const pl_dir_conf_t *c)
+{
+    if (own->auth != PL_AUTH_KEYSTONE || c->ks_v3_url != NULL) {
+        return;
+    }
+    ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s,
+                 PL_LOGNO(01512) "%s: PlacementAuthStrategy keystone without "
+                                 "PlacementKeystoneAuthURL: every request "
+                                 "with a token there will be answered 503 "
+                                 "(PL01003)",
+                 c->dir ? c->dir : "a section");
+}
+
+/* What a walk over every section does: check (refuse a bad one) in
+ * check_config, so that httpd -t refuses what a start would; warn where
+ * the warnings reach the operator: in check_config under httpd -t, in
+ * post_config (the error log) otherwise. */
+typedef struct walk_t {
+    int check;
+    int warn;
+} walk_t;
+
 /* A location whose rules come back to themselves would refuse (or, with
  * oslo, crash) some requests forever: refuse to start instead. written:
  * as warn_scope_off's. */
 static int check_location(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s,
-                          const pl_dir_conf_t *c, int written)
+                          const pl_dir_conf_t *c, int written, const walk_t *w)
 {
     int lines = c->policy_exprs && apr_hash_count(c->policy_exprs) > 0;
     pl_policy_t pol;
     const char *loop;
 
-    warn_scope_off(ptemp, s, c, written);
+    if (w->warn) {
+        warn_scope_off(ptemp, s, c, written);
+    }
+    if (!w->check) {
+        return OK;
+    }
     if (!lines && c->policy_file == NULL && c->policy_dir == NULL) {
         return OK; /* the defaults alone have no loop */
     }
@@ -115,7 +149,7 @@ static int check_location(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s,
 
 static int check_sections(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s,
                           const pl_dir_conf_t *base,
-                          const apr_array_header_t *secs)
+                          const apr_array_header_t *secs, const walk_t *w)
 {
     int i, st = OK;
 
@@ -124,31 +158,30 @@ static int check_sections(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s,
         pl_dir_conf_t *c = ap_get_module_config(v, &placement_module);
 
         if (c) {
-            st = check_location(
-                pconf, ptemp, s, pl_config_merge_dir(ptemp, (void *)base, c),
-                c->enforce_scope != -1 ||
-                    c->policy_defaults != PL_POLICY_DEFAULTS_UNSET);
+            const pl_dir_conf_t *merged = pl_config_merge_dir(ptemp,
+                                                              (void *)base, c);
+
+            if (w->warn) {
+                warn_keystone_url(s, c, merged);
+            }
+            st = check_location(pconf, ptemp, s, merged,
+                                c->enforce_scope != -1 ||
+                                    c->policy_defaults !=
+                                        PL_POLICY_DEFAULTS_UNSET,
+                                w);
         }
     }
     return st;
 }
 
-int pl_authorize_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
-                             server_rec *s)
+/* Every server's defaults and every section of it, merged as a request
+ * would see them */
+static int walk_servers(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s,
+                        const walk_t *w)
 {
     const pl_dir_conf_t *main_base = NULL;
-    const char *err;
-    int set, st = OK;
+    int st = OK;
 
-    for (set = 0; set < PL_POLICY_NSETS; set++) {
-        if (pl_policy_builtin_compile(pconf, set, &builtins[set], &err)) {
-            ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
-                         PL_LOGNO(01502) "policy defaults: %s", err);
-            return HTTP_INTERNAL_SERVER_ERROR;
-        }
-    }
-    apr_pool_cleanup_register(pconf, NULL, forget_builtins,
-                              apr_pool_cleanup_null);
     for (; s && st == OK; s = s->next) {
         core_server_config *core = ap_get_core_module_config(s->module_config);
         pl_dir_conf_t *base = ap_get_module_config(s->lookup_defaults,
@@ -163,15 +196,43 @@ int pl_authorize_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
         st = check_location(
             pconf, ptemp, s, base,
             !s->is_virtual || base->enforce_scope != main_base->enforce_scope ||
-                base->policy_defaults != main_base->policy_defaults);
+                base->policy_defaults != main_base->policy_defaults,
+            w);
         if (st == OK) {
-            st = check_sections(pconf, ptemp, s, base, core->sec_url);
+            st = check_sections(pconf, ptemp, s, base, core->sec_url, w);
         }
         if (st == OK) {
-            st = check_sections(pconf, ptemp, s, base, core->sec_dir);
+            st = check_sections(pconf, ptemp, s, base, core->sec_dir, w);
         }
     }
     return st;
+}
+
+int pl_authorize_check_config(apr_pool_t *pconf, apr_pool_t *ptemp,
+                              server_rec *s)
+{
+    walk_t w = { 1, ap_state_query(AP_SQ_RUN_MODE) == AP_SQ_RM_CONFIG_TEST };
+    const char *err;
+    int set;
+
+    for (set = 0; set < PL_POLICY_NSETS; set++) {
+        if (pl_policy_builtin_compile(pconf, set, &builtins[set], &err)) {
+            ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                         PL_LOGNO(01502) "policy defaults: %s", err);
+            return HTTP_INTERNAL_SERVER_ERROR;
+        }
+    }
+    apr_pool_cleanup_register(pconf, NULL, forget_builtins,
+                              apr_pool_cleanup_null);
+    return walk_servers(pconf, ptemp, s, &w);
+}
+
+int pl_authorize_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
+                             server_rec *s)
+{
+    walk_t w = { 0, 1 };
+
+    return walk_servers(pconf, ptemp, s, &w);
 }
 
 /* oslo.context's to_policy_values() for this caller, plus the "system"
@@ -228,7 +289,7 @@ int pl_authorize(pl_req_t *req, const char *rule, const char *target_project)
         ap_log_rerror(
             APLOG_MARK, APLOG_ERR, 0, req->r,
             PL_LOGNO(
-                01503) "policy defaults missing (post_config did not run)");
+                01503) "policy defaults missing (check_config did not run)");
     }
     switch (
         pl_policy_enforce(&pol, rule, creds, ncreds, target, ntarget, &loop)) {

@@ -16,9 +16,17 @@
  */
 int pl_authorize(pl_req_t *req, const char *rule, const char *target_project);
 /**
- * post_config: compile the rule defaults and refuse configurations whose
- * rules refer to each other in a loop. Returns OK or an HTTP error (the
- * reason logged).
+ * check_config (so that httpd -t runs it too): compile the rule defaults,
+ * read every location's policy file and directory, and refuse
+ * configurations whose rules refer to each other in a loop. Returns OK or
+ * an HTTP error (the reason logged). Under httpd -t it also gives the
+ * warnings pl_authorize_post_config gives otherwise.
+ */
+int pl_authorize_check_config(apr_pool_t *pconf, apr_pool_t *ptemp,
+                              server_rec *s);
+/**
+ * post_config: the configuration's warnings (PL01508), in the error log.
+ * Returns OK.
  */
 int pl_authorize_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
                              server_rec *s);
@@ -29,7 +37,7 @@ struct pl_policy_t;
 typedef struct pl_policy_snap_t pl_policy_snap_t;
 
 /**
- * post_config: read the policy file and directory of location c (once per
+ * check_config: read the policy file and directory of location c (once per
  * distinct pair) as its first live rules; check (its defaults and
  * overrides) is what a re-read set is checked for loops with. An error is
  * logged at crit level (file and line) and returned.

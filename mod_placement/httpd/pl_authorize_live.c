@@ -4,7 +4,7 @@
  * while the server runs, as oslo.policy re-reads them at its next check.
  *
  * Each distinct (file, directory) pair of the configuration has one live
- * source, made in post_config. In each child, the first request of a new
+ * source, made in check_config. In each child, the first request of a new
  * second stats the file and the directory's files (pl_policy_sources_stamp)
  * and, when the fingerprint changed, reads them into a new pool with no
  * lock held; the new rules replace the current ones under a mutex held
@@ -42,7 +42,7 @@ typedef struct live_t {
     char *bad_stamp;               /* fingerprint of the last broken read */
 } live_t;
 
-/* (file "\n" dir) -> live_t: written in post_config, read-only after */
+/* (file "\n" dir) -> live_t: written in check_config, read-only after */
 static apr_hash_t *sources;
 
 static const char *key_of(apr_pool_t *p, const char *file, const char *dir)

@@ -91,17 +91,15 @@ static apr_status_t destroy_cache(void *data)
     return APR_SUCCESS;
 }
 
-int pl_token_cache_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
-                               server_rec *s)
+/* The provider PlacementTokenCache names, and an instance of it made in
+ * p from the directive's arguments; OK, or an error logged. Both the check
+ * (httpd -t) and the start go through here. */
+static int make_instance(apr_pool_t *p, apr_pool_t *ptemp, server_rec *s,
+                         ap_socache_instance_t **pinst)
 {
     const char *name = spec ? spec : "shmcb";
     const char *args = NULL, *colon = strchr(name, ':'), *err;
-    struct ap_socache_hints hints = { 0 };
-    apr_status_t rv;
 
-    if (!wanted) {
-        return OK;
-    }
     if (colon) {
         args = colon + 1;
         name = apr_pstrmemdup(ptemp, name, colon - name);
@@ -119,12 +117,37 @@ int pl_token_cache_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
             name, name);
         return HTTP_INTERNAL_SERVER_ERROR;
     }
-    err = provider->create(&instance, args, ptemp, pconf);
+    err = provider->create(pinst, args, ptemp, p);
     if (err) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
                      PL_LOGNO(01202) "PlacementTokenCache %s: %s",
                      spec ? spec : name, err);
         return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    return OK;
+}
+
+int pl_token_cache_check_config(apr_pool_t *ptemp, server_rec *s)
+{
+    ap_socache_instance_t *unused = NULL;
+
+    /* the instance is made again, to be kept, in post_config */
+    return wanted ? make_instance(ptemp, ptemp, s, &unused) : OK;
+}
+
+int pl_token_cache_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,
+                               server_rec *s)
+{
+    const char *name = spec ? spec : "shmcb";
+    struct ap_socache_hints hints = { 0 };
+    apr_status_t rv;
+    int st;
+
+    if (!wanted) {
+        return OK;
+    }
+    if ((st = make_instance(pconf, ptemp, s, &instance)) != OK) {
+        return st;
     }
     if (provider->flags & AP_SOCACHE_FLAG_NOTMPSAFE) {
         rv = ap_global_mutex_create(&lock, NULL, MUTEX_TYPE, NULL, s, pconf, 0);

@@ -22,6 +22,11 @@ void pl_token_cache_wanted(void);
  *  the cache's mutex type. */
 int pl_token_cache_pre_config(apr_pool_t *pconf);
 
+/** check_config (httpd -t runs it): when the cache is wanted, an error
+ *  (logged) if its provider is missing (the module is not loaded) or
+ *  refuses PlacementTokenCache's arguments; else OK. */
+int pl_token_cache_check_config(apr_pool_t *ptemp, server_rec *s);
+
 /** post_config: create the cache when wanted; an error when its
  *  provider is missing (the module is not loaded). */
 int pl_token_cache_post_config(apr_pool_t *pconf, apr_pool_t *ptemp,

@@ -233,7 +233,7 @@ class Placement:
         mod = os.path.abspath(mod)
         modules = os.environ.get('PL_MODULES_DIR',
                                  '/usr/lib/apache2/modules')
-        dburl = 'sqlite://%s/placement.sqlite' % self.dir
+        dburl = 'sqlite:///%s/placement.sqlite' % self.dir
         dbinit = os.path.join(REPO, 'scripts', 'db-init.sh')
         res = subprocess.run([dbinit, '--recreate', dburl],
                              capture_output=True, text=True)

@@ -31,7 +31,9 @@ def connect_any(db_url):
     host = urllib.parse.unquote(u.hostname or '') or q.get('host')
     if scheme == 'sqlite':
         import sqlite3
-        path = u.path[1:] if u.path.startswith('//') else u.path
+        # SQLAlchemy's rule, as every tool of the project reads it:
+        # sqlite:////abs is /abs, sqlite:///rel is rel (current directory)
+        path = u.path[1:]
         return sqlite3.connect(path), '?'
     if scheme in ('postgresql', 'postgres', 'pgsql'):
         import psycopg2
