@@ -159,14 +159,16 @@ $(O)/manage/pm_sql_data.c: $(wildcard sql/migrations/*.sql) tools/manage/gen-sql
 $(O)/manage/pm_sql_data.o: $(O)/manage/pm_sql_data.c tools/manage/pm.h
 	$(CC) $(CFLAGS_LIB) -Itools/manage -c -o $@ $<
 
+# Each binary runs once: its TAP lines are counted, and a non-zero exit
+# without a "not ok" line (a crash, an abort) counts as one failure.
 unit: $(UNIT_BINS)
 	@pass=0; fail=0; \
 	for t in $(UNIT_BINS); do \
-	    out=$$($$t 2>&1); echo "$$out"; \
+	    out=$$($$t 2>&1); rc=$$?; echo "$$out"; \
 	    p=$$(printf '%s\n' "$$out" | grep -c '^ok '); \
 	    f=$$(printf '%s\n' "$$out" | grep -c '^not ok '); \
 	    pass=$$((pass + p)); fail=$$((fail + f)); \
-	    $$t >/dev/null 2>&1 || [ $$f -gt 0 ] || fail=$$((fail + 1)); \
+	    [ $$rc -eq 0 ] || [ $$f -gt 0 ] || fail=$$((fail + 1)); \
 	done; \
 	echo "unit: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
@@ -317,9 +319,9 @@ endif
 clean:
 	rm -rf $(O)
 
-# The house style (.clang-format, docs/STYLE.md 3.3) on every C file of
-# the project: `make format` rewrites them, `make format-check` lists
-# those that differ (one summary line for t/run-all).
+# The house style (.clang-format; ../shared/docs/STYLE.md 3.3) on every C
+# file of the project: `make format` rewrites them, `make format-check`
+# lists those that differ (one summary line for t/run-all).
 CLANG_FORMAT ?= clang-format
 FORMAT_SRCS   = $(wildcard mod_placement/*.c mod_placement/*/*.[ch] include/*.h \
                            t/unit/*.c t/unit/*.h t/fuzz/*.c bench/*.c \
