@@ -18,7 +18,8 @@
 #   make format   rewrite the C files in the style of .clang-format;
 #                 make format-check lists those that differ (make test)
 #   make lint     cppcheck and clang-tidy (.clang-tidy) on every C file of
-#                 mod_placement/ (scripts/lint.sh; not part of make test)
+#                 mod_placement/, the log numbers against docs/log-numbers
+#                 (scripts/lint.sh; not part of make test)
 #   make fault-long  the database failures of issue 35 at length (t/fault,
 #                 t/concurrency: sessions ended, MariaDB restarted)
 #   make fuzz     libFuzzer harnesses of the pure parsers (t/fuzz/, clang,
@@ -197,7 +198,8 @@ test-asan: asan-build
 	MOD_PLACEMENT=$(abspath $(ASAN_O))/mod_placement.so t/fault/run
 
 # Static analysis: cppcheck and clang-tidy with the flags above, a report
-# per finding and "lint: N passed, M failed" (files clean / with reports).
+# per finding and "lint: N passed, M failed" (files clean / with reports);
+# then scripts/check-log-numbers.sh (docs/log-numbers) as one more.
 lint:
 	APXS=$(APXS) scripts/lint.sh
 
