@@ -16,8 +16,6 @@
 #include "pl_policy.h"
 #include "pl_token_cache.h"
 #include "pl_provider_cache.h"
-#include "pl_auth.h"
-#include "pl_body_budget.h"
 #include "pl_std_data.h"
 #include "pl_store_std.h"
 
@@ -276,6 +274,27 @@ const char *pl_config_ks_www_authenticate_uri(const pl_dir_conf_t *c)
                                       : c->ks_auth_url;
 }
 
+/* The settings of the whole server (server config only): one value per
+ * process, not per directory, which the children inherit; 0 is unset.
+ * A restart reads the configuration again, maybe without the line, so
+ * each is forgotten with the pool of the configuration that set it. */
+static int keystone_max_validations; /* PlacementKeystoneMaxValidations */
+static int max_body_memory_mb;       /* PlacementMaxBodyMemory */
+
+int pl_config_keystone_max_validations(void)
+{
+    return keystone_max_validations;
+}
+
+/* 512 MB by default (docs/directives.md, PlacementMaxBodyMemory) */
+apr_uint64_t pl_config_max_body_memory(void)
+{
+    apr_uint64_t mb = max_body_memory_mb ? (apr_uint64_t)max_body_memory_mb
+                                         : 512;
+
+    return mb * 1024 * 1024;
+}
+
 /* A directive that takes one of a few words, each standing for a value
  * of an int field (cmd->info). */
 typedef struct {
@@ -377,6 +396,50 @@ static const char *set_uuid(cmd_parms *cmd, void *dc, const char *arg)
     else {
         c->incomplete_project = norm;
     }
+    return NULL;
+}
+
+/* A server-wide whole number (cmd->info): where it goes, its range, and
+ * the startup error for a value out of it. */
+typedef struct {
+    int *value;
+    long min, max;
+    const char *refusal;
+} server_number_t;
+
+static const server_number_t max_validations_number = {
+    &keystone_max_validations, 1, 100000,
+    "PlacementKeystoneMaxValidations: a whole number 1..100000"
+};
+static const server_number_t max_body_memory_number = {
+    &max_body_memory_mb, 16, 1024 * 1024, /* a terabyte */
+    "PlacementMaxBodyMemory: megabytes, a whole number 16..1048576"
+};
+
+static apr_status_t forget_server_number(void *value)
+{
+    *(int *)value = 0;
+    return APR_SUCCESS;
+}
+
+static const char *set_server_number(cmd_parms *cmd, void *dc, const char *arg)
+{
+    const server_number_t *f = cmd->info;
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    char *end;
+    long n;
+
+    (void)dc;
+    if (err) {
+        return err;
+    }
+    n = strtol(arg, &end, 10);
+    if (end == arg || *end || n < f->min || n > f->max) {
+        return f->refusal;
+    }
+    *f->value = (int)n;
+    apr_pool_cleanup_register(cmd->pool, f->value, forget_server_number,
+                              apr_pool_cleanup_null);
     return NULL;
 }
 
@@ -705,12 +768,13 @@ const command_rec pl_cmds[] = {
                   "PROVIDER[:ARGS]: the mod_socache provider that keeps "
                   "validated tokens for all children (default shmcb); "
                   "server config only"),
-    AP_INIT_TAKE1("PlacementMaxBodyMemory", pl_body_budget_set, NULL, RSRC_CONF,
+    AP_INIT_TAKE1("PlacementMaxBodyMemory", set_server_number,
+                  (void *)&max_body_memory_number, RSRC_CONF,
                   "MB: what the JSON bodies one child parses at once may "
                   "cost together; a large body waits for room, at most "
                   "Timeout, then 503 (default 512); server config only"),
-    AP_INIT_TAKE1("PlacementKeystoneMaxValidations",
-                  pl_auth_max_validations_set, NULL, RSRC_CONF,
+    AP_INIT_TAKE1("PlacementKeystoneMaxValidations", set_server_number,
+                  (void *)&max_validations_number, RSRC_CONF,
                   "N: token validations with Keystone in flight per child; "
                   "an unknown token beyond them is answered 503 at once "
                   "(default half of ThreadsPerChild); server config only"),
