@@ -103,6 +103,7 @@ static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                      PL_LOGNO(00003) "cannot initialise libcurl");
         return HTTP_INTERNAL_SERVER_ERROR;
     }
+    pl_req_post_config();
     if (pl_metrics_post_config(pconf, s, route_labels(pconf),
                                pl_router_count()) != OK ||
         pl_authorize_post_config(pconf, ptemp, s) != OK) {
