@@ -412,7 +412,7 @@ static const server_number_t max_validations_number = {
     "PlacementKeystoneMaxValidations: a whole number 1..100000"
 };
 static const server_number_t max_body_memory_number = {
-    &max_body_memory_mb, 16, 1024 * 1024, /* a terabyte */
+    &max_body_memory_mb, 16, 1024L * 1024, /* a terabyte */
     "PlacementMaxBodyMemory: megabytes, a whole number 16..1048576"
 };
 
