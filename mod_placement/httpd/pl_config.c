@@ -631,6 +631,11 @@ static const char *set_ks_auth_url(cmd_parms *cmd, void *dc, const char *url)
 #define DIR_COUNT(name, field, help)                                           \
     AP_INIT_TAKE1(name, set_count, DIR_OFFSET(field), RSRC_CONF | ACCESS_CONF, \
                   help)
+#define DIR_KEYWORD(name, field, help)                 \
+    AP_INIT_TAKE1(name, set_keyword, (void *)&(field), \
+                  RSRC_CONF | ACCESS_CONF, help)
+#define SERVER_NUMBER(name, number, help) \
+    AP_INIT_TAKE1(name, set_server_number, (void *)&(number), RSRC_CONF, help)
 #define DIR_WORDS(name, field, help)                    \
     AP_INIT_ITERATE(name, add_words, DIR_OFFSET(field), \
                     RSRC_CONF | ACCESS_CONF, help)
@@ -644,20 +649,17 @@ const command_rec pl_cmds[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "N: server-side retries of an allocation write on a "
                   "provider generation conflict (default 10)"),
-    AP_INIT_FLAG("PlacementRandomizeCandidates", ap_set_flag_slot,
-                 (void *)APR_OFFSETOF(pl_dir_conf_t, randomize),
-                 RSRC_CONF | ACCESS_CONF,
-                 "On|Off: sample allocation candidates randomly when "
-                 "limiting them (default Off)"),
+    DIR_FLAG("PlacementRandomizeCandidates", randomize,
+             "On|Off: sample allocation candidates randomly when "
+             "limiting them (default Off)"),
     AP_INIT_TAKE1("PlacementMaxAllocationCandidates", set_int, (void *)1,
                   RSRC_CONF | ACCESS_CONF,
                   "N: most allocation candidates generated per request, "
                   "-1 for no limit (default -1)"),
-    AP_INIT_TAKE1("PlacementAllocationCandidatesStrategy", set_keyword,
-                  (void *)&strategy_field, RSRC_CONF | ACCESS_CONF,
-                  "depth-first|breadth-first: order of the roots' "
-                  "candidates when limit or the maximum cuts them "
-                  "(default breadth-first)"),
+    DIR_KEYWORD("PlacementAllocationCandidatesStrategy", strategy_field,
+                "depth-first|breadth-first: order of the roots' "
+                "candidates when limit or the maximum cuts them "
+                "(default breadth-first)"),
     DIR_COUNT("PlacementStatementTimeout", statement_timeout,
               "SECONDS: the longest one SQL statement may run on the "
               "database server, 0 for no limit (default 60)"),
@@ -704,10 +706,9 @@ const command_rec pl_cmds[] = {
     DIR_FLAG("PlacementPolicyEnforceNewDefaults", enforce_new_defaults,
              "On|Off: use the new rule defaults only, without their "
              "deprecated alternatives (default Off; On with 2026.1)"),
-    AP_INIT_TAKE1("PlacementPolicyDefaults", set_keyword,
-                  (void *)&policy_defaults_field, RSRC_CONF | ACCESS_CONF,
-                  "zed|2023.1|2026.1: which release's rule defaults apply "
-                  "(default zed)"),
+    DIR_KEYWORD("PlacementPolicyDefaults", policy_defaults_field,
+                "zed|2023.1|2026.1: which release's rule defaults apply "
+                "(default zed)"),
 
     DIR_WORDS("PlacementCORSAllowedOrigin", cors_origins,
               "ORIGIN...: origins allowed to call the API from a browser "
@@ -768,13 +769,11 @@ const command_rec pl_cmds[] = {
                   "PROVIDER[:ARGS]: the mod_socache provider that keeps "
                   "validated tokens for all children (default shmcb); "
                   "server config only"),
-    AP_INIT_TAKE1("PlacementMaxBodyMemory", set_server_number,
-                  (void *)&max_body_memory_number, RSRC_CONF,
+    SERVER_NUMBER("PlacementMaxBodyMemory", max_body_memory_number,
                   "MB: what the JSON bodies one child parses at once may "
                   "cost together; a large body waits for room, at most "
                   "Timeout, then 503 (default 512); server config only"),
-    AP_INIT_TAKE1("PlacementKeystoneMaxValidations", set_server_number,
-                  (void *)&max_validations_number, RSRC_CONF,
+    SERVER_NUMBER("PlacementKeystoneMaxValidations", max_validations_number,
                   "N: token validations with Keystone in flight per child; "
                   "an unknown token beyond them is answered 503 at once "
                   "(default half of ThreadsPerChild); server config only"),
