@@ -56,7 +56,8 @@ SAN_FLAGS ?=
 # (docs/architecture.md). The library below the glue is compiled WITHOUT
 # httpd's include directory, so a store, engine, identity or compat file
 # that reaches for httpd fails to compile; only the glue (httpd/, api/
-# and the module's entry) sees httpd. A folder's private headers sit
+# and, at the top of mod_placement/, the module's entry and the request
+# pipeline) sees httpd. A folder's private headers sit
 # beside its sources ("x.h" is looked up beside the including file first).
 CFLAGS_BASE = $(SAN_FLAGS) -std=gnu99 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
               -Wno-missing-field-initializers $(if $(WERROR),-Werror) \
@@ -70,12 +71,12 @@ CFLAGS_MOD  = $(CFLAGS_BASE) -Imod_placement/httpd -Imod_placement/api -I$(APXS_
 LIB_DIRS  := common compat identity store candidates
 GLUE_DIRS := httpd api
 LIB_SRCS  := $(foreach d,$(LIB_DIRS),$(wildcard mod_placement/$(d)/*.c))
-MOD_SRCS  := mod_placement/mod_placement.c $(foreach d,$(GLUE_DIRS),$(wildcard mod_placement/$(d)/*.c))
+MOD_SRCS  := $(wildcard mod_placement/*.c) $(foreach d,$(GLUE_DIRS),$(wildcard mod_placement/$(d)/*.c))
 LIB_OBJS  := $(patsubst mod_placement/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/pl_std_data.o
 MOD_OBJS  := $(patsubst mod_placement/%.c,$(O)/mod/%.o,$(MOD_SRCS))
 LIB       := $(O)/libplacement.a
 LIB_HDRS  := $(wildcard include/*.h) $(foreach d,$(LIB_DIRS),$(wildcard mod_placement/$(d)/*.h))
-MOD_HDRS  := $(LIB_HDRS) $(foreach d,$(GLUE_DIRS),$(wildcard mod_placement/$(d)/*.h))
+MOD_HDRS  := $(LIB_HDRS) $(wildcard mod_placement/*.h) $(foreach d,$(GLUE_DIRS),$(wildcard mod_placement/$(d)/*.h))
 LIB_LIBS  := $(APR_LIBS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
 
 # Unit tests may look into the private headers of the layers they test.
@@ -325,7 +326,7 @@ clean:
 # file of the project: `make format` rewrites them, `make format-check`
 # lists those that differ (one summary line for t/run-all).
 CLANG_FORMAT ?= clang-format
-FORMAT_SRCS   = $(wildcard mod_placement/*.c mod_placement/*/*.[ch] include/*.h \
+FORMAT_SRCS   = $(wildcard mod_placement/*.[ch] mod_placement/*/*.[ch] include/*.h \
                            t/unit/*.c t/unit/*.h t/fuzz/*.c bench/*.c \
                            tools/manage/*.[ch])
 format:
