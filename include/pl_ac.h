@@ -92,7 +92,7 @@ void pl_ac_request_names(apr_pool_t *p, const pl_ac_request_t *req,
                          apr_array_header_t **ptrees);
 
 /* ------------------------------------------------------------------ */
-/* The world: what store_ac.c reads for ac_build.c                     */
+/* The world: what store_ac.c reads for ac_build.c (ac_world.c)       */
 /* ------------------------------------------------------------------ */
 
 /** A name (resource class, trait, aggregate uuid, provider uuid) and the
@@ -189,10 +189,6 @@ pl_ac_world_t *pl_ac_world_make(apr_pool_t *p);
  *  an array by copying it and zeroing the new half, which for the
  *  world's arrays of a thousand providers cost more than filling them. */
 void pl_ac_array_reserve(apr_array_header_t *a, int n);
-
-/** (total - reserved) * allocation_ratio in doubles, as upstream's SQL
- *  compares a single amount with it. */
-double pl_ac_capacity_real(const pl_ac_inv_t *inv);
 
 /** upstream's capacity, int((total - reserved) * allocation_ratio),
  *  saturated to the range of apr_int64_t instead of overflowing. */

@@ -123,42 +123,6 @@ static apr_array_header_t *full_anchors(build_t *b, const pl_ac_world_t *w,
 /* Entry point                                                         */
 /* ------------------------------------------------------------------ */
 
-pl_ac_world_t *pl_ac_world_make(apr_pool_t *p)
-{
-    pl_ac_world_t *w = apr_pcalloc(p, sizeof(*w));
-
-    w->rcs = apr_array_make(p, 4, sizeof(pl_ac_name_t));
-    w->traits = apr_array_make(p, 4, sizeof(pl_ac_name_t));
-    w->aggs = apr_array_make(p, 2, sizeof(pl_ac_name_t));
-    w->trees = apr_array_make(p, 1, sizeof(pl_ac_name_t));
-    w->sharing = apr_array_make(p, 4, sizeof(pl_ac_link_t));
-    w->invs = apr_array_make(p, 64, sizeof(pl_ac_inv_t));
-    w->rp_traits = apr_array_make(p, 16, sizeof(pl_ac_link_t));
-    w->rp_aggs = apr_array_make(p, 16, sizeof(pl_ac_link_t));
-    w->anchors = apr_array_make(p, 4, sizeof(pl_ac_link_t));
-    w->parents = apr_array_make(p, 4, sizeof(pl_ac_link_t));
-    w->provs = apr_array_make(p, 64, sizeof(pl_ac_prov_t));
-    w->early_anchor = -1;
-    w->prov_by_id = pl_idmap_make(p, 64);
-    w->all_traits = apr_array_make(p, 64, sizeof(pl_ac_link_t));
-    w->rc_names = apr_array_make(p, 8, sizeof(pl_ac_name_t));
-    w->trait_names = apr_array_make(p, 16, sizeof(pl_ac_name_t));
-    return w;
-}
-
-void pl_ac_array_reserve(apr_array_header_t *a, int n)
-{
-    char *elts;
-
-    if (n <= 0 || a->nelts + n <= a->nalloc) {
-        return;
-    }
-    elts = apr_palloc(a->pool, (apr_size_t)(a->nelts + n) * a->elt_size);
-    memcpy(elts, a->elts, (apr_size_t)a->nelts * a->elt_size);
-    a->elts = elts;
-    a->nalloc = a->nelts + n;
-}
-
 static pl_ac_result_t *result_make(apr_pool_t *p)
 {
     pl_ac_result_t *res = apr_pcalloc(p, sizeof(*res));
