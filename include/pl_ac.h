@@ -278,6 +278,10 @@ typedef struct pl_ac_result_t {
     int truncated;   /**< stopped by limit / max / budget */
     int over_budget; /**< the node budget stopped it: fewer candidates
                       *   than the bound allowed */
+    /** the bound stopped it and the bound was the configured maximum
+     *  (PlacementMaxAllocationCandidates), lower than the request's
+     *  limit or without one */
+    int at_maximum;
 } pl_ac_result_t;
 
 /**
@@ -290,13 +294,13 @@ typedef struct pl_ac_result_t {
 int pl_ac_bound(const pl_ac_opts_t *opts);
 
 /**
- * Build the allocation candidates of req in world. Always returns
- * APR_SUCCESS with *pres (outcome PL_AC_OK and possibly no candidates, or
- * the unknown name upstream would have refused first).
+ * Build the allocation candidates of req in world into *pres: outcome
+ * PL_AC_OK and possibly no candidates, or the unknown name upstream
+ * would have refused first. Nothing in it can fail.
  */
-apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
-                         const pl_ac_world_t *world, const pl_ac_opts_t *opts,
-                         pl_ac_result_t **pres);
+void pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
+                 const pl_ac_world_t *world, const pl_ac_opts_t *opts,
+                 pl_ac_result_t **pres);
 
 /** One provider of a summary, with its inventories and traits. */
 typedef struct pl_ac_summary_res_t {
