@@ -68,7 +68,7 @@ static int fail(cctx *cc, const char *where, const char *what)
 static int compile_regex(cctx *cc, regex_t *re, const char *py,
                          const char *where)
 {
-    const char *why = NULL, *ere = py_to_ere(cc->p, py, &why);
+    const char *why = NULL, *ere = pl_jsonschema_py_to_ere(cc->p, py, &why);
     int rc;
 
     if (!ere) {
@@ -279,10 +279,10 @@ static int compile_keyword(cctx *cc, js_node *node, js_kw *k, json_object *v,
     case KW_MAXIMUM:
     case KW_EXCLUSIVEMINIMUM:
     case KW_EXCLUSIVEMAXIMUM:
-        if (!is_number(v)) {
+        if (!pl_jsonschema_is_number(v)) {
             return fail(cc, where, "expected a number");
         }
-        k->num = num_of(v);
+        k->num = pl_jsonschema_num_of(v);
         return 1;
     case KW_PATTERN:
         if (t != json_type_string) {
@@ -401,7 +401,7 @@ static js_node *compile_node(cctx *cc, json_object *j, const char *where)
         int x;
         const char *w = apr_pstrcat(cc->p, where, "/", key, NULL);
 
-        if (kw_of(key, &node->kws[n].kw)) {
+        if (pl_jsonschema_kw_of(key, &node->kws[n].kw)) {
             if (!compile_keyword(cc, node, &node->kws[n], val, w)) {
                 return NULL;
             }

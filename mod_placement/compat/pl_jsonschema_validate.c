@@ -59,7 +59,7 @@ static int dbl_is_integral(double d)
 
 /* Python's check for the JSON types: booleans are not numbers, and a
  * float with an integral value is an "integer" (draft 6 and later). */
-int is_type(json_object *o, unsigned types)
+int pl_jsonschema_is_type(json_object *o, unsigned types)
 {
     switch (json_object_get_type(o)) {
     case json_type_null:
@@ -126,7 +126,7 @@ static int cmp_int_dbl(apr_int64_t i, apr_uint64_t u, int is_u, double d)
 }
 
 /* Compare two numbers exactly: -1, 0, 1, or 2 if unordered (NaN). */
-int num_cmp(num_t a, num_t b)
+int pl_jsonschema_num_cmp(num_t a, num_t b)
 {
     if (a.kind == N_DBL && b.kind == N_DBL) {
         if (isnan(a.d) || isnan(b.d)) {
@@ -135,7 +135,7 @@ int num_cmp(num_t a, num_t b)
         return a.d < b.d ? -1 : (a.d > b.d ? 1 : 0);
     }
     if (a.kind == N_DBL) {
-        int c = num_cmp(b, a);
+        int c = pl_jsonschema_num_cmp(b, a);
 
         return c == 2 ? 2 : -c;
     }
@@ -168,8 +168,8 @@ static int json_equal_d(json_object *a, json_object *b, int strict, int depth)
     if ((ta == json_type_boolean || tb == json_type_boolean) && !strict) {
         num_t na, nb;
 
-        if (!(ta == json_type_boolean || is_number(a)) ||
-            !(tb == json_type_boolean || is_number(b))) {
+        if (!(ta == json_type_boolean || pl_jsonschema_is_number(a)) ||
+            !(tb == json_type_boolean || pl_jsonschema_is_number(b))) {
             return 0;
         }
         memset(&na, 0, sizeof(na));
@@ -179,19 +179,20 @@ static int json_equal_d(json_object *a, json_object *b, int strict, int depth)
             na.i = json_object_get_boolean(a);
         }
         else {
-            na = num_of(a);
+            na = pl_jsonschema_num_of(a);
         }
         if (tb == json_type_boolean) {
             nb.kind = N_INT;
             nb.i = json_object_get_boolean(b);
         }
         else {
-            nb = num_of(b);
+            nb = pl_jsonschema_num_of(b);
         }
-        return num_cmp(na, nb) == 0;
+        return pl_jsonschema_num_cmp(na, nb) == 0;
     }
-    if (is_number(a) && is_number(b)) {
-        return num_cmp(num_of(a), num_of(b)) == 0;
+    if (pl_jsonschema_is_number(a) && pl_jsonschema_is_number(b)) {
+        return pl_jsonschema_num_cmp(pl_jsonschema_num_of(a),
+                                     pl_jsonschema_num_of(b)) == 0;
     }
     if (ta != tb) {
         return 0;
@@ -268,7 +269,7 @@ static apr_uint64_t json_hash(json_object *o, int depth)
         return json_object_get_boolean(o) ? 0x74727565 : 0x66616c73;
     case json_type_int:
     case json_type_double: {
-        num_t n = num_of(o);
+        num_t n = pl_jsonschema_num_of(o);
 
         if (n.kind == N_DBL) {
             double d = n.d;
@@ -464,7 +465,7 @@ static void offer(vctx *vc, js_coll *c, js_err *e)
     int weak = (e->kw == KW_ANYOF || e->kw == KW_ONEOF ||
                 e->kw == KW_ONEOF_MULTI);
     int matches = e->node && e->node->has_type &&
-                  is_type(e->inst, e->node->types);
+                  pl_jsonschema_is_type(e->inst, e->node->types);
 
     e->key = err_key(e->depth, weak, !matches);
     c->count++;
@@ -546,7 +547,7 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
 
     switch (k->kw) {
     case KW_TYPE:
-        if (!is_type(inst, k->types)) {
+        if (!pl_jsonschema_is_type(inst, k->types)) {
             raise_err(vc, c, k->kw, n, k, inst, depth);
         }
         break;
@@ -558,14 +559,14 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
         if (t == json_type_boolean) {
             zero_one = 1;
         }
-        else if (is_number(inst)) {
-            num_t v = num_of(inst), z;
+        else if (pl_jsonschema_is_number(inst)) {
+            num_t v = pl_jsonschema_num_of(inst), z;
 
             memset(&z, 0, sizeof(z));
             z.kind = N_INT;
-            zero_one = num_cmp(v, z) == 0;
+            zero_one = pl_jsonschema_num_cmp(v, z) == 0;
             z.i = 1;
-            zero_one = zero_one || num_cmp(v, z) == 0;
+            zero_one = zero_one || pl_jsonschema_num_cmp(v, z) == 0;
         }
         for (j = 0; j < len && !found; j++) {
             /* 0/1/False/True are told apart from each other; anything
@@ -606,7 +607,8 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
                 if (!coll_open(c, depth + 1)) {
                     return;
                 }
-                if (pattern_search(&k->pats[i].re, key, strlen(key))) {
+                if (pl_jsonschema_pattern_search(&k->pats[i].re, key,
+                                                 strlen(key))) {
                     validate_child(vc, k->pats[i].node, val, depth + 1, c, key,
                                    0);
                 }
@@ -623,7 +625,7 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
                 if (!coll_open(c, depth + 1)) {
                     return;
                 }
-                if (is_extra(n, key)) {
+                if (pl_jsonschema_is_extra(n, key)) {
                     validate_child(vc, k->subs[0], val, depth + 1, c, key, 0);
                 }
             }
@@ -632,7 +634,7 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
             json_object_object_foreach(inst, key, val)
             {
                 (void)val;
-                if (is_extra(n, key)) {
+                if (pl_jsonschema_is_extra(n, key)) {
                     raise_err(vc, c, k->kw, n, k, inst, depth);
                     break;
                 }
@@ -702,8 +704,8 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
     case KW_MAXIMUM:
     case KW_EXCLUSIVEMINIMUM:
     case KW_EXCLUSIVEMAXIMUM:
-        if (is_number(inst)) {
-            int r = num_cmp(num_of(inst), k->num);
+        if (pl_jsonschema_is_number(inst)) {
+            int r = pl_jsonschema_num_cmp(pl_jsonschema_num_of(inst), k->num);
             int bad;
 
             if (r == 2) {
@@ -733,8 +735,9 @@ static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
         break;
     case KW_PATTERN:
         if (t == json_type_string &&
-            !pattern_search(&k->pats[0].re, json_object_get_string(inst),
-                            (apr_size_t)json_object_get_string_len(inst))) {
+            !pl_jsonschema_pattern_search(
+                &k->pats[0].re, json_object_get_string(inst),
+                (apr_size_t)json_object_get_string_len(inst))) {
             raise_err(vc, c, k->kw, n, k, inst, depth);
         }
         break;
@@ -876,8 +879,9 @@ static apr_status_t validate(const pl_jsonschema_t *s, json_object *doc,
         best = best->ctx->s0;
     }
     if (perr) {
-        *perr = apr_pstrcat(p, err_message(p, best),
-                            detail ? err_trailer(p, best, prefix) : "", NULL);
+        *perr = apr_pstrcat(
+            p, pl_jsonschema_err_message(p, best),
+            detail ? pl_jsonschema_err_trailer(p, best, prefix) : "", NULL);
     }
     return APR_EINVAL;
 }
