@@ -539,275 +539,380 @@ static void validate_child(vctx *vc, const js_node *n, json_object *inst,
     apr_array_pop(vc->segs);
 }
 
+/* One check a keyword: each offers to c the errors keyword k of node n
+ * finds in inst (at depth), and validates the subschemas it applies. */
+typedef void (*check_fn)(vctx *vc, const js_node *n, const js_kw *k,
+                         json_object *inst, int depth, js_coll *c);
+
+static void check_type(vctx *vc, const js_node *n, const js_kw *k,
+                       json_object *inst, int depth, js_coll *c)
+{
+    if (!pl_jsonschema_is_type(inst, k->types)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_enum(vctx *vc, const js_node *n, const js_kw *k,
+                       json_object *inst, int depth, js_coll *c)
+{
+    size_t j, len = json_object_array_length(k->value);
+    int found = 0;
+    int zero_one = 0;
+
+    if (json_object_get_type(inst) == json_type_boolean) {
+        zero_one = 1;
+    }
+    else if (pl_jsonschema_is_number(inst)) {
+        num_t v = pl_jsonschema_num_of(inst), z;
+
+        memset(&z, 0, sizeof(z));
+        z.kind = N_INT;
+        zero_one = pl_jsonschema_num_cmp(v, z) == 0;
+        z.i = 1;
+        zero_one = zero_one || pl_jsonschema_num_cmp(v, z) == 0;
+    }
+    for (j = 0; j < len && !found; j++) {
+        /* 0/1/False/True are told apart from each other; anything
+         * else compares as Python's == (the "in" operator) */
+        found = json_equal(inst, json_object_array_get_idx(k->value, j),
+                           zero_one);
+    }
+    if (!found) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_const(vctx *vc, const js_node *n, const js_kw *k,
+                        json_object *inst, int depth, js_coll *c)
+{
+    if (!json_equal(inst, k->value, 1)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_properties(vctx *vc, const js_node *n, const js_kw *k,
+                             json_object *inst, int depth, js_coll *c)
+{
+    int i;
+
+    if (json_object_get_type(inst) != json_type_object) {
+        return;
+    }
+    for (i = 0; i < k->n && coll_open(c, depth + 1); i++) {
+        json_object *v;
+
+        if (json_object_object_get_ex(inst, k->props[i].name, &v)) {
+            validate_child(vc, k->props[i].node, v, depth + 1, c,
+                           k->props[i].name, 0);
+        }
+    }
+}
+
+static void check_pattern_properties(vctx *vc, const js_node *n, const js_kw *k,
+                                     json_object *inst, int depth, js_coll *c)
+{
+    int i;
+
+    if (json_object_get_type(inst) != json_type_object) {
+        return;
+    }
+    for (i = 0; i < k->n; i++) {
+        json_object_object_foreach(inst, key, val)
+        {
+            if (!coll_open(c, depth + 1)) {
+                return;
+            }
+            if (pl_jsonschema_pattern_search(&k->pats[i].re, key,
+                                             strlen(key))) {
+                validate_child(vc, k->pats[i].node, val, depth + 1, c, key, 0);
+            }
+        }
+    }
+}
+
+static void check_additional_properties(vctx *vc, const js_node *n,
+                                        const js_kw *k, json_object *inst,
+                                        int depth, js_coll *c)
+{
+    if (json_object_get_type(inst) != json_type_object) {
+        return;
+    }
+    if (k->flag == -1) {
+        json_object_object_foreach(inst, key, val)
+        {
+            if (!coll_open(c, depth + 1)) {
+                return;
+            }
+            if (pl_jsonschema_is_extra(n, key)) {
+                validate_child(vc, k->subs[0], val, depth + 1, c, key, 0);
+            }
+        }
+    }
+    else if (!k->flag) {
+        json_object_object_foreach(inst, key, val)
+        {
+            (void)val;
+            if (pl_jsonschema_is_extra(n, key)) {
+                raise_err(vc, c, k->kw, n, k, inst, depth);
+                break;
+            }
+        }
+    }
+}
+
+static void check_required(vctx *vc, const js_node *n, const js_kw *k,
+                           json_object *inst, int depth, js_coll *c)
+{
+    int i;
+
+    if (json_object_get_type(inst) != json_type_object) {
+        return;
+    }
+    for (i = 0; i < k->n; i++) {
+        if (!json_object_object_get_ex(inst, k->names[i], NULL)) {
+            js_err e = err_make(k->kw, n, k, inst, depth);
+
+            e.name = k->names[i];
+            offer(vc, c, &e);
+        }
+    }
+}
+
+/* minProperties, maxProperties */
+static void check_property_count(vctx *vc, const js_node *n, const js_kw *k,
+                                 json_object *inst, int depth, js_coll *c)
+{
+    int len;
+
+    if (json_object_get_type(inst) != json_type_object) {
+        return;
+    }
+    len = json_object_object_length(inst);
+    if ((k->kw == KW_MINPROPERTIES && len < k->limit) ||
+        (k->kw == KW_MAXPROPERTIES && len > k->limit)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_items(vctx *vc, const js_node *n, const js_kw *k,
+                        json_object *inst, int depth, js_coll *c)
+{
+    if (json_object_get_type(inst) != json_type_array) {
+        return;
+    }
+    if (k->flag == -1) {
+        size_t j, len = json_object_array_length(inst);
+
+        for (j = 0; j < len && coll_open(c, depth + 1); j++) {
+            validate_child(vc, k->subs[0], json_object_array_get_idx(inst, j),
+                           depth + 1, c, NULL, j);
+        }
+    }
+    else if (!k->flag && json_object_array_length(inst) > 0) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+/* minItems, maxItems */
+static void check_item_count(vctx *vc, const js_node *n, const js_kw *k,
+                             json_object *inst, int depth, js_coll *c)
+{
+    apr_int64_t len;
+
+    if (json_object_get_type(inst) != json_type_array) {
+        return;
+    }
+    len = (apr_int64_t)json_object_array_length(inst);
+    if ((k->kw == KW_MINITEMS && len < k->limit) ||
+        (k->kw == KW_MAXITEMS && len > k->limit)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_unique_items(vctx *vc, const js_node *n, const js_kw *k,
+                               json_object *inst, int depth, js_coll *c)
+{
+    if (k->flag && json_object_get_type(inst) == json_type_array &&
+        !array_unique(inst, vc->p)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+/* minimum, maximum, exclusiveMinimum, exclusiveMaximum */
+static void check_bound(vctx *vc, const js_node *n, const js_kw *k,
+                        json_object *inst, int depth, js_coll *c)
+{
+    int r, bad;
+
+    if (!pl_jsonschema_is_number(inst)) {
+        return;
+    }
+    r = pl_jsonschema_num_cmp(pl_jsonschema_num_of(inst), k->num);
+    if (r == 2) {
+        return;
+    }
+    bad = (k->kw == KW_MINIMUM && r < 0) || (k->kw == KW_MAXIMUM && r > 0) ||
+          (k->kw == KW_EXCLUSIVEMINIMUM && r <= 0) ||
+          (k->kw == KW_EXCLUSIVEMAXIMUM && r >= 0);
+    if (bad) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+/* minLength, maxLength: in code points, as Python's len() */
+static void check_length(vctx *vc, const js_node *n, const js_kw *k,
+                         json_object *inst, int depth, js_coll *c)
+{
+    apr_int64_t len;
+
+    if (json_object_get_type(inst) != json_type_string) {
+        return;
+    }
+    len = utf8_length(json_object_get_string(inst),
+                      (apr_size_t)json_object_get_string_len(inst));
+    if ((k->kw == KW_MINLENGTH && len < k->limit) ||
+        (k->kw == KW_MAXLENGTH && len > k->limit)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_pattern(vctx *vc, const js_node *n, const js_kw *k,
+                          json_object *inst, int depth, js_coll *c)
+{
+    if (json_object_get_type(inst) == json_type_string &&
+        !pl_jsonschema_pattern_search(
+            &k->pats[0].re, json_object_get_string(inst),
+            (apr_size_t)json_object_get_string_len(inst))) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_format(vctx *vc, const js_node *n, const js_kw *k,
+                         json_object *inst, int depth, js_coll *c)
+{
+    if (!format_uuid_ok(inst, vc->p)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_all_of(vctx *vc, const js_node *n, const js_kw *k,
+                         json_object *inst, int depth, js_coll *c)
+{
+    int i;
+
+    for (i = 0; i < k->n; i++) {
+        validate_node(vc, k->subs[i], inst, depth, c);
+    }
+}
+
+/* oneOf after its first valid subschema (first_valid): an error naming
+ * the others that are valid too, if any */
+static void check_one_of_rest(vctx *vc, const js_node *n, const js_kw *k,
+                              json_object *inst, int depth, js_coll *c,
+                              int first_valid)
+{
+    const js_node **valid = NULL;
+    int i, nvalid = 0;
+
+    for (i = first_valid + 1; i < k->n; i++) {
+        if (is_valid(vc, k->subs[i], inst)) {
+            if (!valid) {
+                /* an array of pointers: sizeof(js_node *) is meant
+                 * NOLINTNEXTLINE(bugprone-sizeof-expression) */
+                valid = apr_pcalloc(vc->p, (k->n + 1) * sizeof(*valid));
+            }
+            valid[nvalid++] = k->subs[i];
+        }
+    }
+    if (nvalid) {
+        js_err e = err_make(KW_ONEOF_MULTI, n, k, inst, depth);
+
+        valid[nvalid++] = k->subs[first_valid];
+        e.valid = valid;
+        e.nvalid = nvalid;
+        offer(vc, c, &e);
+    }
+}
+
+/* anyOf, oneOf */
+static void check_any_of(vctx *vc, const js_node *n, const js_kw *k,
+                         json_object *inst, int depth, js_coll *c)
+{
+    js_coll ctx;
+    int i, first_valid = -1;
+
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.mode = C_CTX;
+    for (i = 0; i < k->n; i++) {
+        long before = ctx.count;
+
+        validate_node(vc, k->subs[i], inst, 0, &ctx);
+        if (ctx.count == before) {
+            first_valid = i;
+            break;
+        }
+    }
+    if (first_valid < 0) {
+        js_err e = err_make(k->kw, n, k, inst, depth);
+
+        e.ctx = &ctx;
+        offer(vc, c, &e);
+    }
+    else if (k->kw == KW_ONEOF) {
+        check_one_of_rest(vc, n, k, inst, depth, c, first_valid);
+    }
+}
+
+static void check_not(vctx *vc, const js_node *n, const js_kw *k,
+                      json_object *inst, int depth, js_coll *c)
+{
+    if (is_valid(vc, k->subs[0], inst)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_ref(vctx *vc, const js_node *n, const js_kw *k,
+                      json_object *inst, int depth, js_coll *c)
+{
+    validate_node(vc, k->subs[0], inst, depth, c);
+}
+
+/* by keyword; the pseudo keywords have none */
+static const check_fn checks[] = {
+    [KW_TYPE] = check_type,
+    [KW_ENUM] = check_enum,
+    [KW_CONST] = check_const,
+    [KW_PROPERTIES] = check_properties,
+    [KW_PATTERNPROPERTIES] = check_pattern_properties,
+    [KW_ADDITIONALPROPERTIES] = check_additional_properties,
+    [KW_REQUIRED] = check_required,
+    [KW_MINPROPERTIES] = check_property_count,
+    [KW_MAXPROPERTIES] = check_property_count,
+    [KW_ITEMS] = check_items,
+    [KW_MINITEMS] = check_item_count,
+    [KW_MAXITEMS] = check_item_count,
+    [KW_UNIQUEITEMS] = check_unique_items,
+    [KW_MINIMUM] = check_bound,
+    [KW_MAXIMUM] = check_bound,
+    [KW_EXCLUSIVEMINIMUM] = check_bound,
+    [KW_EXCLUSIVEMAXIMUM] = check_bound,
+    [KW_MINLENGTH] = check_length,
+    [KW_MAXLENGTH] = check_length,
+    [KW_PATTERN] = check_pattern,
+    [KW_FORMAT] = check_format,
+    [KW_ANYOF] = check_any_of,
+    [KW_ONEOF] = check_any_of,
+    [KW_ALLOF] = check_all_of,
+    [KW_NOT] = check_not,
+    [KW_REF] = check_ref,
+};
+
 static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
                              json_object *inst, int depth, js_coll *c)
 {
-    json_type t = json_object_get_type(inst);
-    int i;
-
-    switch (k->kw) {
-    case KW_TYPE:
-        if (!pl_jsonschema_is_type(inst, k->types)) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_ENUM: {
-        size_t j, len = json_object_array_length(k->value);
-        int found = 0;
-        int zero_one = 0;
-
-        if (t == json_type_boolean) {
-            zero_one = 1;
-        }
-        else if (pl_jsonschema_is_number(inst)) {
-            num_t v = pl_jsonschema_num_of(inst), z;
-
-            memset(&z, 0, sizeof(z));
-            z.kind = N_INT;
-            zero_one = pl_jsonschema_num_cmp(v, z) == 0;
-            z.i = 1;
-            zero_one = zero_one || pl_jsonschema_num_cmp(v, z) == 0;
-        }
-        for (j = 0; j < len && !found; j++) {
-            /* 0/1/False/True are told apart from each other; anything
-             * else compares as Python's == (the "in" operator) */
-            found = json_equal(inst, json_object_array_get_idx(k->value, j),
-                               zero_one);
-        }
-        if (!found) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    }
-    case KW_CONST:
-        if (!json_equal(inst, k->value, 1)) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_PROPERTIES:
-        if (t != json_type_object) {
-            break;
-        }
-        for (i = 0; i < k->n && coll_open(c, depth + 1); i++) {
-            json_object *v;
-
-            if (json_object_object_get_ex(inst, k->props[i].name, &v)) {
-                validate_child(vc, k->props[i].node, v, depth + 1, c,
-                               k->props[i].name, 0);
-            }
-        }
-        break;
-    case KW_PATTERNPROPERTIES:
-        if (t != json_type_object) {
-            break;
-        }
-        for (i = 0; i < k->n; i++) {
-            json_object_object_foreach(inst, key, val)
-            {
-                if (!coll_open(c, depth + 1)) {
-                    return;
-                }
-                if (pl_jsonschema_pattern_search(&k->pats[i].re, key,
-                                                 strlen(key))) {
-                    validate_child(vc, k->pats[i].node, val, depth + 1, c, key,
-                                   0);
-                }
-            }
-        }
-        break;
-    case KW_ADDITIONALPROPERTIES:
-        if (t != json_type_object) {
-            break;
-        }
-        if (k->flag == -1) {
-            json_object_object_foreach(inst, key, val)
-            {
-                if (!coll_open(c, depth + 1)) {
-                    return;
-                }
-                if (pl_jsonschema_is_extra(n, key)) {
-                    validate_child(vc, k->subs[0], val, depth + 1, c, key, 0);
-                }
-            }
-        }
-        else if (!k->flag) {
-            json_object_object_foreach(inst, key, val)
-            {
-                (void)val;
-                if (pl_jsonschema_is_extra(n, key)) {
-                    raise_err(vc, c, k->kw, n, k, inst, depth);
-                    break;
-                }
-            }
-        }
-        break;
-    case KW_REQUIRED:
-        if (t != json_type_object) {
-            break;
-        }
-        for (i = 0; i < k->n; i++) {
-            if (!json_object_object_get_ex(inst, k->names[i], NULL)) {
-                js_err e = err_make(k->kw, n, k, inst, depth);
-
-                e.name = k->names[i];
-                offer(vc, c, &e);
-            }
-        }
-        break;
-    case KW_MINPROPERTIES:
-        if (t == json_type_object &&
-            json_object_object_length(inst) < k->limit) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_MAXPROPERTIES:
-        if (t == json_type_object &&
-            json_object_object_length(inst) > k->limit) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_ITEMS:
-        if (t != json_type_array) {
-            break;
-        }
-        if (k->flag == -1) {
-            size_t j, len = json_object_array_length(inst);
-
-            for (j = 0; j < len && coll_open(c, depth + 1); j++) {
-                validate_child(vc, k->subs[0],
-                               json_object_array_get_idx(inst, j), depth + 1, c,
-                               NULL, j);
-            }
-        }
-        else if (!k->flag && json_object_array_length(inst) > 0) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_MINITEMS:
-        if (t == json_type_array &&
-            (apr_int64_t)json_object_array_length(inst) < k->limit) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_MAXITEMS:
-        if (t == json_type_array &&
-            (apr_int64_t)json_object_array_length(inst) > k->limit) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_UNIQUEITEMS:
-        if (k->flag && t == json_type_array && !array_unique(inst, vc->p)) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_MINIMUM:
-    case KW_MAXIMUM:
-    case KW_EXCLUSIVEMINIMUM:
-    case KW_EXCLUSIVEMAXIMUM:
-        if (pl_jsonschema_is_number(inst)) {
-            int r = pl_jsonschema_num_cmp(pl_jsonschema_num_of(inst), k->num);
-            int bad;
-
-            if (r == 2) {
-                break;
-            }
-            bad = (k->kw == KW_MINIMUM && r < 0) ||
-                  (k->kw == KW_MAXIMUM && r > 0) ||
-                  (k->kw == KW_EXCLUSIVEMINIMUM && r <= 0) ||
-                  (k->kw == KW_EXCLUSIVEMAXIMUM && r >= 0);
-            if (bad) {
-                raise_err(vc, c, k->kw, n, k, inst, depth);
-            }
-        }
-        break;
-    case KW_MINLENGTH:
-    case KW_MAXLENGTH:
-        if (t == json_type_string) {
-            apr_int64_t len = utf8_length(
-                json_object_get_string(inst),
-                (apr_size_t)json_object_get_string_len(inst));
-
-            if ((k->kw == KW_MINLENGTH && len < k->limit) ||
-                (k->kw == KW_MAXLENGTH && len > k->limit)) {
-                raise_err(vc, c, k->kw, n, k, inst, depth);
-            }
-        }
-        break;
-    case KW_PATTERN:
-        if (t == json_type_string &&
-            !pl_jsonschema_pattern_search(
-                &k->pats[0].re, json_object_get_string(inst),
-                (apr_size_t)json_object_get_string_len(inst))) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_FORMAT:
-        if (!format_uuid_ok(inst, vc->p)) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_ALLOF:
-        for (i = 0; i < k->n; i++) {
-            validate_node(vc, k->subs[i], inst, depth, c);
-        }
-        break;
-    case KW_ANYOF:
-    case KW_ONEOF: {
-        js_coll ctx;
-        int first_valid = -1;
-
-        memset(&ctx, 0, sizeof(ctx));
-        ctx.mode = C_CTX;
-        for (i = 0; i < k->n; i++) {
-            long before = ctx.count;
-
-            validate_node(vc, k->subs[i], inst, 0, &ctx);
-            if (ctx.count == before) {
-                first_valid = i;
-                break;
-            }
-        }
-        if (first_valid < 0) {
-            js_err e = err_make(k->kw, n, k, inst, depth);
-
-            e.ctx = &ctx;
-            offer(vc, c, &e);
-        }
-        else if (k->kw == KW_ONEOF) {
-            const js_node **valid = NULL;
-            int nvalid = 0;
-
-            for (i = first_valid + 1; i < k->n; i++) {
-                if (is_valid(vc, k->subs[i], inst)) {
-                    if (!valid) {
-                        /* an array of pointers: sizeof(js_node *) is meant
-                         * NOLINTNEXTLINE(bugprone-sizeof-expression) */
-                        valid = apr_pcalloc(vc->p, (k->n + 1) * sizeof(*valid));
-                    }
-                    valid[nvalid++] = k->subs[i];
-                }
-            }
-            if (nvalid) {
-                js_err e = err_make(KW_ONEOF_MULTI, n, k, inst, depth);
-
-                valid[nvalid++] = k->subs[first_valid];
-                e.valid = valid;
-                e.nvalid = nvalid;
-                offer(vc, c, &e);
-            }
-        }
-        break;
-    }
-    case KW_NOT:
-        if (is_valid(vc, k->subs[0], inst)) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_REF:
-        validate_node(vc, k->subs[0], inst, depth, c);
-        break;
-    default:
-        break;
+    if ((size_t)k->kw < sizeof(checks) / sizeof(checks[0]) &&
+        checks[k->kw] != NULL) {
+        checks[k->kw](vc, n, k, inst, depth, c);
     }
 }
 
