@@ -538,6 +538,53 @@ static void add_extras(sb_t *sb, const char **v, int n)
     }
 }
 
+/* additionalProperties: the extra keys (sorted), and the regexes of
+ * patternProperties they match none of when there are any */
+static void extras_message(sb_t *sb, apr_pool_t *p, const js_err *e)
+{
+    apr_array_header_t *extras = apr_array_make(p, 4, sizeof(char *));
+    const char **v;
+    int i;
+
+    json_object_object_foreach(e->inst, key, val)
+    {
+        (void)val;
+        if (pl_jsonschema_is_extra(e->node, key)) {
+            APR_ARRAY_PUSH(extras, const char *) = key;
+        }
+    }
+    v = (const char **)extras->elts;
+    qsort(v, extras->nelts, sizeof(char *), strptr_cmp);
+    if (!e->node->pats_kw) {
+        pl_jsonschema_sb_add(sb, "Additional properties are not allowed (");
+    }
+    add_extras(sb, v, extras->nelts);
+    if (!e->node->pats_kw) {
+        pl_jsonschema_sb_add(sb, extras->nelts == 1 ? " was unexpected)"
+                                                    : " were unexpected)");
+    }
+    else {
+        const js_kw *pk = e->node->pats_kw;
+        const char **pv = apr_pcalloc(p, (pk->n + 1) * sizeof(char *));
+
+        pl_jsonschema_sb_add(sb, extras->nelts == 1
+                                     ? " does not match any of the "
+                                       "regexes: "
+                                     : " do not match any of the "
+                                       "regexes: ");
+        for (i = 0; i < pk->n; i++) {
+            pv[i] = pk->pats[i].source;
+        }
+        qsort(pv, pk->n, sizeof(char *), strptr_cmp);
+        for (i = 0; i < pk->n; i++) {
+            if (i) {
+                pl_jsonschema_sb_add(sb, ", ");
+            }
+            pl_jsonschema_repr_string(sb, pv[i], strlen(pv[i]));
+        }
+    }
+}
+
 const char *pl_jsonschema_err_message(apr_pool_t *p, const js_err *e)
 {
     sb_t sb;
@@ -569,50 +616,9 @@ const char *pl_jsonschema_err_message(apr_pool_t *p, const js_err *e)
         pl_jsonschema_repr_value(&sb, e->k->value, 0);
         pl_jsonschema_sb_add(&sb, " was expected");
         break;
-    case KW_ADDITIONALPROPERTIES: {
-        apr_array_header_t *extras = apr_array_make(p, 4, sizeof(char *));
-        const char **v;
-
-        json_object_object_foreach(e->inst, key, val)
-        {
-            (void)val;
-            if (pl_jsonschema_is_extra(e->node, key)) {
-                APR_ARRAY_PUSH(extras, const char *) = key;
-            }
-        }
-        v = (const char **)extras->elts;
-        qsort(v, extras->nelts, sizeof(char *), strptr_cmp);
-        if (!e->node->pats_kw) {
-            pl_jsonschema_sb_add(&sb,
-                                 "Additional properties are not allowed (");
-        }
-        add_extras(&sb, v, extras->nelts);
-        if (!e->node->pats_kw) {
-            pl_jsonschema_sb_add(&sb, extras->nelts == 1 ? " was unexpected)"
-                                                         : " were unexpected)");
-        }
-        else {
-            const js_kw *pk = e->node->pats_kw;
-            const char **pv = apr_pcalloc(p, (pk->n + 1) * sizeof(char *));
-
-            pl_jsonschema_sb_add(&sb, extras->nelts == 1
-                                          ? " does not match any of the "
-                                            "regexes: "
-                                          : " do not match any of the "
-                                            "regexes: ");
-            for (i = 0; i < pk->n; i++) {
-                pv[i] = pk->pats[i].source;
-            }
-            qsort(pv, pk->n, sizeof(char *), strptr_cmp);
-            for (i = 0; i < pk->n; i++) {
-                if (i) {
-                    pl_jsonschema_sb_add(&sb, ", ");
-                }
-                pl_jsonschema_repr_string(&sb, pv[i], strlen(pv[i]));
-            }
-        }
+    case KW_ADDITIONALPROPERTIES:
+        extras_message(&sb, p, e);
         break;
-    }
     case KW_REQUIRED:
         pl_jsonschema_repr_string(&sb, e->name, strlen(e->name));
         pl_jsonschema_sb_add(&sb, " is a required property");
