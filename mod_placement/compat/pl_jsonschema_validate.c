@@ -540,7 +540,9 @@ static void validate_child(vctx *vc, const js_node *n, json_object *inst,
 }
 
 /* One check a keyword: each offers to c the errors keyword k of node n
- * finds in inst (at depth), and validates the subschemas it applies. */
+ * finds in inst (at depth), and validates the subschemas it applies. A
+ * check is called only for the instances its keyword applies to (the
+ * table's "only"). */
 typedef void (*check_fn)(vctx *vc, const js_node *n, const js_kw *k,
                          json_object *inst, int depth, js_coll *c);
 
@@ -595,9 +597,6 @@ static void check_properties(vctx *vc, const js_node *n, const js_kw *k,
 {
     int i;
 
-    if (json_object_get_type(inst) != json_type_object) {
-        return;
-    }
     for (i = 0; i < k->n && coll_open(c, depth + 1); i++) {
         json_object *v;
 
@@ -613,9 +612,6 @@ static void check_pattern_properties(vctx *vc, const js_node *n, const js_kw *k,
 {
     int i;
 
-    if (json_object_get_type(inst) != json_type_object) {
-        return;
-    }
     for (i = 0; i < k->n; i++) {
         json_object_object_foreach(inst, key, val)
         {
@@ -634,9 +630,6 @@ static void check_additional_properties(vctx *vc, const js_node *n,
                                         const js_kw *k, json_object *inst,
                                         int depth, js_coll *c)
 {
-    if (json_object_get_type(inst) != json_type_object) {
-        return;
-    }
     if (k->flag == -1) {
         json_object_object_foreach(inst, key, val)
         {
@@ -665,9 +658,6 @@ static void check_required(vctx *vc, const js_node *n, const js_kw *k,
 {
     int i;
 
-    if (json_object_get_type(inst) != json_type_object) {
-        return;
-    }
     for (i = 0; i < k->n; i++) {
         if (!json_object_object_get_ex(inst, k->names[i], NULL)) {
             js_err e = err_make(k->kw, n, k, inst, depth);
@@ -682,12 +672,7 @@ static void check_required(vctx *vc, const js_node *n, const js_kw *k,
 static void check_property_count(vctx *vc, const js_node *n, const js_kw *k,
                                  json_object *inst, int depth, js_coll *c)
 {
-    int len;
-
-    if (json_object_get_type(inst) != json_type_object) {
-        return;
-    }
-    len = json_object_object_length(inst);
+    int len = json_object_object_length(inst);
     if ((k->kw == KW_MINPROPERTIES && len < k->limit) ||
         (k->kw == KW_MAXPROPERTIES && len > k->limit)) {
         raise_err(vc, c, k->kw, n, k, inst, depth);
@@ -697,9 +682,6 @@ static void check_property_count(vctx *vc, const js_node *n, const js_kw *k,
 static void check_items(vctx *vc, const js_node *n, const js_kw *k,
                         json_object *inst, int depth, js_coll *c)
 {
-    if (json_object_get_type(inst) != json_type_array) {
-        return;
-    }
     if (k->flag == -1) {
         size_t j, len = json_object_array_length(inst);
 
@@ -717,12 +699,7 @@ static void check_items(vctx *vc, const js_node *n, const js_kw *k,
 static void check_item_count(vctx *vc, const js_node *n, const js_kw *k,
                              json_object *inst, int depth, js_coll *c)
 {
-    apr_int64_t len;
-
-    if (json_object_get_type(inst) != json_type_array) {
-        return;
-    }
-    len = (apr_int64_t)json_object_array_length(inst);
+    apr_int64_t len = (apr_int64_t)json_object_array_length(inst);
     if ((k->kw == KW_MINITEMS && len < k->limit) ||
         (k->kw == KW_MAXITEMS && len > k->limit)) {
         raise_err(vc, c, k->kw, n, k, inst, depth);
@@ -732,8 +709,7 @@ static void check_item_count(vctx *vc, const js_node *n, const js_kw *k,
 static void check_unique_items(vctx *vc, const js_node *n, const js_kw *k,
                                json_object *inst, int depth, js_coll *c)
 {
-    if (k->flag && json_object_get_type(inst) == json_type_array &&
-        !array_unique(inst, vc->p)) {
+    if (k->flag && !array_unique(inst, vc->p)) {
         raise_err(vc, c, k->kw, n, k, inst, depth);
     }
 }
@@ -765,9 +741,6 @@ static void check_length(vctx *vc, const js_node *n, const js_kw *k,
 {
     apr_int64_t len;
 
-    if (json_object_get_type(inst) != json_type_string) {
-        return;
-    }
     len = utf8_length(json_object_get_string(inst),
                       (apr_size_t)json_object_get_string_len(inst));
     if ((k->kw == KW_MINLENGTH && len < k->limit) ||
@@ -779,8 +752,7 @@ static void check_length(vctx *vc, const js_node *n, const js_kw *k,
 static void check_pattern(vctx *vc, const js_node *n, const js_kw *k,
                           json_object *inst, int depth, js_coll *c)
 {
-    if (json_object_get_type(inst) == json_type_string &&
-        !pl_jsonschema_pattern_search(
+    if (!pl_jsonschema_pattern_search(
             &k->pats[0].re, json_object_get_string(inst),
             (apr_size_t)json_object_get_string_len(inst))) {
         raise_err(vc, c, k->kw, n, k, inst, depth);
@@ -877,42 +849,55 @@ static void check_ref(vctx *vc, const js_node *n, const js_kw *k,
     validate_node(vc, k->subs[0], inst, depth, c);
 }
 
-/* by keyword; the pseudo keywords have none */
-static const check_fn checks[] = {
-    [KW_TYPE] = check_type,
-    [KW_ENUM] = check_enum,
-    [KW_CONST] = check_const,
-    [KW_PROPERTIES] = check_properties,
-    [KW_PATTERNPROPERTIES] = check_pattern_properties,
-    [KW_ADDITIONALPROPERTIES] = check_additional_properties,
-    [KW_REQUIRED] = check_required,
-    [KW_MINPROPERTIES] = check_property_count,
-    [KW_MAXPROPERTIES] = check_property_count,
-    [KW_ITEMS] = check_items,
-    [KW_MINITEMS] = check_item_count,
-    [KW_MAXITEMS] = check_item_count,
-    [KW_UNIQUEITEMS] = check_unique_items,
-    [KW_MINIMUM] = check_bound,
-    [KW_MAXIMUM] = check_bound,
-    [KW_EXCLUSIVEMINIMUM] = check_bound,
-    [KW_EXCLUSIVEMAXIMUM] = check_bound,
-    [KW_MINLENGTH] = check_length,
-    [KW_MAXLENGTH] = check_length,
-    [KW_PATTERN] = check_pattern,
-    [KW_FORMAT] = check_format,
-    [KW_ANYOF] = check_any_of,
-    [KW_ONEOF] = check_any_of,
-    [KW_ALLOF] = check_all_of,
-    [KW_NOT] = check_not,
-    [KW_REF] = check_ref,
+/* By keyword (the pseudo keywords have none): the check, and the only
+ * type of instance the keyword applies to (ANY_TYPE: every type), as in
+ * python-jsonschema, whose checks return at once for other types. */
+#define ANY_TYPE (-1)
+static const struct {
+    check_fn check;
+    int only; /* a json_type, or ANY_TYPE */
+} checks[] = {
+    [KW_TYPE] = { check_type, ANY_TYPE },
+    [KW_ENUM] = { check_enum, ANY_TYPE },
+    [KW_CONST] = { check_const, ANY_TYPE },
+    [KW_PROPERTIES] = { check_properties, json_type_object },
+    [KW_PATTERNPROPERTIES] = { check_pattern_properties, json_type_object },
+    [KW_ADDITIONALPROPERTIES] = { check_additional_properties,
+                                  json_type_object },
+    [KW_REQUIRED] = { check_required, json_type_object },
+    [KW_MINPROPERTIES] = { check_property_count, json_type_object },
+    [KW_MAXPROPERTIES] = { check_property_count, json_type_object },
+    [KW_ITEMS] = { check_items, json_type_array },
+    [KW_MINITEMS] = { check_item_count, json_type_array },
+    [KW_MAXITEMS] = { check_item_count, json_type_array },
+    [KW_UNIQUEITEMS] = { check_unique_items, json_type_array },
+    [KW_MINIMUM] = { check_bound, ANY_TYPE },
+    [KW_MAXIMUM] = { check_bound, ANY_TYPE },
+    [KW_EXCLUSIVEMINIMUM] = { check_bound, ANY_TYPE },
+    [KW_EXCLUSIVEMAXIMUM] = { check_bound, ANY_TYPE },
+    [KW_MINLENGTH] = { check_length, json_type_string },
+    [KW_MAXLENGTH] = { check_length, json_type_string },
+    [KW_PATTERN] = { check_pattern, json_type_string },
+    [KW_FORMAT] = { check_format, ANY_TYPE },
+    [KW_ANYOF] = { check_any_of, ANY_TYPE },
+    [KW_ONEOF] = { check_any_of, ANY_TYPE },
+    [KW_ALLOF] = { check_all_of, ANY_TYPE },
+    [KW_NOT] = { check_not, ANY_TYPE },
+    [KW_REF] = { check_ref, ANY_TYPE },
 };
 
 static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
                              json_object *inst, int depth, js_coll *c)
 {
-    if ((size_t)k->kw < sizeof(checks) / sizeof(checks[0]) &&
-        checks[k->kw] != NULL) {
-        checks[k->kw](vc, n, k, inst, depth, c);
+    int only;
+
+    if ((size_t)k->kw >= sizeof(checks) / sizeof(checks[0]) ||
+        checks[k->kw].check == NULL) {
+        return;
+    }
+    only = checks[k->kw].only;
+    if (only == ANY_TYPE || (int)json_object_get_type(inst) == only) {
+        checks[k->kw].check(vc, n, k, inst, depth, c);
     }
 }
 
