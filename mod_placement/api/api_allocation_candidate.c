@@ -277,8 +277,9 @@ static void write_answer(pl_req_t *req, void *baton)
     PL_JS_LIT(&js, "}}");
     if (pl_jstream_finish(&js) != APR_SUCCESS) {
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, req->r,
-                      "allocation candidates: the client went away after "
-                      "%" APR_SIZE_T_FMT " bytes",
+                      PL_LOGNO(00901) "allocation candidates: the client "
+                                      "went away after "
+                                      "%" APR_SIZE_T_FMT " bytes",
                       js.sent);
     }
 }
