@@ -184,6 +184,19 @@ apr_status_t pl_db_select_list(pl_db_t *db, apr_pool_t *p,
 const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value);
 
 /**
+ * "In the set list" (list: SQL values, comma-separated), as a dialect
+ * writes it: "IN (list)"; on PostgreSQL "= ANY(%s)" with the array
+ * "{list}" pushed on args, list then holding the values bare (ids and
+ * UUIDs need no quoting in an array). The text is then one for any
+ * number of values, which the server keeps prepared, where values in
+ * the text made a new one for each call, parsed and planned again
+ * (0.4 ms of the 1 ms of database CPU of a claim). The text is a
+ * constant or from p.
+ */
+const char *pl_db_in_set(pl_db_t *db, apr_pool_t *p, const char *list,
+                         apr_array_header_t *args);
+
+/**
  * Transactions: one per write request, owned by whoever began first.
  * begin/end nest: only the outermost pair talks to the database, so a
  * store writer can run alone or as part of a larger write. end() takes

@@ -2,7 +2,8 @@
  *
  * pl_db_list.c: statements over lists of values (pl_db_exec_list,
  * pl_db_select_list), cut into chunks of bounded shapes so that each list
- * statement has few texts, each kept prepared.
+ * statement has few texts, each kept prepared; and how a dialect writes
+ * "in this set" (pl_db_in_set).
  */
 #include <string.h>
 #include <apr_strings.h>
@@ -148,4 +149,16 @@ apr_status_t pl_db_select_list(pl_db_t *db, apr_pool_t *p,
                                int n, pl_db_row_fn *fn, void *baton)
 {
     return run_list(db, p, l, values, n, fn, baton, NULL);
+}
+
+/* PostgreSQL's array: one text for any number of values, which the
+ * server then keeps prepared (pl_db_stmt.c's kept statements). */
+const char *pl_db_in_set(pl_db_t *db, apr_pool_t *p, const char *list,
+                         apr_array_header_t *args)
+{
+    if (pl_db_dialect(db) != PL_DB_PGSQL) {
+        return apr_pstrcat(p, "IN (", list, ")", NULL);
+    }
+    APR_ARRAY_PUSH(args, const char *) = apr_pstrcat(p, "{", list, "}", NULL);
+    return "= ANY(%s)";
 }
