@@ -54,6 +54,10 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
 
 pl_db_dialect_e pl_db_dialect(const pl_db_t *db);
 
+/** The pool of this use (pl_db_wrap's p: the request's), for the scratch
+ *  subpools of a store function that is given no pool of its own. */
+apr_pool_t *pl_db_pool(const pl_db_t *db);
+
 /**
  * Where this use logs (NULL: nowhere). At PL_LOG_TRACE1 each statement
  * is logged with its time, its rows (read or changed) and the start of

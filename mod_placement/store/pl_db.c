@@ -302,6 +302,11 @@ pl_db_dialect_e pl_db_dialect(const pl_db_t *db)
     return db->dialect;
 }
 
+apr_pool_t *pl_db_pool(const pl_db_t *db)
+{
+    return db->pool;
+}
+
 const char *pl_db_errstr(const pl_db_t *db)
 {
     return db->errstr ? db->errstr : "";
