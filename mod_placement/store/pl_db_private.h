@@ -2,10 +2,12 @@
  *
  * pl_db_private.h: what the three files of the database layer share and
  * nobody else sees: the handle, the state kept with a connection, and
- * the calls between them. pl_db.c owns the session (setup, the checks
- * after a failure, the reconnect), error classification and
- * transactions; pl_db_stmt.c runs statements, with their caches and
- * tracing; pl_db_list.c cuts statements over lists into chunks.
+ * the calls between them, from the bottom up: pl_db.c owns the session
+ * (setup, the checks after a failure, the reconnect), error
+ * classification and the reading of rows; pl_db_stmt.c runs statements,
+ * with their caches and tracing; pl_db_txn.c opens and ends
+ * transactions and savepoints, and retries; pl_db_list.c cuts
+ * statements over lists into chunks.
  */
 #ifndef PL_DB_PRIVATE_H
 #define PL_DB_PRIVATE_H
@@ -27,7 +29,7 @@ struct pl_db_t {
     pl_db_dialect_e dialect;
     const char *errstr;
     const pl_log_t *log; /* NULL: nothing logged */
-    int nrows;           /* rows the last each_row() read */
+    int nrows;           /* rows the last pl_db_each_row read */
     int calls;           /* statements sent in this use (first_call) */
     int timeout;         /* PlacementStatementTimeout, seconds */
 };
@@ -70,7 +72,7 @@ typedef struct conn_state_t {
 /* PostgreSQL: random access (the whole result at once, PQexec), because
  * apr_dbd_pgsql's sequential mode sleeps 100 ms on every empty result.
  * The others: sequential (apr_dbd_mysql's random mode wants row numbers,
- * and read_rows asks for "the next one"). */
+ * and pl_db_read_rows asks for "the next one"). */
 static inline int pl_db_random_access(const pl_db_t *db)
 {
     return db->dialect == PL_DB_PGSQL;
@@ -87,9 +89,13 @@ int pl_db_first_call(pl_db_t *db);
  * connection made anew (only the first of a use: first) */
 int pl_db_reconnected(pl_db_t *db, int first);
 
-/* pl_db_stmt.c: every row of res copied into *prows, from p */
-apr_status_t pl_db_stmt_read_rows(pl_db_t *db, apr_pool_t *p,
-                                  apr_dbd_results_t *res, pl_rows_t **prows);
+/* pl_db.c: every row of res to fn (read to the end whatever fn says) */
+apr_status_t pl_db_each_row(pl_db_t *db, apr_pool_t *p, apr_dbd_results_t *res,
+                            pl_db_row_fn *fn, void *baton);
+
+/* pl_db.c: every row of res copied into *prows, from p */
+apr_status_t pl_db_read_rows(pl_db_t *db, apr_pool_t *p, apr_dbd_results_t *res,
+                             pl_rows_t **prows);
 
 /* pl_db_stmt.c: sql with its arguments, prepared, its driver buffers
  * from p: its rows to fn (a query) or *pchanged (fn NULL); traced */

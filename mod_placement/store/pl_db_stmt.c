@@ -151,86 +151,6 @@ static const char *execute_text(pl_db_t *db, apr_pool_t *p, const char *name,
     return apr_pstrcatv(p, vec, n, NULL);
 }
 
-/* Call fn for every row of res, its cells NULL for SQL NULL. Reads to
- * the end (-1) even once fn failed: drivers only release a result once
- * it has been read through. */
-static apr_status_t each_row(pl_db_t *db, apr_pool_t *p, apr_dbd_results_t *res,
-                             pl_db_row_fn *fn, void *baton)
-{
-    apr_dbd_row_t *row = NULL;
-    const char **cells = NULL;
-    apr_status_t rv = APR_SUCCESS;
-    int ncols = 0, j, ret;
-
-    db->nrows = 0;
-    while ((ret = apr_dbd_get_row(db->driver, p, res, &row, -1)) == 0) {
-        db->nrows++;
-        if (cells == NULL) {
-            /* pgsql sequential results know their columns only once
-             * the first row is fetched */
-            ncols = apr_dbd_num_cols(db->driver, res);
-            cells = apr_palloc(p, (ncols + 1) * sizeof(*cells));
-        }
-        if (rv != APR_SUCCESS) {
-            continue;
-        }
-        for (j = 0; j < ncols; j++) {
-            const char *v = apr_dbd_get_entry(db->driver, row, j);
-            char *s = NULL;
-
-            /* pgsql gives "" for SQL NULL; datum_get tells them apart */
-            if (v && *v == '\0' &&
-                apr_dbd_datum_get(db->driver, row, j, APR_DBD_TYPE_STRING,
-                                  &s) == APR_ENOENT) {
-                v = NULL;
-            }
-            cells[j] = v;
-        }
-        rv = fn(baton, ncols, cells);
-    }
-    return ret == -1 ? rv : pl_db_classify(db, ret);
-}
-
-typedef struct copy_rows_t {
-    apr_pool_t *p;
-    pl_rows_t *rows;
-    apr_array_header_t *cells;
-} copy_rows_t;
-
-/* Every cell copied: drivers reuse their row buffers, and apr_dbd_pgsql
- * clears a whole result once its last row is read. */
-static apr_status_t copy_row(void *baton, int ncols, const char *const *cells)
-{
-    copy_rows_t *c = baton;
-    int j;
-
-    c->rows->ncols = ncols;
-    for (j = 0; j < ncols; j++) {
-        APR_ARRAY_PUSH(c->cells,
-                       const char *) = cells[j] ? apr_pstrdup(c->p, cells[j])
-                                                : NULL;
-    }
-    c->rows->nrows++;
-    return APR_SUCCESS;
-}
-
-apr_status_t pl_db_stmt_read_rows(pl_db_t *db, apr_pool_t *p,
-                                  apr_dbd_results_t *res, pl_rows_t **prows)
-{
-    copy_rows_t c;
-    apr_status_t rv;
-
-    c.p = p;
-    c.rows = apr_pcalloc(p, sizeof(*c.rows));
-    c.rows->ncols = apr_dbd_num_cols(db->driver, res);
-    c.cells = apr_array_make(p, 16 * (c.rows->ncols ? c.rows->ncols : 1),
-                             sizeof(const char *));
-    rv = each_row(db, p, res, copy_row, &c);
-    c.rows->cells = (const char **)c.cells->elts;
-    *prows = c.rows;
-    return rv;
-}
-
 /* The bytes of a statement's text a trace1 line shows. */
 #define SQL_HEAD 160
 
@@ -359,7 +279,7 @@ apr_status_t pl_db_select(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
     apr_status_t rv = execute(db, p, sql, nargs, args, &res, NULL, &how);
 
     if (rv == APR_SUCCESS) {
-        rv = pl_db_stmt_read_rows(db, p, res, prows);
+        rv = pl_db_read_rows(db, p, res, prows);
     }
     trace_statement(db, start, how, sql,
                     rv == APR_SUCCESS ? (*prows)->nrows : 0, rv);
@@ -396,8 +316,7 @@ apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
         ret = apr_dbd_select(db->driver, p, db->handle, &res, sql,
                              pl_db_random_access(db));
     }
-    rv = ret ? pl_db_classify(db, ret)
-             : pl_db_stmt_read_rows(db, p, res, prows);
+    rv = ret ? pl_db_classify(db, ret) : pl_db_read_rows(db, p, res, prows);
 
     trace_statement(db, start, "text", sql,
                     rv == APR_SUCCESS ? (*prows)->nrows : 0, rv);
@@ -546,7 +465,7 @@ apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
     apr_status_t rv = run(db, p, sql, 1, &res, &how);
 
     if (rv == APR_SUCCESS) {
-        rv = pl_db_stmt_read_rows(db, p, res, prows);
+        rv = pl_db_read_rows(db, p, res, prows);
     }
     trace_statement(db, start, how, sql,
                     rv == APR_SUCCESS ? (*prows)->nrows : 0, rv);
@@ -568,7 +487,7 @@ static apr_status_t select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
     apr_pool_create(&scratch, p);
     db->nrows = 0;
     if ((rv = run(db, scratch, sql, cache, &res, &how)) == APR_SUCCESS) {
-        rv = each_row(db, scratch, res, fn, baton);
+        rv = pl_db_each_row(db, scratch, res, fn, baton);
     }
     apr_pool_destroy(scratch);
     trace_statement(db, start, how, sql, db->nrows, rv);
@@ -623,7 +542,7 @@ apr_status_t pl_db_stmt_run_prepared(pl_db_t *db, apr_pool_t *p,
     db->nrows = 0;
     rv = execute(db, p, sql, nargs, args, fn ? &res : NULL, pchanged, &how);
     if (rv == APR_SUCCESS && fn) {
-        rv = each_row(db, p, res, fn, baton);
+        rv = pl_db_each_row(db, p, res, fn, baton);
         *pchanged = db->nrows;
     }
     trace_statement(db, start, how, sql, *pchanged, rv);
