@@ -18,7 +18,8 @@
 #   make format   rewrite the C files in the style of .clang-format;
 #                 make format-check lists those that differ (make test)
 #   make lint     cppcheck and clang-tidy (.clang-tidy) on every C file of
-#                 mod_placement/ (scripts/lint.sh; not part of make test)
+#                 mod_placement/, the log numbers against docs/log-numbers
+#                 (scripts/lint.sh; not part of make test)
 #   make fault-long  the database failures of issue 35 at length (t/fault,
 #                 t/concurrency: sessions ended, MariaDB restarted)
 #   make fuzz     libFuzzer harnesses of the pure parsers (t/fuzz/, clang,
@@ -55,7 +56,8 @@ SAN_FLAGS ?=
 # (docs/architecture.md). The library below the glue is compiled WITHOUT
 # httpd's include directory, so a store, engine, identity or compat file
 # that reaches for httpd fails to compile; only the glue (httpd/, api/
-# and the module's entry) sees httpd. A folder's private headers sit
+# and, at the top of mod_placement/, the module's entry and the request
+# pipeline) sees httpd. A folder's private headers sit
 # beside its sources ("x.h" is looked up beside the including file first).
 CFLAGS_BASE = $(SAN_FLAGS) -std=gnu99 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
               -Wno-missing-field-initializers $(if $(WERROR),-Werror) \
@@ -69,12 +71,12 @@ CFLAGS_MOD  = $(CFLAGS_BASE) -Imod_placement/httpd -Imod_placement/api -I$(APXS_
 LIB_DIRS  := common compat identity store candidates
 GLUE_DIRS := httpd api
 LIB_SRCS  := $(foreach d,$(LIB_DIRS),$(wildcard mod_placement/$(d)/*.c))
-MOD_SRCS  := mod_placement/mod_placement.c $(foreach d,$(GLUE_DIRS),$(wildcard mod_placement/$(d)/*.c))
+MOD_SRCS  := $(wildcard mod_placement/*.c) $(foreach d,$(GLUE_DIRS),$(wildcard mod_placement/$(d)/*.c))
 LIB_OBJS  := $(patsubst mod_placement/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/pl_std_data.o
 MOD_OBJS  := $(patsubst mod_placement/%.c,$(O)/mod/%.o,$(MOD_SRCS))
 LIB       := $(O)/libplacement.a
 LIB_HDRS  := $(wildcard include/*.h) $(foreach d,$(LIB_DIRS),$(wildcard mod_placement/$(d)/*.h))
-MOD_HDRS  := $(LIB_HDRS) $(foreach d,$(GLUE_DIRS),$(wildcard mod_placement/$(d)/*.h))
+MOD_HDRS  := $(LIB_HDRS) $(wildcard mod_placement/*.h) $(foreach d,$(GLUE_DIRS),$(wildcard mod_placement/$(d)/*.h))
 LIB_LIBS  := $(APR_LIBS) $(JSON_LIBS) $(CURL_LIBS) $(YAML_LIBS) -luuid
 
 # Unit tests may look into the private headers of the layers they test.
@@ -159,14 +161,16 @@ $(O)/manage/pm_sql_data.c: $(wildcard sql/migrations/*.sql) tools/manage/gen-sql
 $(O)/manage/pm_sql_data.o: $(O)/manage/pm_sql_data.c tools/manage/pm.h
 	$(CC) $(CFLAGS_LIB) -Itools/manage -c -o $@ $<
 
+# Each binary runs once: its TAP lines are counted, and a non-zero exit
+# without a "not ok" line (a crash, an abort) counts as one failure.
 unit: $(UNIT_BINS)
 	@pass=0; fail=0; \
 	for t in $(UNIT_BINS); do \
-	    out=$$($$t 2>&1); echo "$$out"; \
+	    out=$$($$t 2>&1); rc=$$?; echo "$$out"; \
 	    p=$$(printf '%s\n' "$$out" | grep -c '^ok '); \
 	    f=$$(printf '%s\n' "$$out" | grep -c '^not ok '); \
 	    pass=$$((pass + p)); fail=$$((fail + f)); \
-	    $$t >/dev/null 2>&1 || [ $$f -gt 0 ] || fail=$$((fail + 1)); \
+	    [ $$rc -eq 0 ] || [ $$f -gt 0 ] || fail=$$((fail + 1)); \
 	done; \
 	echo "unit: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
@@ -195,7 +199,8 @@ test-asan: asan-build
 	MOD_PLACEMENT=$(abspath $(ASAN_O))/mod_placement.so t/fault/run
 
 # Static analysis: cppcheck and clang-tidy with the flags above, a report
-# per finding and "lint: N passed, M failed" (files clean / with reports).
+# per finding and "lint: N passed, M failed" (files clean / with reports);
+# then scripts/check-log-numbers.sh (docs/log-numbers) as one more.
 lint:
 	APXS=$(APXS) scripts/lint.sh
 
@@ -317,11 +322,11 @@ endif
 clean:
 	rm -rf $(O)
 
-# The house style (.clang-format, docs/STYLE.md 3.3) on every C file of
-# the project: `make format` rewrites them, `make format-check` lists
-# those that differ (one summary line for t/run-all).
+# The house style (.clang-format; ../shared/docs/STYLE.md 3.3) on every C
+# file of the project: `make format` rewrites them, `make format-check`
+# lists those that differ (one summary line for t/run-all).
 CLANG_FORMAT ?= clang-format
-FORMAT_SRCS   = $(wildcard mod_placement/*.c mod_placement/*/*.[ch] include/*.h \
+FORMAT_SRCS   = $(wildcard mod_placement/*.[ch] mod_placement/*/*.[ch] include/*.h \
                            t/unit/*.c t/unit/*.h t/fuzz/*.c bench/*.c \
                            tools/manage/*.[ch])
 format:

@@ -42,7 +42,7 @@ SIZES=${SIZES:-1000 100000 1000000}
 COUNT=${COUNT:-200}
 RUN_TIMEOUT=${RUN_TIMEOUT:-600}
 NOVA_Q='/allocation_candidates?limit=1000&resources=DISK_GB:10,MEMORY_MB:512,VCPU:1&root_required=!COMPUTE_STATUS_DISABLED'
-GATE_Q="/allocation_candidates?$($PY -c 'import sys; sys.path.insert(0, "/work/shared/bench"); import placement_bench as p; print(p.MAIN_QUERY)')&limit=1000"
+GATE_Q="/allocation_candidates?$($PY -c 'import sys; sys.path.insert(0, sys.argv[1]); import placement_bench as p; print(p.MAIN_QUERY)' "$SHARED/bench")&limit=1000"
 
 # shellcheck source=../scripts/lib-db.sh
 . "$REPO/scripts/lib-db.sh"

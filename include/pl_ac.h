@@ -92,7 +92,7 @@ void pl_ac_request_names(apr_pool_t *p, const pl_ac_request_t *req,
                          apr_array_header_t **ptrees);
 
 /* ------------------------------------------------------------------ */
-/* The world: what store_ac.c reads for ac_build.c                     */
+/* The world: what store_ac.c reads for ac_build.c (ac_world.c)       */
 /* ------------------------------------------------------------------ */
 
 /** A name (resource class, trait, aggregate uuid, provider uuid) and the
@@ -190,10 +190,6 @@ pl_ac_world_t *pl_ac_world_make(apr_pool_t *p);
  *  world's arrays of a thousand providers cost more than filling them. */
 void pl_ac_array_reserve(apr_array_header_t *a, int n);
 
-/** (total - reserved) * allocation_ratio in doubles, as upstream's SQL
- *  compares a single amount with it. */
-double pl_ac_capacity_real(const pl_ac_inv_t *inv);
-
 /** upstream's capacity, int((total - reserved) * allocation_ratio),
  *  saturated to the range of apr_int64_t instead of overflowing. */
 apr_int64_t pl_ac_capacity(const pl_ac_inv_t *inv);
@@ -282,6 +278,10 @@ typedef struct pl_ac_result_t {
     int truncated;   /**< stopped by limit / max / budget */
     int over_budget; /**< the node budget stopped it: fewer candidates
                       *   than the bound allowed */
+    /** the bound stopped it and the bound was the configured maximum
+     *  (PlacementMaxAllocationCandidates), lower than the request's
+     *  limit or without one */
+    int at_maximum;
 } pl_ac_result_t;
 
 /**
@@ -294,13 +294,13 @@ typedef struct pl_ac_result_t {
 int pl_ac_bound(const pl_ac_opts_t *opts);
 
 /**
- * Build the allocation candidates of req in world. Always returns
- * APR_SUCCESS with *pres (outcome PL_AC_OK and possibly no candidates, or
- * the unknown name upstream would have refused first).
+ * Build the allocation candidates of req in world into *pres: outcome
+ * PL_AC_OK and possibly no candidates, or the unknown name upstream
+ * would have refused first. Nothing in it can fail.
  */
-apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
-                         const pl_ac_world_t *world, const pl_ac_opts_t *opts,
-                         pl_ac_result_t **pres);
+void pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
+                 const pl_ac_world_t *world, const pl_ac_opts_t *opts,
+                 pl_ac_result_t **pres);
 
 /** One provider of a summary, with its inventories and traits. */
 typedef struct pl_ac_summary_res_t {

@@ -54,6 +54,10 @@ pl_db_t *pl_db_wrap(apr_pool_t *p, apr_pool_t *conn_pool,
 
 pl_db_dialect_e pl_db_dialect(const pl_db_t *db);
 
+/** The pool of this use (pl_db_wrap's p: the request's), for the scratch
+ *  subpools of a store function that is given no pool of its own. */
+apr_pool_t *pl_db_pool(const pl_db_t *db);
+
 /**
  * Where this use logs (NULL: nowhere). At PL_LOG_TRACE1 each statement
  * is logged with its time, its rows (read or changed) and the start of
@@ -182,6 +186,19 @@ apr_status_t pl_db_select_list(pl_db_t *db, apr_pool_t *p,
 
 /** 'value' quoted and escaped for this connection, allocated from p. */
 const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value);
+
+/**
+ * "In the set list" (list: SQL values, comma-separated), as a dialect
+ * writes it: "IN (list)"; on PostgreSQL "= ANY(%s)" with the array
+ * "{list}" pushed on args, list then holding the values bare (ids and
+ * UUIDs need no quoting in an array). The text is then one for any
+ * number of values, which the server keeps prepared, where values in
+ * the text made a new one for each call, parsed and planned again
+ * (0.4 ms of the 1 ms of database CPU of a claim). The text is a
+ * constant or from p.
+ */
+const char *pl_db_in_set(pl_db_t *db, apr_pool_t *p, const char *list,
+                         apr_array_header_t *args);
 
 /**
  * Transactions: one per write request, owned by whoever began first.

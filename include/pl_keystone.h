@@ -85,7 +85,4 @@ const char *pl_ks_identity_encode(apr_pool_t *p, const pl_ks_identity_t *id);
 apr_status_t pl_ks_identity_decode(apr_pool_t *p, const char *text,
                                    pl_ks_identity_t *id);
 
-/** Keystone's ISO 8601 time ("2026-11-23T20:21:53.000000Z"); 0 if bad. */
-apr_time_t pl_ks_parse_time(const char *iso);
-
 #endif /* PL_KEYSTONE_H */

@@ -137,15 +137,18 @@ apr_status_t pl_qs_required(apr_pool_t *p, int mv,
  * Parse root_required (GET /allocation_candidates, 1.35+): values are all
  * the values given. Forbidden traits are allowed, "in:" never is (not
  * even at 1.39), required holds no duplicates and any_of stays empty.
- * Returns APR_SUCCESS with *ptraits, or APR_EINVAL with *perr:
+ * Returns APR_SUCCESS with *ptraits, or APR_EINVAL with *perr and the
+ * code of placement's error in *pcode (NULL: the default code):
  *   "Query parameter 'root_required' may be specified only once."
  *   a pl_qs_traits_value() text, or
  *   "Conflicting required and forbidden traits found in root_required:
- *    <A, B>" (names sorted; upstream prints them in set order).
+ *    <A, B>" (names sorted; upstream prints them in set order), whose
+ *    code is PL_ERRC_QUERY_BAD_VALUE.
  */
 apr_status_t pl_qs_root_required(apr_pool_t *p,
                                  const apr_array_header_t *values,
-                                 pl_qs_traits_t **ptraits, const char **perr);
+                                 pl_qs_traits_t **ptraits, const char **perr,
+                                 const char **pcode);
 
 /**
  * Append to out (const char *) one "required<suffix>: (A, B)" entry for

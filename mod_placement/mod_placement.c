@@ -34,8 +34,8 @@
 #include "pl_body_budget.h"
 #include "pl_metrics.h"
 #include "pl_authorize.h"
-
-int pl_handler(request_rec *r);
+#include "pl_router.h"
+#include "pl_handler.h"
 
 static int pl_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 {
@@ -67,6 +67,21 @@ static int pl_check_config(apr_pool_t *pconf, apr_pool_t *plog,
     return pl_authorize_check_config(pconf, ptemp, s);
 }
 
+/* The metrics count a request under the index of its route in the table
+ * (pl_handler.c), and name route i by its method and template. */
+static const char **route_labels(apr_pool_t *pconf)
+{
+    int i, n = pl_router_count();
+    const char **labels = apr_palloc(pconf, sizeof(*labels) * (apr_size_t)n);
+
+    for (i = 0; i < n; i++) {
+        const pl_route_t *route = pl_router_route(i);
+
+        labels[i] = apr_pstrcat(pconf, route->method, " ", route->path, NULL);
+    }
+    return labels;
+}
+
 static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                           apr_pool_t *ptemp, server_rec *s)
 {
@@ -88,7 +103,9 @@ static int pl_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                      PL_LOGNO(00003) "cannot initialise libcurl");
         return HTTP_INTERNAL_SERVER_ERROR;
     }
-    if (pl_metrics_post_config(pconf, s) != OK ||
+    pl_req_post_config();
+    if (pl_metrics_post_config(pconf, s, route_labels(pconf),
+                               pl_router_count()) != OK ||
         pl_authorize_post_config(pconf, ptemp, s) != OK) {
         return HTTP_INTERNAL_SERVER_ERROR;
     }

@@ -19,8 +19,11 @@
 #               reports in the project's own headers included; "NOLINT"
 #               silences one
 # Every report is printed; a file is "passed" when neither tool reports
-# anything for it (its headers included). The last lines count the
-# reports per tool, then "lint: N passed, M failed". Exit 1 on any report.
+# anything for it (its headers included). Without FILES,
+# scripts/check-log-numbers.sh then checks our log message numbers against
+# docs/log-numbers (one more "file": passed or failed). The last lines
+# count the reports per tool, then "lint: N passed, M failed". Exit 1 on
+# any report.
 #
 # Environment: CPPCHECK (cppcheck), CLANG_TIDY (clang-tidy), APXS (apxs),
 # LINT_JOBS (files analysed at once; nproc).
@@ -51,9 +54,11 @@ MOD_FLAGS="$LIB_FLAGS -Imod_placement/httpd -Imod_placement/api \
 -I$("$APXS" -q INCLUDEDIR)"
 export LIB_FLAGS MOD_FLAGS CPPCHECK CLANG_TIDY top
 
+whole_tree=0
 if [ $# -gt 0 ]; then
     files=("$@")
 else
+    whole_tree=1
     files=(mod_placement/*.c mod_placement/*/*.c tools/*/*.c)
 fi
 
@@ -106,6 +111,13 @@ for f in "${files[@]}"; do
         pass=$((pass + 1))
     fi
 done
+if [ "$whole_tree" = 1 ]; then
+    if "$top/scripts/check-log-numbers.sh"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+    fi
+fi
 echo "lint: cppcheck $n_cppcheck reports, clang-tidy $n_tidy reports"
 echo "lint: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -43,7 +43,7 @@ int pl_api_aggregate_list(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_rp_of_path(req, NULL, &prov))) {
         return st;
     }
     rv = pl_store_aggregate_list(req->db, req->pool, prov->id, &uuids);
@@ -69,7 +69,7 @@ int pl_api_aggregate_set(pl_req_t *req)
     size_t i, n;
     int st;
 
-    if ((st = pl_api_provider_of_path(req, NULL, &prov)) ||
+    if ((st = pl_api_rp_of_path(req, NULL, &prov)) ||
         (st = pl_schema(req,
                         with_generation ? PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_19
                                         : PL_SCHEMA_AGGREGATE_PUT_SCHEMA_V1_1,

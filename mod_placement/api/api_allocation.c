@@ -79,7 +79,7 @@ static void add_items(pl_alloc_consumer_t *ac, json_object *allocs,
     }
 }
 
-void pl_api_alloc_init(pl_req_t *req, pl_alloc_write_t *w)
+void pl_api_allocation_init(pl_req_t *req, pl_alloc_write_t *w)
 {
     memset(w, 0, sizeof(*w));
     w->consumers = apr_array_make(req->pool, 2, sizeof(pl_alloc_consumer_t *));
@@ -87,7 +87,8 @@ void pl_api_alloc_init(pl_req_t *req, pl_alloc_write_t *w)
     w->retries = pl_config_conflict_retries(req->conf);
 }
 
-void pl_api_alloc_parse(pl_req_t *req, json_object *doc, pl_alloc_write_t *w)
+void pl_api_allocation_parse(pl_req_t *req, json_object *doc,
+                             pl_alloc_write_t *w)
 {
     json_object_object_foreach(doc, cuuid, data)
     {
@@ -172,8 +173,9 @@ static const char *failure_text(pl_req_t *req, apr_status_t rv,
     }
 }
 
-int pl_api_alloc_error(pl_req_t *req, apr_status_t rv,
-                       const pl_alloc_write_t *w, pl_api_alloc_route_e route)
+int pl_api_allocation_error(pl_req_t *req, apr_status_t rv,
+                            const pl_alloc_write_t *w,
+                            pl_api_allocation_route_e route)
 {
     const pl_alloc_failure_t *f = &w->fail;
     const char *text = failure_text(req, rv, f);
@@ -194,7 +196,7 @@ int pl_api_alloc_error(pl_req_t *req, apr_status_t rv,
     default:
         break;
     }
-    if (route == PL_API_ALLOC_RESHAPER) { /* handlers/reshaper.py */
+    if (route == PL_API_ALLOCATION_RESHAPER) { /* handlers/reshaper.py */
         switch (rv) {
         case PL_ALLOC_ENOINVPROVIDER:
             return pl_err(req, HTTP_BAD_REQUEST, PL_ERRC_PROVIDER_NOT_FOUND,
@@ -218,7 +220,7 @@ int pl_api_alloc_error(pl_req_t *req, apr_status_t rv,
         }
     }
     /* handlers/allocation.py */
-    if (rv == APR_ENOENT && route == PL_API_ALLOC_PUT) {
+    if (rv == APR_ENOENT && route == PL_API_ALLOCATION_PUT) {
         return pl_err(
             req, HTTP_BAD_REQUEST, NULL,
             "Unable to allocate inventory for consumer %s: %s",
@@ -237,7 +239,7 @@ int pl_api_alloc_error(pl_req_t *req, apr_status_t rv,
     return pl_err_store(req, rv, "writing allocations");
 }
 
-void pl_api_alloc_log(pl_req_t *req, const pl_alloc_write_t *w)
+void pl_api_allocation_log(pl_req_t *req, const pl_alloc_write_t *w)
 {
     pl_metrics_add(PL_METRIC_CONFLICT_RETRIES, w->conflicts);
     pl_metrics_add(PL_METRIC_DEADLOCK_RETRIES, w->deadlocks);
@@ -252,7 +254,7 @@ void pl_api_alloc_log(pl_req_t *req, const pl_alloc_write_t *w)
 }
 
 static int run_write(pl_req_t *req, pl_alloc_write_t *w,
-                     pl_api_alloc_route_e route)
+                     pl_api_allocation_route_e route)
 {
     apr_status_t rv;
     pl_db_t *db;
@@ -262,9 +264,9 @@ static int run_write(pl_req_t *req, pl_alloc_write_t *w,
         return st;
     }
     rv = pl_store_allocation_write(db, req->pool, w);
-    pl_api_alloc_log(req, w);
+    pl_api_allocation_log(req, w);
     if (rv != APR_SUCCESS) {
-        return pl_api_alloc_error(req, rv, w, route);
+        return pl_api_allocation_error(req, rv, w, route);
     }
     return pl_reply_empty(req, HTTP_NO_CONTENT);
 }
@@ -322,9 +324,9 @@ int pl_api_allocation_consumer_put(pl_req_t *req)
         allocs = list_to_dict(req, allocs);
         json_object_object_add(doc, "allocations", allocs);
     }
-    pl_api_alloc_init(req, &w);
+    pl_api_allocation_init(req, &w);
     add_items(add_consumer(req, uuid, doc, &w), allocs, &w);
-    return run_write(req, &w, PL_API_ALLOC_PUT);
+    return run_write(req, &w, PL_API_ALLOCATION_PUT);
 }
 
 int pl_api_allocation_post(pl_req_t *req)
@@ -345,9 +347,9 @@ int pl_api_allocation_post(pl_req_t *req)
         (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    pl_api_alloc_init(req, &w);
-    pl_api_alloc_parse(req, doc, &w);
-    return run_write(req, &w, PL_API_ALLOC_POST);
+    pl_api_allocation_init(req, &w);
+    pl_api_allocation_parse(req, doc, &w);
+    return run_write(req, &w, PL_API_ALLOCATION_POST);
 }
 
 static void touch_rows(pl_req_t *req, const apr_array_header_t *rows)
@@ -454,11 +456,11 @@ int pl_api_allocation_provider_list(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_api_provider_of_path(req,
-                                      "Resource provider '%s' not "
-                                      "found: No resource provider with "
-                                      "uuid %s found",
-                                      &prov))) {
+    if ((st = pl_api_rp_of_path(req,
+                                "Resource provider '%s' not "
+                                "found: No resource provider with "
+                                "uuid %s found",
+                                &prov))) {
         return st;
     }
     rv = pl_store_allocation_by_provider(req->db, req->pool, prov->id, &rows);

@@ -277,8 +277,9 @@ static void write_answer(pl_req_t *req, void *baton)
     PL_JS_LIT(&js, "}}");
     if (pl_jstream_finish(&js) != APR_SUCCESS) {
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, req->r,
-                      "allocation candidates: the client went away after "
-                      "%" APR_SIZE_T_FMT " bytes",
+                      PL_LOGNO(00901) "allocation candidates: the client "
+                                      "went away after "
+                                      "%" APR_SIZE_T_FMT " bytes",
                       js.sent);
     }
 }
@@ -288,19 +289,14 @@ static void write_answer(pl_req_t *req, void *baton)
  * (PL05101) and it is counted here. One that stopped at
  * PlacementMaxAllocationCandidates rather than at the request's limit is
  * counted apart, so that an operator sees whether the maximum bites. */
-static void count_answer(const pl_ac_opts_t *opts, const pl_ac_world_t *world,
-                         const pl_ac_result_t *res)
+static void count_answer(const pl_ac_world_t *world, const pl_ac_result_t *res)
 {
-    int maximum_binds = opts->max_candidates >= 0 &&
-                        (opts->limit <= 0 ||
-                         opts->max_candidates < opts->limit);
-
     pl_metrics_add(PL_METRIC_CANDIDATE_REQUESTS, 1);
     pl_metrics_add(PL_METRIC_CANDIDATES_RETURNED, res->cands->nelts);
     if (res->over_budget) {
         pl_metrics_add(PL_METRIC_CANDIDATES_CUT, 1);
     }
-    else if (res->truncated && maximum_binds) {
+    else if (res->at_maximum) {
         pl_metrics_add(PL_METRIC_CANDIDATES_AT_MAXIMUM, 1);
     }
     pl_metrics_add(PL_METRIC_PROVIDER_CACHE_HITS, world->facts_cached);
@@ -378,6 +374,6 @@ int pl_api_ac_list(pl_req_t *req)
     answer->sums = sums;
     answer->uuids = uuids_make(req->pool, by_id);
     req->last_modified = apr_time_now();
-    count_answer(&opts, world, res);
+    count_answer(world, res);
     return pl_reply_stream(req, HTTP_OK, write_answer, answer);
 }

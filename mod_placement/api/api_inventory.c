@@ -126,11 +126,11 @@ static void warn_over_capacity(pl_req_t *req, const pl_provider_t *prov,
  * (upstream repeats the message). */
 static int read_provider(pl_req_t *req, pl_provider_t **pprov)
 {
-    return pl_api_provider_of_path(req,
-                                   "No resource provider with uuid %s "
-                                   "found : No resource provider with "
-                                   "uuid %s found",
-                                   pprov);
+    return pl_api_rp_of_path(req,
+                             "No resource provider with uuid %s "
+                             "found : No resource provider with "
+                             "uuid %s found",
+                             pprov);
 }
 
 int pl_api_inventory_list(pl_req_t *req)
@@ -199,7 +199,7 @@ int pl_api_inventory_create(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_api_provider_of_path(req, NULL, &prov)) ||
+    if ((st = pl_api_rp_of_path(req, NULL, &prov)) ||
         (st = pl_schema(req, PL_SCHEMA_INVENTORY_POST_SCHEMA, &schema)) ||
         (st = pl_read_json(req, schema, &doc))) {
         return st;
@@ -250,7 +250,7 @@ static int read_update(pl_req_t *req, const char *text, pl_provider_t **pprov,
     const pl_jsonschema_t *schema;
     int st;
 
-    if ((st = pl_api_provider_of_path(req, NULL, pprov)) ||
+    if ((st = pl_api_rp_of_path(req, NULL, pprov)) ||
         (st = pl_schema(req, text, &schema)) ||
         (st = pl_read_json(req, schema, pdoc))) {
         return st;
@@ -428,7 +428,7 @@ int pl_api_inventory_delete_all(pl_req_t *req)
                            "placement:resource_providers:"
                            "inventories:delete",
                            NULL)) ||
-        (st = pl_api_provider_of_path(req, NULL, &prov))) {
+        (st = pl_api_rp_of_path(req, NULL, &prov))) {
         return st;
     }
     none = apr_array_make(req->pool, 1, sizeof(pl_inventory_t *));
@@ -461,7 +461,7 @@ int pl_api_inventory_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_rp_of_path(req, NULL, &prov))) {
         return st;
     }
     rv = class_id(req, rc_name, &rc_id);

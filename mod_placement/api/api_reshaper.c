@@ -58,17 +58,17 @@ int pl_api_reshaper_post(pl_req_t *req)
         (st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    pl_api_alloc_init(req, &w);
+    pl_api_allocation_init(req, &w);
     w.inventories = apr_array_make(req->pool, 2, sizeof(pl_alloc_inv_set_t *));
     read_inventories(req, pl_body_get(doc, "inventories"), w.inventories);
-    pl_api_alloc_parse(req, pl_body_get(doc, "allocations"), &w);
+    pl_api_allocation_parse(req, pl_body_get(doc, "allocations"), &w);
     if ((st = pl_req_db(req, &db))) {
         return st;
     }
     rv = pl_store_allocation_write(db, req->pool, &w);
-    pl_api_alloc_log(req, &w);
+    pl_api_allocation_log(req, &w);
     if (rv != APR_SUCCESS) {
-        return pl_api_alloc_error(req, rv, &w, PL_API_ALLOC_RESHAPER);
+        return pl_api_allocation_error(req, rv, &w, PL_API_ALLOCATION_RESHAPER);
     }
     return pl_reply_empty(req, HTTP_NO_CONTENT);
 }

@@ -259,8 +259,7 @@ int pl_api_rp_create(pl_req_t *req)
     return pl_reply_json(req, HTTP_OK, provider_json(req, prov));
 }
 
-int pl_api_provider_of_path(pl_req_t *req, const char *fmt,
-                            pl_provider_t **pprov)
+int pl_api_rp_of_path(pl_req_t *req, const char *fmt, pl_provider_t **pprov)
 {
     const char *uuid = req->params[0];
     apr_status_t rv;
@@ -290,7 +289,7 @@ int pl_api_rp_get(pl_req_t *req)
     pl_provider_t *prov;
     int st;
 
-    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_rp_of_path(req, NULL, &prov))) {
         return st;
     }
     touch_provider(req, prov);
@@ -318,7 +317,7 @@ int pl_api_rp_update(pl_req_t *req)
     pl_db_t *db;
     int st;
 
-    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_rp_of_path(req, NULL, &prov))) {
         return st;
     }
     db = req->db;

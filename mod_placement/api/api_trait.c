@@ -247,11 +247,11 @@ int pl_api_trait_provider_list(pl_req_t *req)
     int st;
 
     /* GET words its 404 differently from the others */
-    if ((st = pl_api_provider_of_path(req,
-                                      "No resource provider with uuid "
-                                      "%s found: No resource provider "
-                                      "with uuid %s found",
-                                      &prov))) {
+    if ((st = pl_api_rp_of_path(req,
+                                "No resource provider with uuid "
+                                "%s found: No resource provider "
+                                "with uuid %s found",
+                                &prov))) {
         return st;
     }
     rv = pl_store_trait_provider_list(req->db, req->pool, prov, &traits);
@@ -320,7 +320,7 @@ int pl_api_trait_provider_set(pl_req_t *req)
     if ((st = pl_read_json(req, schema, &doc))) {
         return st;
     }
-    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_rp_of_path(req, NULL, &prov))) {
         return st;
     }
     db = req->db;
@@ -350,7 +350,7 @@ int pl_api_trait_provider_delete(pl_req_t *req)
     apr_status_t rv;
     int st;
 
-    if ((st = pl_api_provider_of_path(req, NULL, &prov))) {
+    if ((st = pl_api_rp_of_path(req, NULL, &prov))) {
         return st;
     }
     none = apr_array_make(req->pool, 0, sizeof(pl_trait_t *));

@@ -26,11 +26,11 @@ int pl_api_usage_provider(pl_req_t *req)
     apr_status_t rv;
     int st, i;
 
-    if ((st = pl_api_provider_of_path(req,
-                                      "No resource provider with uuid "
-                                      "%s found: No resource provider "
-                                      "with uuid %s found",
-                                      &prov))) {
+    if ((st = pl_api_rp_of_path(req,
+                                "No resource provider with uuid "
+                                "%s found: No resource provider "
+                                "with uuid %s found",
+                                &prov))) {
         return st;
     }
     rv = pl_store_usage_provider(req->db, req->pool, prov->id, &usages);

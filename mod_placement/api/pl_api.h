@@ -27,8 +27,8 @@ struct pl_provider_t;
  * then req->db is the request's database (acquired on the way): a
  * handler that starts here uses it without asking pl_req_db again.
  */
-int pl_api_provider_of_path(pl_req_t *req, const char *fmt,
-                            struct pl_provider_t **pprov);
+int pl_api_rp_of_path(pl_req_t *req, const char *fmt,
+                      struct pl_provider_t **pprov);
 
 /* api_inventory.c */
 int pl_api_inventory_list(pl_req_t *req);

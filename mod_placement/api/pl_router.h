@@ -1,8 +1,9 @@
 /* Licensed under the Apache License, Version 2.0.
  *
  * pl_router.h: the route table (placement's ROUTE_DECLARATIONS) as the
- * glue sees it: pl_handler.c matches a request against it and runs the
- * checks each row names; pl_metrics.c counts per route.
+ * pipeline sees it: pl_handler.c matches a request against it and runs
+ * the checks each row names; the metrics count per route (their labels
+ * made from it in post_config, mod_placement.c).
  */
 #ifndef PL_ROUTER_H
 #define PL_ROUTER_H

@@ -123,42 +123,6 @@ static apr_array_header_t *full_anchors(build_t *b, const pl_ac_world_t *w,
 /* Entry point                                                         */
 /* ------------------------------------------------------------------ */
 
-pl_ac_world_t *pl_ac_world_make(apr_pool_t *p)
-{
-    pl_ac_world_t *w = apr_pcalloc(p, sizeof(*w));
-
-    w->rcs = apr_array_make(p, 4, sizeof(pl_ac_name_t));
-    w->traits = apr_array_make(p, 4, sizeof(pl_ac_name_t));
-    w->aggs = apr_array_make(p, 2, sizeof(pl_ac_name_t));
-    w->trees = apr_array_make(p, 1, sizeof(pl_ac_name_t));
-    w->sharing = apr_array_make(p, 4, sizeof(pl_ac_link_t));
-    w->invs = apr_array_make(p, 64, sizeof(pl_ac_inv_t));
-    w->rp_traits = apr_array_make(p, 16, sizeof(pl_ac_link_t));
-    w->rp_aggs = apr_array_make(p, 16, sizeof(pl_ac_link_t));
-    w->anchors = apr_array_make(p, 4, sizeof(pl_ac_link_t));
-    w->parents = apr_array_make(p, 4, sizeof(pl_ac_link_t));
-    w->provs = apr_array_make(p, 64, sizeof(pl_ac_prov_t));
-    w->early_anchor = -1;
-    w->prov_by_id = pl_idmap_make(p, 64);
-    w->all_traits = apr_array_make(p, 64, sizeof(pl_ac_link_t));
-    w->rc_names = apr_array_make(p, 8, sizeof(pl_ac_name_t));
-    w->trait_names = apr_array_make(p, 16, sizeof(pl_ac_name_t));
-    return w;
-}
-
-void pl_ac_array_reserve(apr_array_header_t *a, int n)
-{
-    char *elts;
-
-    if (n <= 0 || a->nelts + n <= a->nalloc) {
-        return;
-    }
-    elts = apr_palloc(a->pool, (apr_size_t)(a->nelts + n) * a->elt_size);
-    memcpy(elts, a->elts, (apr_size_t)a->nelts * a->elt_size);
-    a->elts = elts;
-    a->nalloc = a->nelts + n;
-}
-
 static pl_ac_result_t *result_make(apr_pool_t *p)
 {
     pl_ac_result_t *res = apr_pcalloc(p, sizeof(*res));
@@ -199,66 +163,79 @@ static gstat_e prepare_anchors(ctx_t *c, const char **punknown)
     return any ? G_OK : G_EMPTY;
 }
 
-int pl_ac_bound(const pl_ac_opts_t *opts)
+/* The bound and where it comes from: *pby_maximum is 1 when the
+ * configured maximum, not the request's limit, sets it. */
+static int bound_of(const pl_ac_opts_t *opts, int *pby_maximum)
 {
     int bound = opts->limit > 0 ? opts->limit : -1;
 
+    *pby_maximum = 0;
     if (opts->max_candidates >= 0 &&
         (bound < 0 || opts->max_candidates < bound)) {
         bound = opts->max_candidates;
+        *pby_maximum = 1;
     }
     return bound;
 }
 
-apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
-                         const pl_ac_world_t *world, const pl_ac_opts_t *opts,
-                         pl_ac_result_t **pres)
+int pl_ac_bound(const pl_ac_opts_t *opts)
 {
-    pl_ac_result_t *res = result_make(p);
-    ctx_t c;
-    build_t b;
-    walk_t w;
-    const char *unknown = NULL;
-    gstat_e st;
-    int i, s, nslots = 0, multi_ok, isolate, nres = 0, nanchors;
-    int bound = pl_ac_bound(opts);
+    int by_maximum;
 
-    *pres = res;
-    memset(&c, 0, sizeof(c));
-    c.p = p;
-    c.req = req;
-    c.world = world;
-    c.opts = opts;
-    c.rng = (apr_uint64_t)apr_time_now() * 2654435761ULL | 1;
-    pl_ac_index_world(&c);
+    return bound_of(opts, &by_maximum);
+}
 
-    memset(&b, 0, sizeof(b));
-    b.c = &c;
-    b.ngroups = req->groups->nelts;
-    b.groups = apr_pcalloc(p, (b.ngroups + 1) * sizeof(gctx_t));
-    for (i = 0; i < b.ngroups; i++) {
+/* The context of one build and its groups, before any is solved;
+ * b->nslots is an upper bound on the slots. */
+static void build_init(ctx_t *c, build_t *b, apr_pool_t *p,
+                       const pl_ac_request_t *req, const pl_ac_world_t *world,
+                       const pl_ac_opts_t *opts)
+{
+    int i;
+
+    memset(c, 0, sizeof(*c));
+    c->p = p;
+    c->req = req;
+    c->world = world;
+    c->opts = opts;
+    c->rng = (apr_uint64_t)apr_time_now() * 2654435761ULL | 1;
+    pl_ac_index_world(c);
+
+    memset(b, 0, sizeof(*b));
+    b->c = c;
+    b->ngroups = req->groups->nelts;
+    b->groups = apr_pcalloc(p, (b->ngroups + 1) * sizeof(gctx_t));
+    for (i = 0; i < b->ngroups; i++) {
         const pl_ac_group_t *g = APR_ARRAY_IDX(req->groups, i, pl_ac_group_t *);
 
-        nslots += g->resources->nelts > 1 ? g->resources->nelts : 1;
+        b->nslots += g->resources->nelts > 1 ? g->resources->nelts : 1;
     }
-    b.nslots = nslots;
-    b.anchors = pl_idmap_make(p, world->provs->nelts);
+    b->anchors = pl_idmap_make(p, world->provs->nelts);
+}
 
-    st = prepare_anchors(&c, &unknown);
-    multi_ok = world->sharing->nelts > 0 || world->has_trees;
-    for (i = 0, s = 0; i < b.ngroups && st == G_OK; i++) {
-        gctx_t *gc = &b.groups[i];
+/* The choices each anchor offers, group by group, and the slots they
+ * take (*pnslots). G_OK, G_EMPTY when some group has none, or an
+ * unknown name (*punknown) upstream would have refused first. */
+static gstat_e solve_groups(build_t *b, int *pnslots, const char **punknown)
+{
+    ctx_t *c = b->c;
+    gstat_e st = prepare_anchors(c, punknown);
+    int i, s = 0;
+    int multi_ok = c->world->sharing->nelts > 0 || c->world->has_trees;
 
-        gc->g = APR_ARRAY_IDX(req->groups, i, pl_ac_group_t *);
+    for (i = 0; i < b->ngroups && st == G_OK; i++) {
+        gctx_t *gc = &b->groups[i];
+
+        gc->g = APR_ARRAY_IDX(c->req->groups, i, pl_ac_group_t *);
         gc->idx = i;
-        if ((st = pl_ac_prepare_group(&b, gc, &unknown)) != G_OK) {
+        if ((st = pl_ac_prepare_group(b, gc, punknown)) != G_OK) {
             break;
         }
         gc->multi = !gc->g->same_provider && multi_ok && gc->nres > 0;
         gc->slot0 = s;
         gc->width = gc->multi && gc->nres > 1 ? gc->nres : 1;
         s += gc->width;
-        st = gc->multi ? pl_ac_solve_multi(&b, gc) : pl_ac_solve_single(&b, gc);
+        st = gc->multi ? pl_ac_solve_multi(b, gc) : pl_ac_solve_single(b, gc);
     }
     /* upstream ends at a group without a choice before it reads the
      * names of the next: an unknown name there is no error then */
@@ -266,109 +243,104 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         int j;
 
         for (j = 0; j < i; j++) {
-            if (b.groups[j].multi &&
-                !pl_ac_group_has_choice(&b, &b.groups[j])) {
+            if (b->groups[j].multi &&
+                !pl_ac_group_has_choice(b, &b->groups[j])) {
                 st = G_EMPTY;
             }
         }
     }
-    if (st == G_UNKNOWN_RC || st == G_UNKNOWN_TRAIT) {
-        res->outcome = st == G_UNKNOWN_RC ? PL_AC_UNKNOWN_RC
-                                          : PL_AC_UNKNOWN_TRAIT;
-        res->unknown = unknown;
-        return APR_SUCCESS;
-    }
-    if (st != G_OK) {
-        return APR_SUCCESS;
-    }
-    nslots = s; /* b.nslots was an upper bound */
-    /* where upstream keeps the unsuffixed group's choices made only of
-     * sharing providers: seen only beside other groups */
-    for (i = 0; i < b.ngroups && b.ngroups > 1; i++) {
-        gctx_t *gc = &b.groups[i];
+    *pnslots = s;
+    return st;
+}
 
-        if (gc->multi && gc->shared_abroad) {
-            gc->up_order = pl_ac_upstream_tree_order(&b, gc);
-        }
-    }
+/* The walk over nslots slots: which group and class each slot is, what
+ * is asked from each slot on, and where candidates go (res). */
+static void walk_init(walk_t *w, build_t *b, int nslots, int bound,
+                      pl_ac_result_t *res)
+{
+    ctx_t *c = b->c;
+    apr_pool_t *p = c->p;
+    const pl_ac_opts_t *opts = c->opts;
+    const char *policy = c->req->group_policy;
+    int isolate = policy && !strcmp(policy, "isolate");
+    int i, s;
 
-    b.anchor_list = full_anchors(&b, world, nslots);
-    if (opts->randomize) {
-        pl_ac_shuffle(&c, b.anchor_list->elts, b.anchor_list->nelts,
-                      sizeof(anchor_t *));
-    }
-
-    memset(&w, 0, sizeof(w));
-    w.b = &b;
-    w.nslots = nslots;
-    w.slot_group = apr_palloc(p, (nslots + 1) * sizeof(int));
-    w.slot_res = apr_palloc(p, (nslots + 1) * sizeof(int));
-    w.slot_iso = apr_pcalloc(p, (nslots + 1) * sizeof(int));
-    w.iso_after = apr_pcalloc(p, (nslots + 1) * sizeof(int));
-    isolate = req->group_policy && !strcmp(req->group_policy, "isolate");
-    for (i = 0; i < b.ngroups; i++) {
-        const gctx_t *gc = &b.groups[i];
+    memset(w, 0, sizeof(*w));
+    w->b = b;
+    w->nslots = nslots;
+    w->slot_group = apr_palloc(p, (nslots + 1) * sizeof(int));
+    w->slot_res = apr_palloc(p, (nslots + 1) * sizeof(int));
+    w->slot_iso = apr_pcalloc(p, (nslots + 1) * sizeof(int));
+    w->iso_after = apr_pcalloc(p, (nslots + 1) * sizeof(int));
+    for (i = 0; i < b->ngroups; i++) {
+        const gctx_t *gc = &b->groups[i];
 
         for (s = 0; s < gc->width; s++) {
-            w.slot_group[gc->slot0 + s] = i;
-            w.slot_res[gc->slot0 + s] = gc->multi ? gc->order[s] : -1;
-            w.slot_iso[gc->slot0 + s] = isolate && gc->g->same_provider;
+            w->slot_group[gc->slot0 + s] = i;
+            w->slot_res[gc->slot0 + s] = gc->multi ? gc->order[s] : -1;
+            w->slot_iso[gc->slot0 + s] = isolate && gc->g->same_provider;
         }
     }
     /* from each slot on: what is asked per class, how many isolate */
-    w.need = apr_pcalloc(p, (apr_size_t)(nslots + 1) * (c.nrc + 1) *
-                                sizeof(apr_int64_t));
+    w->need = apr_pcalloc(p, (apr_size_t)(nslots + 1) * (c->nrc + 1) *
+                                 sizeof(apr_int64_t));
     for (s = nslots - 1; s >= 0; s--) {
-        memcpy(w.need + (apr_size_t)s * c.nrc,
-               w.need + (apr_size_t)(s + 1) * c.nrc,
-               c.nrc * sizeof(apr_int64_t));
-        pl_ac_slot_demand(&w, s, w.need + (apr_size_t)s * c.nrc);
-        w.iso_after[s] = w.iso_after[s + 1] + w.slot_iso[s];
+        memcpy(w->need + (apr_size_t)s * c->nrc,
+               w->need + (apr_size_t)(s + 1) * c->nrc,
+               c->nrc * sizeof(apr_int64_t));
+        pl_ac_slot_demand(w, s, w->need + (apr_size_t)s * c->nrc);
+        w->iso_after[s] = w->iso_after[s + 1] + w->slot_iso[s];
     }
-    w.niso = w.iso_after[0];
-    w.deep = nslots > 1;
-    w.fitbuf = apr_palloc(p, nslots + 1);
-    for (i = 0; i < b.ngroups; i++) {
-        nres += b.groups[i].nres;
-    }
-    w.budget = opts->budget > 0 ? opts->budget : DEFAULT_BUDGET;
+    w->niso = w->iso_after[0];
+    w->deep = nslots > 1;
+    w->fitbuf = apr_palloc(p, nslots + 1);
+    w->budget = opts->budget > 0 ? opts->budget : DEFAULT_BUDGET;
     /* with randomize a random sample: the anchors were shuffled */
-    w.bound = bound > 0 ? bound : 0;
-    w.out = res->cands;
-    w.seen = world->sharing->nelts ? apr_hash_make(p) : NULL;
-    w.kept_at = apr_hash_make(p);
-    w.roots_seen = pl_idmap_make(p, 64);
-    w.roots = res->roots;
-    if (opts->exclude_nested && world->has_trees) {
-        w.nested_blind = 1;
-        w.rps_seen = pl_idmap_make(p, 64);
-        w.rps = res->only_rps = apr_array_make(p, 16, sizeof(apr_int64_t));
+    w->bound = bound > 0 ? bound : 0;
+    w->out = res->cands;
+    w->seen = c->world->sharing->nelts ? apr_hash_make(p) : NULL;
+    w->kept_at = apr_hash_make(p);
+    w->roots_seen = pl_idmap_make(p, 64);
+    w->roots = res->roots;
+    if (opts->exclude_nested && c->world->has_trees) {
+        w->nested_blind = 1;
+        w->rps_seen = pl_idmap_make(p, 64);
+        w->rps = res->only_rps = apr_array_make(p, 16, sizeof(apr_int64_t));
     }
-    w.need_subtree = req->same_subtrees->nelts > 0;
+    w->need_subtree = c->req->same_subtrees->nelts > 0;
     if (bound == 0) {
-        w.stop = 1;
+        w->stop = 1;
     }
-    nanchors = b.anchor_list->nelts;
-    if (opts->strategy == PL_AC_BREADTH_FIRST && w.bound > 0) {
-        /* every anchor its own walk; one candidate from each in turn */
-        wstate_t *sts = apr_pcalloc(p, (nanchors + 1) * sizeof(wstate_t));
+}
+
+/* Every anchor of b->anchor_list walked until the walk stops: one
+ * candidate from each in turn (breadth-first with a bound), or all of an
+ * anchor's before the next's. */
+static void walk_anchors(walk_t *w, int nres)
+{
+    build_t *b = w->b;
+    int i, nanchors = b->anchor_list->nelts;
+
+    if (b->c->opts->strategy == PL_AC_BREADTH_FIRST && w->bound > 0) {
+        /* every anchor its own walk */
+        wstate_t *sts = apr_pcalloc(b->c->p, (nanchors + 1) * sizeof(wstate_t));
         int live = 0;
 
-        for (i = 0; i < nanchors && !w.stop; i++) {
+        for (i = 0; i < nanchors && !w->stop; i++) {
             pl_ac_start_anchor(
-                &w, &sts[i], APR_ARRAY_IDX(b.anchor_list, i, anchor_t *), nres);
-            pl_ac_state_unapply(&w);
+                w, &sts[i], APR_ARRAY_IDX(b->anchor_list, i, anchor_t *), nres);
+            pl_ac_state_unapply(w);
             if (sts[i].depth >= 0) {
                 sts[live++] = sts[i];
             }
         }
-        while (live > 0 && !w.stop) {
+        while (live > 0 && !w->stop) {
             int kept = 0;
 
-            for (i = 0; i < live && !w.stop; i++) {
-                pl_ac_state_apply(&w, &sts[i]);
-                pl_ac_step(&w);
-                pl_ac_state_unapply(&w);
+            for (i = 0; i < live && !w->stop; i++) {
+                pl_ac_state_apply(w, &sts[i]);
+                pl_ac_step(w);
+                pl_ac_state_unapply(w);
                 if (sts[i].depth >= 0) {
                     sts[kept++] = sts[i];
                 }
@@ -380,29 +352,22 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         wstate_t st;
 
         memset(&st, 0, sizeof(st));
-        for (i = 0; i < nanchors && !w.stop; i++) {
+        for (i = 0; i < nanchors && !w->stop; i++) {
             pl_ac_start_anchor(
-                &w, &st, APR_ARRAY_IDX(b.anchor_list, i, anchor_t *), nres);
-            while (st.depth >= 0 && pl_ac_step(&w)) {
+                w, &st, APR_ARRAY_IDX(b->anchor_list, i, anchor_t *), nres);
+            while (st.depth >= 0 && pl_ac_step(w)) {
             }
-            pl_ac_state_unapply(&w);
+            pl_ac_state_unapply(w);
         }
     }
-    if (opts->stats) {
-        opts->stats->pruned = w.pruned;
-        opts->stats->refused = w.refused;
-        opts->stats->nodes = (opts->budget > 0 ? opts->budget
-                                               : DEFAULT_BUDGET) -
-                             w.budget;
-    }
-    res->truncated = w.truncated;
-    res->over_budget = w.budget < 0; /* the walk stops at -1 */
-    if (opts->randomize) {
-        pl_ac_shuffle(&c, res->cands->elts, res->cands->nelts,
-                      sizeof(pl_ac_cand_t *));
-    }
-    /* providers only in mappings, outside the summarized trees */
-    res->extra_rps = apr_array_make(p, 1, sizeof(apr_int64_t));
+}
+
+/* Providers only in mappings, outside the summarized trees. */
+static void note_extra_rps(const ctx_t *c, walk_t *w, pl_ac_result_t *res)
+{
+    int i;
+
+    res->extra_rps = apr_array_make(c->p, 1, sizeof(apr_int64_t));
     for (i = 0; i < res->cands->nelts && !res->only_rps; i++) {
         pl_ac_cand_t *cand = APR_ARRAY_IDX(res->cands, i, pl_ac_cand_t *);
         int j, k;
@@ -410,15 +375,21 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
         for (j = 0; j < cand->nmaps; j++) {
             for (k = 0; k < cand->maps[j].nrps; k++) {
                 apr_int64_t id = cand->maps[j].rp_ids[k];
-                const prov_t *pv = pl_idmap_get(c.provs, id);
+                const prov_t *pv = pl_idmap_get(c->provs, id);
 
-                if (pv && !pl_idmap_has(w.roots_seen, pv->root_id)) {
-                    pl_ac_note_id(w.roots_seen, res->extra_rps, id);
+                if (pv && !pl_idmap_has(w->roots_seen, pv->root_id)) {
+                    pl_ac_note_id(w->roots_seen, res->extra_rps, id);
                 }
             }
         }
     }
-    /* class names for the output */
+}
+
+/* The class names of every amount, for the output. */
+static void name_classes(const pl_ac_world_t *world, pl_ac_result_t *res)
+{
+    int i;
+
     for (i = 0; i < res->cands->nelts; i++) {
         pl_ac_cand_t *cand = APR_ARRAY_IDX(res->cands, i, pl_ac_cand_t *);
         int j, k;
@@ -435,5 +406,67 @@ apr_status_t pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
             }
         }
     }
-    return APR_SUCCESS;
+}
+
+void pl_ac_build(apr_pool_t *p, const pl_ac_request_t *req,
+                 const pl_ac_world_t *world, const pl_ac_opts_t *opts,
+                 pl_ac_result_t **pres)
+{
+    pl_ac_result_t *res = result_make(p);
+    ctx_t c;
+    build_t b;
+    walk_t w;
+    const char *unknown = NULL;
+    gstat_e st;
+    int i, nslots, nres = 0, by_maximum;
+    int bound = bound_of(opts, &by_maximum);
+
+    *pres = res;
+    build_init(&c, &b, p, req, world, opts);
+    st = solve_groups(&b, &nslots, &unknown);
+    if (st == G_UNKNOWN_RC || st == G_UNKNOWN_TRAIT) {
+        res->outcome = st == G_UNKNOWN_RC ? PL_AC_UNKNOWN_RC
+                                          : PL_AC_UNKNOWN_TRAIT;
+        res->unknown = unknown;
+        return;
+    }
+    if (st != G_OK) {
+        return;
+    }
+    /* where upstream keeps the unsuffixed group's choices made only of
+     * sharing providers: seen only beside other groups */
+    for (i = 0; i < b.ngroups && b.ngroups > 1; i++) {
+        gctx_t *gc = &b.groups[i];
+
+        if (gc->multi && gc->shared_abroad) {
+            gc->up_order = pl_ac_upstream_tree_order(&b, gc);
+        }
+    }
+
+    b.anchor_list = full_anchors(&b, world, nslots);
+    if (opts->randomize) {
+        pl_ac_shuffle(&c, b.anchor_list->elts, b.anchor_list->nelts,
+                      sizeof(anchor_t *));
+    }
+    walk_init(&w, &b, nslots, bound, res);
+    for (i = 0; i < b.ngroups; i++) {
+        nres += b.groups[i].nres;
+    }
+    walk_anchors(&w, nres);
+    if (opts->stats) {
+        opts->stats->pruned = w.pruned;
+        opts->stats->refused = w.refused;
+        opts->stats->nodes = (opts->budget > 0 ? opts->budget
+                                               : DEFAULT_BUDGET) -
+                             w.budget;
+    }
+    res->truncated = w.truncated;
+    res->over_budget = w.budget < 0; /* the walk stops at -1 */
+    res->at_maximum = w.truncated && !res->over_budget && by_maximum;
+    if (opts->randomize) {
+        pl_ac_shuffle(&c, res->cands->elts, res->cands->nelts,
+                      sizeof(pl_ac_cand_t *));
+    }
+    note_extra_rps(&c, &w, res);
+    name_classes(world, res);
 }

@@ -359,15 +359,14 @@ static apr_status_t parse_wide(apr_pool_t *p, const apr_array_header_t *args,
     }
     vals = values_of(p, args, "root_required");
     if (vals->nelts) {
+        const char *code;
+
         if (pl_qs_once(p, "root_required", vals->nelts, &err) != APR_SUCCESS) {
             return fail(perr, pcode, err, PL_ERRC_QUERY_DUPLICATE_KEY);
         }
-        if (pl_qs_root_required(p, vals, &req->root_required, &err) !=
+        if (pl_qs_root_required(p, vals, &req->root_required, &err, &code) !=
             APR_SUCCESS) {
-            return fail(perr, pcode, err,
-                        !strncmp(err, "Conflicting", 11)
-                            ? PL_ERRC_QUERY_BAD_VALUE
-                            : NULL);
+            return fail(perr, pcode, err, code);
         }
     }
     vals = values_of(p, args, "same_subtree");

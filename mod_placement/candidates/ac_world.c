@@ -1,6 +1,7 @@
 /* Licensed under the Apache License, Version 2.0.
  *
- * ac_world.c: the candidate engine's view of a pl_ac_world_t: capacity
+ * ac_world.c: the candidate engine's view of a pl_ac_world_t: an empty
+ * one and room made in its arrays (for the store's reads), capacity
  * (saturated), the providers indexed by id with the requested classes,
  * traits and aggregates resolved, the checks on one provider, and the
  * random order of PlacementRandomizeCandidates. See ac_build.c for what
@@ -14,10 +15,52 @@
 #include "pl_ac_private.h"
 
 /* ------------------------------------------------------------------ */
+/* The world                                                           */
+/* ------------------------------------------------------------------ */
+
+pl_ac_world_t *pl_ac_world_make(apr_pool_t *p)
+{
+    pl_ac_world_t *w = apr_pcalloc(p, sizeof(*w));
+
+    w->rcs = apr_array_make(p, 4, sizeof(pl_ac_name_t));
+    w->traits = apr_array_make(p, 4, sizeof(pl_ac_name_t));
+    w->aggs = apr_array_make(p, 2, sizeof(pl_ac_name_t));
+    w->trees = apr_array_make(p, 1, sizeof(pl_ac_name_t));
+    w->sharing = apr_array_make(p, 4, sizeof(pl_ac_link_t));
+    w->invs = apr_array_make(p, 64, sizeof(pl_ac_inv_t));
+    w->rp_traits = apr_array_make(p, 16, sizeof(pl_ac_link_t));
+    w->rp_aggs = apr_array_make(p, 16, sizeof(pl_ac_link_t));
+    w->anchors = apr_array_make(p, 4, sizeof(pl_ac_link_t));
+    w->parents = apr_array_make(p, 4, sizeof(pl_ac_link_t));
+    w->provs = apr_array_make(p, 64, sizeof(pl_ac_prov_t));
+    w->early_anchor = -1;
+    w->prov_by_id = pl_idmap_make(p, 64);
+    w->all_traits = apr_array_make(p, 64, sizeof(pl_ac_link_t));
+    w->rc_names = apr_array_make(p, 8, sizeof(pl_ac_name_t));
+    w->trait_names = apr_array_make(p, 16, sizeof(pl_ac_name_t));
+    return w;
+}
+
+void pl_ac_array_reserve(apr_array_header_t *a, int n)
+{
+    char *elts;
+
+    if (n <= 0 || a->nelts + n <= a->nalloc) {
+        return;
+    }
+    elts = apr_palloc(a->pool, (apr_size_t)(a->nelts + n) * a->elt_size);
+    memcpy(elts, a->elts, (apr_size_t)a->nelts * a->elt_size);
+    a->elts = elts;
+    a->nalloc = a->nelts + n;
+}
+
+/* ------------------------------------------------------------------ */
 /* Capacity                                                            */
 /* ------------------------------------------------------------------ */
 
-double pl_ac_capacity_real(const pl_ac_inv_t *inv)
+/* (total - reserved) * allocation_ratio in doubles, as upstream's SQL
+ * compares a single amount with it. */
+static double capacity_real(const pl_ac_inv_t *inv)
 {
     apr_int64_t d;
 
@@ -30,7 +73,7 @@ double pl_ac_capacity_real(const pl_ac_inv_t *inv)
 
 apr_int64_t pl_ac_capacity(const pl_ac_inv_t *inv)
 {
-    double cap = pl_ac_capacity_real(inv);
+    double cap = capacity_real(inv);
 
     /* 2^63 is the first double above APR_INT64_MAX */
     if (cap >= 9223372036854775808.0) {
@@ -231,7 +274,7 @@ void pl_ac_index_world(ctx_t *c)
  * database computes it (no integer sum that could overflow) */
 int pl_ac_fits(const pl_ac_inv_t *inv, apr_int64_t amount)
 {
-    return (double)inv->used + (double)amount <= pl_ac_capacity_real(inv) &&
+    return (double)inv->used + (double)amount <= capacity_real(inv) &&
            inv->min_unit <= amount && inv->max_unit >= amount &&
            (inv->step_size <= 0 || amount % inv->step_size == 0);
 }

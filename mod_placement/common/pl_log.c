@@ -13,8 +13,8 @@
  * line once its own prefix is added. */
 #define MSG_MAX 4000
 
-void pl_log(const pl_log_t *log, int level, apr_status_t rv, const char *fmt,
-            ...)
+void pl_log_at(const char *file, int line, const pl_log_t *log, int level,
+               apr_status_t rv, const char *fmt, ...)
 {
     char msg[MSG_MAX];
     va_list ap;
@@ -25,5 +25,5 @@ void pl_log(const pl_log_t *log, int level, apr_status_t rv, const char *fmt,
     va_start(ap, fmt);
     apr_vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    log->fn(log->baton, level, rv, msg);
+    log->fn(log->baton, file, line, level, rv, msg);
 }

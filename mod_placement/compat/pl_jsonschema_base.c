@@ -17,7 +17,7 @@
 /* ------------------------------------------------------------------ */
 /* String builder                                                      */
 
-void sb_init(sb_t *sb, apr_pool_t *p)
+void pl_jsonschema_sb_init(sb_t *sb, apr_pool_t *p)
 {
     sb->p = p;
     sb->cap = 64;
@@ -28,7 +28,7 @@ void sb_init(sb_t *sb, apr_pool_t *p)
     sb->buf[0] = '\0';
 }
 
-void sb_addn(sb_t *sb, const char *s, apr_size_t n)
+void pl_jsonschema_sb_addn(sb_t *sb, const char *s, apr_size_t n)
 {
     /* past the limit nothing more is added: the text stays a start of
      * the whole (no closing bracket after a dropped item) */
@@ -53,14 +53,14 @@ void sb_addn(sb_t *sb, const char *s, apr_size_t n)
     sb->buf[sb->len] = '\0';
 }
 
-void sb_add(sb_t *sb, const char *s)
+void pl_jsonschema_sb_add(sb_t *sb, const char *s)
 {
-    sb_addn(sb, s, strlen(s));
+    pl_jsonschema_sb_addn(sb, s, strlen(s));
 }
 
-void sb_addc(sb_t *sb, char c)
+void pl_jsonschema_sb_addc(sb_t *sb, char c)
 {
-    sb_addn(sb, &c, 1);
+    pl_jsonschema_sb_addn(sb, &c, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -98,7 +98,7 @@ static const struct {
                  { "$ref", KW_REF },
                  { NULL, 0 } };
 
-const char *kw_name(kw_e kw)
+const char *pl_jsonschema_kw_name(kw_e kw)
 {
     int i;
 
@@ -110,7 +110,7 @@ const char *kw_name(kw_e kw)
     return NULL;
 }
 
-int kw_of(const char *name, kw_e *pkw)
+int pl_jsonschema_kw_of(const char *name, kw_e *pkw)
 {
     int i;
 
@@ -126,7 +126,7 @@ int kw_of(const char *name, kw_e *pkw)
 /* ------------------------------------------------------------------ */
 /* Numbers                                                             */
 
-num_t num_of(json_object *o)
+num_t pl_jsonschema_num_of(json_object *o)
 {
     num_t n;
 
@@ -148,7 +148,7 @@ num_t num_of(json_object *o)
     return n;
 }
 
-int is_number(json_object *o)
+int pl_jsonschema_is_number(json_object *o)
 {
     json_type t = json_object_get_type(o);
 
@@ -159,7 +159,7 @@ int is_number(json_object *o)
 /* Patterns and additional properties                                  */
 
 /* re.search(pattern, s): "$" also matches before a final newline. */
-int pattern_search(const regex_t *re, const char *s, apr_size_t n)
+int pl_jsonschema_pattern_search(const regex_t *re, const char *s, apr_size_t n)
 {
     regmatch_t m[1];
 
@@ -196,7 +196,8 @@ static int matches_patterns(const js_node *n, const char *key)
 
     if (n->pats_kw) {
         for (i = 0; i < n->pats_kw->n; i++) {
-            if (pattern_search(&n->pats_kw->pats[i].re, key, strlen(key))) {
+            if (pl_jsonschema_pattern_search(&n->pats_kw->pats[i].re, key,
+                                             strlen(key))) {
                 return 1;
             }
         }
@@ -204,7 +205,7 @@ static int matches_patterns(const js_node *n, const char *key)
     return 0;
 }
 
-int is_extra(const js_node *n, const char *key)
+int pl_jsonschema_is_extra(const js_node *n, const char *key)
 {
     return !in_properties(n, key) && !matches_patterns(n, key);
 }

@@ -68,7 +68,7 @@ static int fail(cctx *cc, const char *where, const char *what)
 static int compile_regex(cctx *cc, regex_t *re, const char *py,
                          const char *where)
 {
-    const char *why = NULL, *ere = py_to_ere(cc->p, py, &why);
+    const char *why = NULL, *ere = pl_jsonschema_py_to_ere(cc->p, py, &why);
     int rc;
 
     if (!ere) {
@@ -128,218 +128,305 @@ static int compile_sub(cctx *cc, js_kw *k, json_object *v, const char *where)
     return k->subs[0] != NULL;
 }
 
+/* One compiler a keyword: each checks the keyword's value v and fills k
+ * (and node, for what a node keeps of its keywords); 0 with cc->err set
+ * when the schema is refused. */
+typedef int (*compile_fn)(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                          const char *where);
+
+static int compile_type(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                        const char *where)
+{
+    json_type t = json_object_get_type(v);
+    size_t n;
+    int i;
+
+    if (t == json_type_string) {
+        n = 1;
+    }
+    else if (t == json_type_array && json_object_array_length(v) > 0) {
+        n = json_object_array_length(v);
+    }
+    else {
+        return fail(cc, where, "expected a type name or a list of them");
+    }
+    k->n = (int)n;
+    k->names = apr_pcalloc(cc->p, n * sizeof(char *));
+    for (i = 0; i < (int)n; i++) {
+        json_object *e = (t == json_type_string)
+                             ? v
+                             : json_object_array_get_idx(v, i);
+        int x;
+
+        if (json_object_get_type(e) != json_type_string) {
+            return fail(cc, where, "type names must be strings");
+        }
+        k->names[i] = json_object_get_string(e);
+        for (x = 0; type_names[x].name; x++) {
+            if (strcmp(type_names[x].name, k->names[i]) == 0) {
+                break;
+            }
+        }
+        if (!type_names[x].name) {
+            return fail(cc, where,
+                        apr_psprintf(cc->p, "unknown type '%s'", k->names[i]));
+        }
+        k->types |= type_names[x].bit;
+    }
+    node->has_type = 1;
+    node->types = k->types;
+    return 1;
+}
+
+static int compile_enum(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                        const char *where)
+{
+    if (json_object_get_type(v) != json_type_array) {
+        return fail(cc, where, "expected an array");
+    }
+    return 1;
+}
+
+/* const: any value, compared as it is */
+static int compile_any(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                       const char *where)
+{
+    return 1;
+}
+
+static int compile_properties(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                              const char *where)
+{
+    int n = 0;
+
+    if (json_object_get_type(v) != json_type_object) {
+        return fail(cc, where, "expected an object");
+    }
+    k->props = apr_pcalloc(cc->p, (json_object_object_length(v) + 1) *
+                                      sizeof(js_prop));
+    json_object_object_foreach(v, key, val)
+    {
+        k->props[n].name = key;
+        k->props[n].node = compile_node(
+            cc, val, apr_pstrcat(cc->p, where, "/", key, NULL));
+        if (!k->props[n].node) {
+            return 0;
+        }
+        n++;
+    }
+    k->n = n;
+    node->props_kw = k;
+    return 1;
+}
+
+static int compile_pattern_properties(cctx *cc, js_node *node, js_kw *k,
+                                      json_object *v, const char *where)
+{
+    int n = 0;
+
+    if (json_object_get_type(v) != json_type_object) {
+        return fail(cc, where, "expected an object");
+    }
+    k->pats = apr_pcalloc(cc->p,
+                          (json_object_object_length(v) + 1) * sizeof(js_pat));
+    json_object_object_foreach(v, key, val)
+    {
+        const char *w = apr_pstrcat(cc->p, where, "/", key, NULL);
+
+        k->pats[n].source = key;
+        if (!compile_regex(cc, &k->pats[n].re, key, w)) {
+            return 0;
+        }
+        k->pats[n].node = compile_node(cc, val, w);
+        if (!k->pats[n].node) {
+            return 0;
+        }
+        n++;
+    }
+    k->n = n;
+    node->pats_kw = k;
+    return 1;
+}
+
+/* additionalProperties, items: a boolean (flag 1 or 0) or a schema
+ * (flag -1) */
+static int compile_flag_or_schema(cctx *cc, js_node *node, js_kw *k,
+                                  json_object *v, const char *where)
+{
+    json_type t = json_object_get_type(v);
+
+    if (t == json_type_boolean) {
+        k->flag = json_object_get_boolean(v);
+        return 1;
+    }
+    if (t != json_type_object) {
+        return fail(cc, where, "expected a boolean or a schema");
+    }
+    k->flag = -1;
+    return compile_sub(cc, k, v, where);
+}
+
+static int compile_required(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                            const char *where)
+{
+    size_t n;
+    int i;
+
+    if (json_object_get_type(v) != json_type_array) {
+        return fail(cc, where, "expected an array of names");
+    }
+    n = json_object_array_length(v);
+    k->n = (int)n;
+    k->names = apr_pcalloc(cc->p, (n + 1) * sizeof(char *));
+    for (i = 0; i < (int)n; i++) {
+        json_object *e = json_object_array_get_idx(v, i);
+
+        if (json_object_get_type(e) != json_type_string) {
+            return fail(cc, where, "expected an array of names");
+        }
+        k->names[i] = json_object_get_string(e);
+    }
+    return 1;
+}
+
+/* min/maxProperties, min/maxItems, min/maxLength */
+static int compile_count(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                         const char *where)
+{
+    return get_count(cc, v, &k->limit, where);
+}
+
+static int compile_unique_items(cctx *cc, js_node *node, js_kw *k,
+                                json_object *v, const char *where)
+{
+    if (json_object_get_type(v) != json_type_boolean) {
+        return fail(cc, where, "expected a boolean");
+    }
+    k->flag = json_object_get_boolean(v);
+    return 1;
+}
+
+/* minimum, maximum, exclusiveMinimum, exclusiveMaximum */
+static int compile_number(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                          const char *where)
+{
+    if (!pl_jsonschema_is_number(v)) {
+        return fail(cc, where, "expected a number");
+    }
+    k->num = pl_jsonschema_num_of(v);
+    return 1;
+}
+
+static int compile_pattern(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                           const char *where)
+{
+    if (json_object_get_type(v) != json_type_string) {
+        return fail(cc, where, "expected a string");
+    }
+    k->n = 1;
+    k->pats = apr_pcalloc(cc->p, sizeof(js_pat));
+    k->pats[0].source = json_object_get_string(v);
+    return compile_regex(cc, &k->pats[0].re, k->pats[0].source, where);
+}
+
+static int compile_format(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                          const char *where)
+{
+    if (json_object_get_type(v) != json_type_string ||
+        strcmp(json_object_get_string(v), "uuid") != 0) {
+        return fail(cc, where, "only the format 'uuid' is supported");
+    }
+    return 1;
+}
+
+/* anyOf, oneOf, allOf */
+static int compile_schemas(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                           const char *where)
+{
+    return compile_schema_list(cc, k, v, where);
+}
+
+static int compile_not(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                       const char *where)
+{
+    json_type t = json_object_get_type(v);
+
+    if (t != json_type_object && t != json_type_boolean) {
+        return fail(cc, where, "expected a schema");
+    }
+    return compile_sub(cc, k, v, where);
+}
+
+static int compile_ref(cctx *cc, js_node *node, js_kw *k, json_object *v,
+                       const char *where)
+{
+    const char *ref;
+    json_object *target = NULL;
+
+    if (json_object_get_type(v) != json_type_string) {
+        return fail(cc, where, "expected a string");
+    }
+    ref = json_object_get_string(v);
+    if (ref[0] != '#') {
+        return fail(cc, where,
+                    "only references inside the schema "
+                    "(\"#...\") are supported");
+    }
+    if (ref[1] == '\0') {
+        target = cc->root;
+    }
+    else if (json_pointer_get(cc->root, ref + 1, &target) != 0) {
+        return fail(cc, where,
+                    apr_psprintf(cc->p, "unresolvable reference '%s'", ref));
+    }
+    if (json_object_get_type(target) != json_type_object &&
+        json_object_get_type(target) != json_type_boolean) {
+        return fail(cc, where,
+                    apr_psprintf(cc->p, "reference '%s' is not a schema", ref));
+    }
+    return compile_sub(cc, k, target,
+                       apr_pstrcat(cc->p, where, "->", ref, NULL));
+}
+
+/* by keyword; the pseudo keywords have none */
+static const compile_fn compilers[] = {
+    [KW_TYPE] = compile_type,
+    [KW_ENUM] = compile_enum,
+    [KW_CONST] = compile_any,
+    [KW_PROPERTIES] = compile_properties,
+    [KW_PATTERNPROPERTIES] = compile_pattern_properties,
+    [KW_ADDITIONALPROPERTIES] = compile_flag_or_schema,
+    [KW_REQUIRED] = compile_required,
+    [KW_MINPROPERTIES] = compile_count,
+    [KW_MAXPROPERTIES] = compile_count,
+    [KW_ITEMS] = compile_flag_or_schema,
+    [KW_MINITEMS] = compile_count,
+    [KW_MAXITEMS] = compile_count,
+    [KW_UNIQUEITEMS] = compile_unique_items,
+    [KW_MINIMUM] = compile_number,
+    [KW_MAXIMUM] = compile_number,
+    [KW_EXCLUSIVEMINIMUM] = compile_number,
+    [KW_EXCLUSIVEMAXIMUM] = compile_number,
+    [KW_MINLENGTH] = compile_count,
+    [KW_MAXLENGTH] = compile_count,
+    [KW_PATTERN] = compile_pattern,
+    [KW_FORMAT] = compile_format,
+    [KW_ANYOF] = compile_schemas,
+    [KW_ONEOF] = compile_schemas,
+    [KW_ALLOF] = compile_schemas,
+    [KW_NOT] = compile_not,
+    [KW_REF] = compile_ref,
+};
+
 static int compile_keyword(cctx *cc, js_node *node, js_kw *k, json_object *v,
                            const char *where)
 {
-    json_type t = json_object_get_type(v);
-    int i;
-
     k->value = v;
-    switch (k->kw) {
-    case KW_TYPE: {
-        json_object *list = v;
-        size_t n;
-
-        if (t == json_type_string) {
-            n = 1;
-        }
-        else if (t == json_type_array && json_object_array_length(v) > 0) {
-            n = json_object_array_length(v);
-        }
-        else {
-            return fail(cc, where, "expected a type name or a list of them");
-        }
-        k->n = (int)n;
-        k->names = apr_pcalloc(cc->p, n * sizeof(char *));
-        for (i = 0; i < (int)n; i++) {
-            json_object *e = (t == json_type_string)
-                                 ? v
-                                 : json_object_array_get_idx(list, i);
-            int x;
-
-            if (json_object_get_type(e) != json_type_string) {
-                return fail(cc, where, "type names must be strings");
-            }
-            k->names[i] = json_object_get_string(e);
-            for (x = 0; type_names[x].name; x++) {
-                if (strcmp(type_names[x].name, k->names[i]) == 0) {
-                    break;
-                }
-            }
-            if (!type_names[x].name) {
-                return fail(
-                    cc, where,
-                    apr_psprintf(cc->p, "unknown type '%s'", k->names[i]));
-            }
-            k->types |= type_names[x].bit;
-        }
-        node->has_type = 1;
-        node->types = k->types;
-        return 1;
-    }
-    case KW_ENUM:
-        if (t != json_type_array) {
-            return fail(cc, where, "expected an array");
-        }
-        return 1;
-    case KW_CONST:
-        return 1;
-    case KW_PROPERTIES: {
-        int n = 0;
-
-        if (t != json_type_object) {
-            return fail(cc, where, "expected an object");
-        }
-        k->props = apr_pcalloc(cc->p, (json_object_object_length(v) + 1) *
-                                          sizeof(js_prop));
-        json_object_object_foreach(v, key, val)
-        {
-            k->props[n].name = key;
-            k->props[n].node = compile_node(
-                cc, val, apr_pstrcat(cc->p, where, "/", key, NULL));
-            if (!k->props[n].node) {
-                return 0;
-            }
-            n++;
-        }
-        k->n = n;
-        node->props_kw = k;
-        return 1;
-    }
-    case KW_PATTERNPROPERTIES: {
-        int n = 0;
-
-        if (t != json_type_object) {
-            return fail(cc, where, "expected an object");
-        }
-        k->pats = apr_pcalloc(cc->p, (json_object_object_length(v) + 1) *
-                                         sizeof(js_pat));
-        json_object_object_foreach(v, key, val)
-        {
-            const char *w = apr_pstrcat(cc->p, where, "/", key, NULL);
-
-            k->pats[n].source = key;
-            if (!compile_regex(cc, &k->pats[n].re, key, w)) {
-                return 0;
-            }
-            k->pats[n].node = compile_node(cc, val, w);
-            if (!k->pats[n].node) {
-                return 0;
-            }
-            n++;
-        }
-        k->n = n;
-        node->pats_kw = k;
-        return 1;
-    }
-    case KW_ADDITIONALPROPERTIES:
-    case KW_ITEMS:
-        if (t == json_type_boolean) {
-            k->flag = json_object_get_boolean(v);
-            return 1;
-        }
-        if (t != json_type_object) {
-            return fail(cc, where, "expected a boolean or a schema");
-        }
-        k->flag = -1;
-        return compile_sub(cc, k, v, where);
-    case KW_REQUIRED: {
-        size_t n;
-
-        if (t != json_type_array) {
-            return fail(cc, where, "expected an array of names");
-        }
-        n = json_object_array_length(v);
-        k->n = (int)n;
-        k->names = apr_pcalloc(cc->p, (n + 1) * sizeof(char *));
-        for (i = 0; i < (int)n; i++) {
-            json_object *e = json_object_array_get_idx(v, i);
-
-            if (json_object_get_type(e) != json_type_string) {
-                return fail(cc, where, "expected an array of names");
-            }
-            k->names[i] = json_object_get_string(e);
-        }
-        return 1;
-    }
-    case KW_MINPROPERTIES:
-    case KW_MAXPROPERTIES:
-    case KW_MINITEMS:
-    case KW_MAXITEMS:
-    case KW_MINLENGTH:
-    case KW_MAXLENGTH:
-        return get_count(cc, v, &k->limit, where);
-    case KW_UNIQUEITEMS:
-        if (t != json_type_boolean) {
-            return fail(cc, where, "expected a boolean");
-        }
-        k->flag = json_object_get_boolean(v);
-        return 1;
-    case KW_MINIMUM:
-    case KW_MAXIMUM:
-    case KW_EXCLUSIVEMINIMUM:
-    case KW_EXCLUSIVEMAXIMUM:
-        if (!is_number(v)) {
-            return fail(cc, where, "expected a number");
-        }
-        k->num = num_of(v);
-        return 1;
-    case KW_PATTERN:
-        if (t != json_type_string) {
-            return fail(cc, where, "expected a string");
-        }
-        k->n = 1;
-        k->pats = apr_pcalloc(cc->p, sizeof(js_pat));
-        k->pats[0].source = json_object_get_string(v);
-        return compile_regex(cc, &k->pats[0].re, k->pats[0].source, where);
-    case KW_FORMAT:
-        if (t != json_type_string ||
-            strcmp(json_object_get_string(v), "uuid") != 0) {
-            return fail(cc, where, "only the format 'uuid' is supported");
-        }
-        return 1;
-    case KW_ANYOF:
-    case KW_ONEOF:
-    case KW_ALLOF:
-        return compile_schema_list(cc, k, v, where);
-    case KW_NOT:
-        if (t != json_type_object && t != json_type_boolean) {
-            return fail(cc, where, "expected a schema");
-        }
-        return compile_sub(cc, k, v, where);
-    case KW_REF: {
-        const char *ref;
-        json_object *target = NULL;
-
-        if (t != json_type_string) {
-            return fail(cc, where, "expected a string");
-        }
-        ref = json_object_get_string(v);
-        if (ref[0] != '#') {
-            return fail(cc, where,
-                        "only references inside the schema "
-                        "(\"#...\") are supported");
-        }
-        if (ref[1] == '\0') {
-            target = cc->root;
-        }
-        else if (json_pointer_get(cc->root, ref + 1, &target) != 0) {
-            return fail(
-                cc, where,
-                apr_psprintf(cc->p, "unresolvable reference '%s'", ref));
-        }
-        if (json_object_get_type(target) != json_type_object &&
-            json_object_get_type(target) != json_type_boolean) {
-            return fail(
-                cc, where,
-                apr_psprintf(cc->p, "reference '%s' is not a schema", ref));
-        }
-        return compile_sub(cc, k, target,
-                           apr_pstrcat(cc->p, where, "->", ref, NULL));
-    }
-    default:
+    if ((size_t)k->kw >= sizeof(compilers) / sizeof(compilers[0]) ||
+        compilers[k->kw] == NULL) {
         return fail(cc, where, "internal: unknown keyword");
     }
+    return compilers[k->kw](cc, node, k, v, where);
 }
 
 /* "schema/properties/total" -> "['properties']['total']"; list indexes
@@ -401,7 +488,7 @@ static js_node *compile_node(cctx *cc, json_object *j, const char *where)
         int x;
         const char *w = apr_pstrcat(cc->p, where, "/", key, NULL);
 
-        if (kw_of(key, &node->kws[n].kw)) {
+        if (pl_jsonschema_kw_of(key, &node->kws[n].kw)) {
             if (!compile_keyword(cc, node, &node->kws[n], val, w)) {
                 return NULL;
             }

@@ -21,12 +21,12 @@
 /* ------------------------------------------------------------------ */
 /* Python's repr() of the values json.loads() builds (pl_py.c)          */
 
-void repr_string(sb_t *sb, const char *s, apr_size_t n)
+void pl_jsonschema_repr_string(sb_t *sb, const char *s, apr_size_t n)
 {
     int cut = 0;
 
     if (sb->limit == 0) {
-        sb_add(sb, pl_py_repr_n(sb->p, s, n, JSON_TEXT));
+        pl_jsonschema_sb_add(sb, pl_py_repr_n(sb->p, s, n, JSON_TEXT));
         return;
     }
     if (sb->over || sb->len >= sb->limit) {
@@ -35,8 +35,8 @@ void repr_string(sb_t *sb, const char *s, apr_size_t n)
     }
     /* a builder with a limit takes what fits of a long string: its repr
      * is never made whole (ten bytes a byte at worst) */
-    sb_add(sb,
-           pl_py_repr_cut(sb->p, s, n, JSON_TEXT, sb->limit - sb->len, &cut));
+    pl_jsonschema_sb_add(
+        sb, pl_py_repr_cut(sb->p, s, n, JSON_TEXT, sb->limit - sb->len, &cut));
     if (cut) {
         sb->over = 1;
     }
@@ -46,7 +46,7 @@ static void repr_double(sb_t *sb, double d)
 {
     char buf[PL_PY_FLOAT_REPR_SIZE];
 
-    sb_addn(sb, buf, pl_py_float_repr(buf, d));
+    pl_jsonschema_sb_addn(sb, buf, pl_py_float_repr(buf, d));
 }
 
 static void repr_num(sb_t *sb, num_t n)
@@ -63,7 +63,7 @@ static void repr_num(sb_t *sb, num_t n)
     else {
         snprintf(buf, sizeof(buf), "%" APR_INT64_T_FMT, n.i);
     }
-    sb_add(sb, buf);
+    pl_jsonschema_sb_add(sb, buf);
 }
 
 static int strptr_cmp(const void *a, const void *b)
@@ -97,55 +97,55 @@ static void repr_any(sb_t *sb, json_object *o, int depth, int sorted)
         return;
     }
     if (depth > MAX_REPR_DEPTH) {
-        sb_add(sb, "...");
+        pl_jsonschema_sb_add(sb, "...");
         return;
     }
     switch (json_object_get_type(o)) {
     case json_type_null:
-        sb_add(sb, "None");
+        pl_jsonschema_sb_add(sb, "None");
         break;
     case json_type_boolean:
-        sb_add(sb, json_object_get_boolean(o) ? "True" : "False");
+        pl_jsonschema_sb_add(sb, json_object_get_boolean(o) ? "True" : "False");
         break;
     case json_type_int:
     case json_type_double:
-        repr_num(sb, num_of(o));
+        repr_num(sb, pl_jsonschema_num_of(o));
         break;
     case json_type_string:
-        repr_string(sb, json_object_get_string(o),
-                    (apr_size_t)json_object_get_string_len(o));
+        pl_jsonschema_repr_string(sb, json_object_get_string(o),
+                                  (apr_size_t)json_object_get_string_len(o));
         break;
     case json_type_array: {
         size_t i, n = json_object_array_length(o);
 
-        sb_addc(sb, '[');
+        pl_jsonschema_sb_addc(sb, '[');
         for (i = 0; i < n && !sb->over; i++) {
             if (i) {
-                sb_add(sb, ", ");
+                pl_jsonschema_sb_add(sb, ", ");
             }
             repr_any(sb, json_object_array_get_idx(o, i), depth + 1, sorted);
         }
-        sb_addc(sb, ']');
+        pl_jsonschema_sb_addc(sb, ']');
         break;
     }
     case json_type_object: {
         int first = 1;
 
-        sb_addc(sb, '{');
+        pl_jsonschema_sb_addc(sb, '{');
         if (sorted) {
             int i, n;
             const char **keys = sorted_keys(sb->p, o, &n);
 
             for (i = 0; i < n && !sb->over; i++) {
                 if (i) {
-                    sb_add(sb, ", ");
+                    pl_jsonschema_sb_add(sb, ", ");
                 }
-                repr_string(sb, keys[i], strlen(keys[i]));
-                sb_add(sb, ": ");
+                pl_jsonschema_repr_string(sb, keys[i], strlen(keys[i]));
+                pl_jsonschema_sb_add(sb, ": ");
                 repr_any(sb, json_object_object_get(o, keys[i]), depth + 1,
                          sorted);
             }
-            sb_addc(sb, '}');
+            pl_jsonschema_sb_addc(sb, '}');
             break;
         }
         json_object_object_foreach(o, key, val)
@@ -154,20 +154,20 @@ static void repr_any(sb_t *sb, json_object *o, int depth, int sorted)
                 break;
             }
             if (!first) {
-                sb_add(sb, ", ");
+                pl_jsonschema_sb_add(sb, ", ");
             }
             first = 0;
-            repr_string(sb, key, strlen(key));
-            sb_add(sb, ": ");
+            pl_jsonschema_repr_string(sb, key, strlen(key));
+            pl_jsonschema_sb_add(sb, ": ");
             repr_any(sb, val, depth + 1, sorted);
         }
-        sb_addc(sb, '}');
+        pl_jsonschema_sb_addc(sb, '}');
         break;
     }
     }
 }
 
-void repr_value(sb_t *sb, json_object *o, int depth)
+void pl_jsonschema_repr_value(sb_t *sb, json_object *o, int depth)
 {
     repr_any(sb, o, depth, 0);
 }
@@ -209,7 +209,7 @@ static const char *cut_note(apr_pool_t *p, json_object *o)
  * whether it was cut. */
 static int repr_bounded(sb_t *part, apr_pool_t *p, json_object *o)
 {
-    sb_init(part, p);
+    pl_jsonschema_sb_init(part, p);
     part->limit = REPR_CUT;
     repr_any(part, o, 0, 0);
     return part->over;
@@ -221,13 +221,13 @@ static void repr_inst(sb_t *sb, json_object *o)
     sb_t part;
 
     if (repr_bounded(&part, sb->p, o)) {
-        sb_addn(sb, part.buf, part.len);
-        sb_add(sb, "... (cut: ");
-        sb_add(sb, cut_note(sb->p, o));
-        sb_addc(sb, ')');
+        pl_jsonschema_sb_addn(sb, part.buf, part.len);
+        pl_jsonschema_sb_add(sb, "... (cut: ");
+        pl_jsonschema_sb_add(sb, cut_note(sb->p, o));
+        pl_jsonschema_sb_addc(sb, ')');
         return;
     }
-    sb_addn(sb, part.buf, part.len);
+    pl_jsonschema_sb_addn(sb, part.buf, part.len);
 }
 
 /* repr() of a str of the instance (a key), cut past REPR_CUT bytes. */
@@ -235,15 +235,16 @@ static void repr_inst_string(sb_t *sb, const char *s, apr_size_t n)
 {
     sb_t part;
 
-    sb_init(&part, sb->p);
+    pl_jsonschema_sb_init(&part, sb->p);
     part.limit = REPR_CUT;
-    repr_string(&part, s, n);
-    sb_addn(sb, part.buf, part.len);
+    pl_jsonschema_repr_string(&part, s, n);
+    pl_jsonschema_sb_addn(sb, part.buf, part.len);
     if (part.over) {
-        sb_add(sb, apr_psprintf(sb->p,
-                                "... (cut: a str of %" APR_INT64_T_FMT
-                                " characters)",
-                                pl_py_len(s, n, JSON_TEXT)));
+        pl_jsonschema_sb_add(sb,
+                             apr_psprintf(sb->p,
+                                          "... (cut: a str of %" APR_INT64_T_FMT
+                                          " characters)",
+                                          pl_py_len(s, n, JSON_TEXT)));
     }
 }
 
@@ -251,8 +252,8 @@ const char *pl_jsonschema_repr(apr_pool_t *p, json_object *o)
 {
     sb_t sb;
 
-    sb_init(&sb, p);
-    repr_value(&sb, o, 0);
+    pl_jsonschema_sb_init(&sb, p);
+    pl_jsonschema_repr_value(&sb, o, 0);
     return sb.buf;
 }
 
@@ -279,7 +280,7 @@ static const char *repr_fitting(apr_pool_t *p, json_object *o, long max_width)
     if (max_width < 0) {
         return NULL;
     }
-    sb_init(&sb, p);
+    pl_jsonschema_sb_init(&sb, p);
     sb.limit = (apr_size_t)max_width * 4 + 4; /* UTF-8: 4 bytes a char */
     repr_any(&sb, o, 0, 1);
     if (sb.over || text_len(sb.buf, sb.len) > max_width) {
@@ -290,9 +291,9 @@ static const char *repr_fitting(apr_pool_t *p, json_object *o, long max_width)
 
 static void sb_indent(sb_t *sb, long indent)
 {
-    sb_addc(sb, '\n');
+    pl_jsonschema_sb_addc(sb, '\n');
     while (indent-- > 0) {
-        sb_addc(sb, ' ');
+        pl_jsonschema_sb_addc(sb, ' ');
     }
 }
 
@@ -360,7 +361,7 @@ static void pformat_str(sb_t *sb, const char *s, apr_size_t n, long indent,
     int i;
 
     if (n == 0) {
-        sb_add(sb, "''");
+        pl_jsonschema_sb_add(sb, "''");
         return;
     }
     if (level == 1) {
@@ -408,20 +409,20 @@ static void pformat_str(sb_t *sb, const char *s, apr_size_t n, long indent,
         }
     }
     if (chunks->nelts == 1) {
-        sb_add(sb, rep);
+        pl_jsonschema_sb_add(sb, rep);
         return;
     }
     if (level == 1) {
-        sb_addc(sb, '(');
+        pl_jsonschema_sb_addc(sb, '(');
     }
     for (i = 0; i < chunks->nelts; i++) {
         if (i) {
             sb_indent(sb, indent);
         }
-        sb_add(sb, APR_ARRAY_IDX(chunks, i, const char *));
+        pl_jsonschema_sb_add(sb, APR_ARRAY_IDX(chunks, i, const char *));
     }
     if (level == 1) {
-        sb_addc(sb, ')');
+        pl_jsonschema_sb_addc(sb, ')');
     }
 }
 
@@ -433,7 +434,7 @@ static void pformat_any(sb_t *sb, json_object *o, long indent, long allowance,
     json_type t = json_object_get_type(o);
 
     if (rep) {
-        sb_add(sb, rep);
+        pl_jsonschema_sb_add(sb, rep);
         return;
     }
     if (level >= MAX_REPR_DEPTH) {
@@ -446,37 +447,37 @@ static void pformat_any(sb_t *sb, json_object *o, long indent, long allowance,
         int i, n;
         const char **keys = sorted_keys(sb->p, o, &n);
 
-        sb_addc(sb, '{');
+        pl_jsonschema_sb_addc(sb, '{');
         for (i = 0; i < n; i++) {
             long klen;
             const char *krep = str_repr(sb->p, keys[i], strlen(keys[i]), &klen);
 
-            sb_add(sb, krep);
-            sb_add(sb, ": ");
+            pl_jsonschema_sb_add(sb, krep);
+            pl_jsonschema_sb_add(sb, ": ");
             pformat_any(sb, json_object_object_get(o, keys[i]),
                         indent + 1 + klen + 2, i == n - 1 ? allowance + 1 : 1,
                         level);
             if (i < n - 1) {
-                sb_addc(sb, ',');
+                pl_jsonschema_sb_addc(sb, ',');
                 sb_indent(sb, indent + 1);
             }
         }
-        sb_addc(sb, '}');
+        pl_jsonschema_sb_addc(sb, '}');
         break;
     }
     case json_type_array: {
         size_t i, n = json_object_array_length(o);
 
-        sb_addc(sb, '[');
+        pl_jsonschema_sb_addc(sb, '[');
         for (i = 0; i < n; i++) {
             if (i) {
-                sb_addc(sb, ',');
+                pl_jsonschema_sb_addc(sb, ',');
                 sb_indent(sb, indent + 1);
             }
             pformat_any(sb, json_object_array_get_idx(o, i), indent + 1,
                         i == n - 1 ? allowance + 1 : 1, level);
         }
-        sb_addc(sb, ']');
+        pl_jsonschema_sb_addc(sb, ']');
         break;
     }
     case json_type_string:
@@ -497,16 +498,16 @@ static const char *pformat(apr_pool_t *p, json_object *o, int indent)
     sb_t sb, out;
     const char *q;
 
-    sb_init(&sb, p);
+    pl_jsonschema_sb_init(&sb, p);
     pformat_any(&sb, o, 0, 0, 0);
     if (indent == 0) {
         return sb.buf;
     }
-    sb_init(&out, p);
+    pl_jsonschema_sb_init(&out, p);
     for (q = sb.buf; q < sb.buf + sb.len; q++) {
-        sb_addc(&out, *q);
+        pl_jsonschema_sb_addc(&out, *q);
         if (*q == '\n') {
-            sb_addn(&out, "                ", (apr_size_t)indent);
+            pl_jsonschema_sb_addn(&out, "                ", (apr_size_t)indent);
         }
     }
     return out.buf;
@@ -522,167 +523,181 @@ static void add_extras(sb_t *sb, const char **v, int n)
     sb_t part;
     int i;
 
-    sb_init(&part, sb->p);
+    pl_jsonschema_sb_init(&part, sb->p);
     part.limit = REPR_CUT;
     for (i = 0; i < n && !part.over; i++) {
         if (i) {
-            sb_add(&part, ", ");
+            pl_jsonschema_sb_add(&part, ", ");
         }
-        repr_string(&part, v[i], strlen(v[i]));
+        pl_jsonschema_repr_string(&part, v[i], strlen(v[i]));
     }
-    sb_addn(sb, part.buf, part.len);
+    pl_jsonschema_sb_addn(sb, part.buf, part.len);
     if (part.over) {
-        sb_add(sb, apr_psprintf(sb->p, "... (cut: %d properties)", n));
+        pl_jsonschema_sb_add(
+            sb, apr_psprintf(sb->p, "... (cut: %d properties)", n));
     }
 }
 
-const char *err_message(apr_pool_t *p, const js_err *e)
+/* additionalProperties: the extra keys (sorted), and the regexes of
+ * patternProperties they match none of when there are any */
+static void extras_message(sb_t *sb, apr_pool_t *p, const js_err *e)
+{
+    apr_array_header_t *extras = apr_array_make(p, 4, sizeof(char *));
+    const char **v;
+    int i;
+
+    json_object_object_foreach(e->inst, key, val)
+    {
+        (void)val;
+        if (pl_jsonschema_is_extra(e->node, key)) {
+            APR_ARRAY_PUSH(extras, const char *) = key;
+        }
+    }
+    v = (const char **)extras->elts;
+    qsort(v, extras->nelts, sizeof(char *), strptr_cmp);
+    if (!e->node->pats_kw) {
+        pl_jsonschema_sb_add(sb, "Additional properties are not allowed (");
+    }
+    add_extras(sb, v, extras->nelts);
+    if (!e->node->pats_kw) {
+        pl_jsonschema_sb_add(sb, extras->nelts == 1 ? " was unexpected)"
+                                                    : " were unexpected)");
+    }
+    else {
+        const js_kw *pk = e->node->pats_kw;
+        const char **pv = apr_pcalloc(p, (pk->n + 1) * sizeof(char *));
+
+        pl_jsonschema_sb_add(sb, extras->nelts == 1
+                                     ? " does not match any of the "
+                                       "regexes: "
+                                     : " do not match any of the "
+                                       "regexes: ");
+        for (i = 0; i < pk->n; i++) {
+            pv[i] = pk->pats[i].source;
+        }
+        qsort(pv, pk->n, sizeof(char *), strptr_cmp);
+        for (i = 0; i < pk->n; i++) {
+            if (i) {
+                pl_jsonschema_sb_add(sb, ", ");
+            }
+            pl_jsonschema_repr_string(sb, pv[i], strlen(pv[i]));
+        }
+    }
+}
+
+const char *pl_jsonschema_err_message(apr_pool_t *p, const js_err *e)
 {
     sb_t sb;
     int i;
 
-    sb_init(&sb, p);
+    pl_jsonschema_sb_init(&sb, p);
     switch (e->kw) {
     case KW_FALSE_SCHEMA:
-        sb_add(&sb, "False schema does not allow ");
+        pl_jsonschema_sb_add(&sb, "False schema does not allow ");
         repr_inst(&sb, e->inst);
         break;
     case KW_TYPE:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " is not of type ");
+        pl_jsonschema_sb_add(&sb, " is not of type ");
         for (i = 0; i < e->k->n; i++) {
             if (i) {
-                sb_add(&sb, ", ");
+                pl_jsonschema_sb_add(&sb, ", ");
             }
-            repr_string(&sb, e->k->names[i], strlen(e->k->names[i]));
+            pl_jsonschema_repr_string(&sb, e->k->names[i],
+                                      strlen(e->k->names[i]));
         }
         break;
     case KW_ENUM:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " is not one of ");
-        repr_value(&sb, e->k->value, 0);
+        pl_jsonschema_sb_add(&sb, " is not one of ");
+        pl_jsonschema_repr_value(&sb, e->k->value, 0);
         break;
     case KW_CONST:
-        repr_value(&sb, e->k->value, 0);
-        sb_add(&sb, " was expected");
+        pl_jsonschema_repr_value(&sb, e->k->value, 0);
+        pl_jsonschema_sb_add(&sb, " was expected");
         break;
-    case KW_ADDITIONALPROPERTIES: {
-        apr_array_header_t *extras = apr_array_make(p, 4, sizeof(char *));
-        const char **v;
-
-        json_object_object_foreach(e->inst, key, val)
-        {
-            (void)val;
-            if (is_extra(e->node, key)) {
-                APR_ARRAY_PUSH(extras, const char *) = key;
-            }
-        }
-        v = (const char **)extras->elts;
-        qsort(v, extras->nelts, sizeof(char *), strptr_cmp);
-        if (!e->node->pats_kw) {
-            sb_add(&sb, "Additional properties are not allowed (");
-        }
-        add_extras(&sb, v, extras->nelts);
-        if (!e->node->pats_kw) {
-            sb_add(&sb, extras->nelts == 1 ? " was unexpected)"
-                                           : " were unexpected)");
-        }
-        else {
-            const js_kw *pk = e->node->pats_kw;
-            const char **pv = apr_pcalloc(p, (pk->n + 1) * sizeof(char *));
-
-            sb_add(&sb, extras->nelts == 1 ? " does not match any of the "
-                                             "regexes: "
-                                           : " do not match any of the "
-                                             "regexes: ");
-            for (i = 0; i < pk->n; i++) {
-                pv[i] = pk->pats[i].source;
-            }
-            qsort(pv, pk->n, sizeof(char *), strptr_cmp);
-            for (i = 0; i < pk->n; i++) {
-                if (i) {
-                    sb_add(&sb, ", ");
-                }
-                repr_string(&sb, pv[i], strlen(pv[i]));
-            }
-        }
+    case KW_ADDITIONALPROPERTIES:
+        extras_message(&sb, p, e);
         break;
-    }
     case KW_REQUIRED:
-        repr_string(&sb, e->name, strlen(e->name));
-        sb_add(&sb, " is a required property");
+        pl_jsonschema_repr_string(&sb, e->name, strlen(e->name));
+        pl_jsonschema_sb_add(&sb, " is a required property");
         break;
     case KW_MINPROPERTIES:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " does not have enough properties");
+        pl_jsonschema_sb_add(&sb, " does not have enough properties");
         break;
     case KW_MAXPROPERTIES:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " has too many properties");
+        pl_jsonschema_sb_add(&sb, " has too many properties");
         break;
     case KW_ITEMS:
-        sb_add(&sb,
-               apr_psprintf(p, "Expected at most 0 items, but found %lu",
-                            (unsigned long)json_object_array_length(e->inst)));
+        pl_jsonschema_sb_add(
+            &sb,
+            apr_psprintf(p, "Expected at most 0 items, but found %lu",
+                         (unsigned long)json_object_array_length(e->inst)));
         break;
     case KW_MINITEMS:
     case KW_MINLENGTH:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " is too short");
+        pl_jsonschema_sb_add(&sb, " is too short");
         break;
     case KW_MAXITEMS:
     case KW_MAXLENGTH:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " is too long");
+        pl_jsonschema_sb_add(&sb, " is too long");
         break;
     case KW_UNIQUEITEMS:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " has non-unique elements");
+        pl_jsonschema_sb_add(&sb, " has non-unique elements");
         break;
     case KW_MINIMUM:
     case KW_MAXIMUM:
     case KW_EXCLUSIVEMINIMUM:
     case KW_EXCLUSIVEMAXIMUM:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, e->kw == KW_MINIMUM   ? " is less than the minimum of "
-                    : e->kw == KW_MAXIMUM ? " is greater than the maximum of "
-                    : e->kw == KW_EXCLUSIVEMINIMUM
-                        ? " is less than or equal to the minimum of "
-                        : " is greater than or equal to the maximum of ");
+        pl_jsonschema_sb_add(
+            &sb, e->kw == KW_MINIMUM   ? " is less than the minimum of "
+                 : e->kw == KW_MAXIMUM ? " is greater than the maximum of "
+                 : e->kw == KW_EXCLUSIVEMINIMUM
+                     ? " is less than or equal to the minimum of "
+                     : " is greater than or equal to the maximum of ");
         repr_num(&sb, e->k->num);
         break;
     case KW_PATTERN:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " does not match ");
-        repr_string(&sb, e->k->pats[0].source, strlen(e->k->pats[0].source));
+        pl_jsonschema_sb_add(&sb, " does not match ");
+        pl_jsonschema_repr_string(&sb, e->k->pats[0].source,
+                                  strlen(e->k->pats[0].source));
         break;
     case KW_FORMAT:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " is not a ");
-        repr_value(&sb, e->k->value, 0);
+        pl_jsonschema_sb_add(&sb, " is not a ");
+        pl_jsonschema_repr_value(&sb, e->k->value, 0);
         break;
     case KW_ANYOF:
     case KW_ONEOF:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " is not valid under any of the given schemas");
+        pl_jsonschema_sb_add(&sb,
+                             " is not valid under any of the given schemas");
         break;
     case KW_ONEOF_MULTI:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " is valid under each of ");
+        pl_jsonschema_sb_add(&sb, " is valid under each of ");
         for (i = 0; i < e->nvalid; i++) {
             if (i) {
-                sb_add(&sb, ", ");
+                pl_jsonschema_sb_add(&sb, ", ");
             }
-            repr_value(&sb, e->valid[i]->json, 0);
+            pl_jsonschema_repr_value(&sb, e->valid[i]->json, 0);
         }
         break;
     case KW_NOT:
         repr_inst(&sb, e->inst);
-        sb_add(&sb, " should not be valid under ");
-        repr_value(&sb, e->k->value, 0);
+        pl_jsonschema_sb_add(&sb, " should not be valid under ");
+        pl_jsonschema_repr_value(&sb, e->k->value, 0);
         break;
     default:
-        sb_add(&sb, "invalid");
+        pl_jsonschema_sb_add(&sb, "invalid");
         break;
     }
     return sb.buf;
@@ -695,7 +710,7 @@ static const char *pformat_inst(apr_pool_t *p, json_object *o)
     sb_t part;
 
     if (repr_bounded(&part, p, o)) {
-        sb_init(&part, p);
+        pl_jsonschema_sb_init(&part, p);
         repr_inst(&part, o);
         return part.buf;
     }
@@ -710,18 +725,18 @@ static const char *instance_path(apr_pool_t *p, const js_err *e)
     char num[32];
     int i;
 
-    sb_init(&sb, p);
-    sb_add(&sb, "instance");
+    pl_jsonschema_sb_init(&sb, p);
+    pl_jsonschema_sb_add(&sb, "instance");
     for (i = 0; e->path && i < e->depth; i++) {
-        sb_addc(&sb, '[');
+        pl_jsonschema_sb_addc(&sb, '[');
         if (e->path[i].key) {
             repr_inst_string(&sb, e->path[i].key, strlen(e->path[i].key));
         }
         else {
             snprintf(num, sizeof(num), "%zu", e->path[i].idx);
-            sb_add(&sb, num);
+            pl_jsonschema_sb_add(&sb, num);
         }
-        sb_addc(&sb, ']');
+        pl_jsonschema_sb_addc(&sb, ']');
     }
     return sb.buf;
 }
@@ -732,10 +747,10 @@ static const char *instance_path(apr_pool_t *p, const js_err *e)
  * indented by four. schema_prefix: the part of the node's path that is
  * not in error.relative_schema_path (the anyOf/oneOf above a branch
  * error), or NULL. */
-const char *err_trailer(apr_pool_t *p, const js_err *e,
-                        const char *schema_prefix)
+const char *pl_jsonschema_err_trailer(apr_pool_t *p, const js_err *e,
+                                      const char *schema_prefix)
 {
-    const char *kw = kw_name(e->kw), *path;
+    const char *kw = pl_jsonschema_kw_name(e->kw), *path;
 
     if (kw == NULL || e->node == NULL || e->node->json == NULL) {
         return "";

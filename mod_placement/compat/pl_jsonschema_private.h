@@ -2,9 +2,9 @@
  *
  * pl_jsonschema_private.h: what the pl_jsonschema_*.c files share: the
  * compiled schema (nodes and keywords), error records, a string builder,
- * and the functions one file lends another. The short names below are
- * macros for pl_jsonschema_-prefixed symbols, so nothing leaks into the
- * module's namespace unprefixed.
+ * and the functions one file lends another, each under its real,
+ * pl_jsonschema_-prefixed name, so nothing leaks into the module's
+ * namespace unprefixed and the debugger reads what the source says.
  *
  *   pl_jsonschema_compile.c   schema text -> nodes and keywords
  *   pl_jsonschema_validate.c  instance checks, best_match, the public calls
@@ -187,61 +187,45 @@ typedef struct {
  * that are no UTF-8 are shown as bytes. */
 #define JSON_TEXT (PL_PY_U8_SURROGATES | PL_PY_REPR_BYTES)
 
-#define sb_init pl_jsonschema_sb_init
-#define sb_addn pl_jsonschema_sb_addn
-#define sb_add pl_jsonschema_sb_add
-#define sb_addc pl_jsonschema_sb_addc
-#define kw_name pl_jsonschema_kw_name
-#define kw_of pl_jsonschema_kw_of
-#define num_of pl_jsonschema_num_of
-#define num_cmp pl_jsonschema_num_cmp
-#define is_number pl_jsonschema_is_number
-#define is_type pl_jsonschema_is_type
-#define is_extra pl_jsonschema_is_extra
-#define repr_string pl_jsonschema_repr_string
-#define repr_value pl_jsonschema_repr_value
-#define err_message pl_jsonschema_err_message
-#define err_trailer pl_jsonschema_err_trailer
-#define py_to_ere pl_jsonschema_py_to_ere
-#define pattern_search pl_jsonschema_pattern_search
-
 /* pl_jsonschema_base.c */
-void sb_init(sb_t *sb, apr_pool_t *p);
-void sb_addn(sb_t *sb, const char *s, apr_size_t n);
-void sb_add(sb_t *sb, const char *s);
-void sb_addc(sb_t *sb, char c);
+void pl_jsonschema_sb_init(sb_t *sb, apr_pool_t *p);
+void pl_jsonschema_sb_addn(sb_t *sb, const char *s, apr_size_t n);
+void pl_jsonschema_sb_add(sb_t *sb, const char *s);
+void pl_jsonschema_sb_addc(sb_t *sb, char c);
 /** The keyword's name as a schema spells it, or NULL (pseudo keywords) */
-const char *kw_name(kw_e kw);
+const char *pl_jsonschema_kw_name(kw_e kw);
 /** Is name a keyword validated? Then 1, with the keyword in *pkw */
-int kw_of(const char *name, kw_e *pkw);
-num_t num_of(json_object *o);
-int is_number(json_object *o);
+int pl_jsonschema_kw_of(const char *name, kw_e *pkw);
+num_t pl_jsonschema_num_of(json_object *o);
+int pl_jsonschema_is_number(json_object *o);
 /** re.search(): does the pattern match somewhere in the n bytes at s? */
-int pattern_search(const regex_t *re, const char *s, apr_size_t n);
+int pl_jsonschema_pattern_search(const regex_t *re, const char *s,
+                                 apr_size_t n);
 /** Is key an additional property of node n (in no properties, matching
  * no patternProperties)? */
-int is_extra(const js_node *n, const char *key);
+int pl_jsonschema_is_extra(const js_node *n, const char *key);
 
 /* pl_jsonschema_messages.c */
 /** repr() of a str of n bytes (text json-c decoded) */
-void repr_string(sb_t *sb, const char *s, apr_size_t n);
+void pl_jsonschema_repr_string(sb_t *sb, const char *s, apr_size_t n);
 /** repr() of the value json.loads() builds from o (dicts in their order) */
-void repr_value(sb_t *sb, json_object *o, int depth);
+void pl_jsonschema_repr_value(sb_t *sb, json_object *o, int depth);
 /** The message of e (best_match(...).message) */
-const char *err_message(apr_pool_t *p, const js_err *e);
+const char *pl_jsonschema_err_message(apr_pool_t *p, const js_err *e);
 /** What str(ValidationError) adds after the message; schema_prefix: the
  * part of e's schema path above error.relative_schema_path, or NULL */
-const char *err_trailer(apr_pool_t *p, const js_err *e,
-                        const char *schema_prefix);
+const char *pl_jsonschema_err_trailer(apr_pool_t *p, const js_err *e,
+                                      const char *schema_prefix);
 
 /* pl_jsonschema_validate.c */
 /** Compare two numbers exactly: -1, 0, 1, or 2 if unordered (NaN) */
-int num_cmp(num_t a, num_t b);
+int pl_jsonschema_num_cmp(num_t a, num_t b);
 /** Does o have one of the JSON types (T_* bits)? */
-int is_type(json_object *o, unsigned types);
+int pl_jsonschema_is_type(json_object *o, unsigned types);
 
 /* pl_jsonschema_regex.c */
 /** The POSIX ERE of a Python re pattern, or NULL with *why */
-const char *py_to_ere(apr_pool_t *p, const char *py, const char **why);
+const char *pl_jsonschema_py_to_ere(apr_pool_t *p, const char *py,
+                                    const char **why);
 
 #endif /* PL_JSONSCHEMA_PRIVATE_H */

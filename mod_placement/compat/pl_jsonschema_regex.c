@@ -24,7 +24,7 @@ static int bracket_to_ere(sb_t *sb, const char **ps, const char **why)
     int neg = 0, rbr = 0, dash = 0, caret = 0, first = 1;
     sb_t body;
 
-    sb_init(&body, sb->p);
+    pl_jsonschema_sb_init(&body, sb->p);
     if (*s == '^') {
         neg = 1;
         s++;
@@ -59,28 +59,28 @@ static int bracket_to_ere(sb_t *sb, const char **ps, const char **why)
 
             switch (n) {
             case 'd':
-                sb_add(&body, "0-9");
+                pl_jsonschema_sb_add(&body, "0-9");
                 break;
             case 'w':
-                sb_add(&body, "A-Za-z0-9_");
+                pl_jsonschema_sb_add(&body, "A-Za-z0-9_");
                 break;
             case 's':
-                sb_add(&body, " \t\n\r\f\v");
+                pl_jsonschema_sb_add(&body, " \t\n\r\f\v");
                 break;
             case 'n':
-                sb_addc(&body, '\n');
+                pl_jsonschema_sb_addc(&body, '\n');
                 break;
             case 't':
-                sb_addc(&body, '\t');
+                pl_jsonschema_sb_addc(&body, '\t');
                 break;
             case 'r':
-                sb_addc(&body, '\r');
+                pl_jsonschema_sb_addc(&body, '\r');
                 break;
             case 'f':
-                sb_addc(&body, '\f');
+                pl_jsonschema_sb_addc(&body, '\f');
                 break;
             case 'v':
-                sb_addc(&body, '\v');
+                pl_jsonschema_sb_addc(&body, '\v');
                 break;
             case ']':
                 rbr = 1;
@@ -92,11 +92,11 @@ static int bracket_to_ere(sb_t *sb, const char **ps, const char **why)
                 caret = 1;
                 break;
             case '\\':
-                sb_addc(&body, '\\');
+                pl_jsonschema_sb_addc(&body, '\\');
                 break;
             default:
                 if (n != '\0' && strchr(".$|()[{}*+?/&~#%!\"',:;<=>@`", n)) {
-                    sb_addc(&body, n);
+                    pl_jsonschema_sb_addc(&body, n);
                     break;
                 }
                 *why = "unsupported escape in a character set";
@@ -105,39 +105,40 @@ static int bracket_to_ere(sb_t *sb, const char **ps, const char **why)
             s += 2;
             continue;
         }
-        sb_addc(&body, c);
+        pl_jsonschema_sb_addc(&body, c);
         s++;
     }
     if (caret && !neg && !rbr && body.len == 0 && !dash) {
-        sb_add(sb, "\\^");
+        pl_jsonschema_sb_add(sb, "\\^");
         *ps = s;
         return 1;
     }
-    sb_addc(sb, '[');
+    pl_jsonschema_sb_addc(sb, '[');
     if (neg) {
-        sb_addc(sb, '^');
+        pl_jsonschema_sb_addc(sb, '^');
     }
     if (rbr) {
-        sb_addc(sb, ']');
+        pl_jsonschema_sb_addc(sb, ']');
     }
-    sb_add(sb, body.buf);
+    pl_jsonschema_sb_add(sb, body.buf);
     if (caret) {
-        sb_addc(sb, '^');
+        pl_jsonschema_sb_addc(sb, '^');
     }
     if (dash) {
-        sb_addc(sb, '-');
+        pl_jsonschema_sb_addc(sb, '-');
     }
-    sb_addc(sb, ']');
+    pl_jsonschema_sb_addc(sb, ']');
     *ps = s;
     return 1;
 }
 
-const char *py_to_ere(apr_pool_t *p, const char *py, const char **why)
+const char *pl_jsonschema_py_to_ere(apr_pool_t *p, const char *py,
+                                    const char **why)
 {
     const char *s = py;
     sb_t sb;
 
-    sb_init(&sb, p);
+    pl_jsonschema_sb_init(&sb, p);
     while (*s) {
         char c = *s;
 
@@ -146,46 +147,46 @@ const char *py_to_ere(apr_pool_t *p, const char *py, const char **why)
 
             switch (n) {
             case 'd':
-                sb_add(&sb, "[0-9]");
+                pl_jsonschema_sb_add(&sb, "[0-9]");
                 break;
             case 'D':
-                sb_add(&sb, "[^0-9]");
+                pl_jsonschema_sb_add(&sb, "[^0-9]");
                 break;
             case 'w':
-                sb_add(&sb, "[A-Za-z0-9_]");
+                pl_jsonschema_sb_add(&sb, "[A-Za-z0-9_]");
                 break;
             case 'W':
-                sb_add(&sb, "[^A-Za-z0-9_]");
+                pl_jsonschema_sb_add(&sb, "[^A-Za-z0-9_]");
                 break;
             case 's':
-                sb_add(&sb, "[ \t\n\r\f\v]");
+                pl_jsonschema_sb_add(&sb, "[ \t\n\r\f\v]");
                 break;
             case 'S':
-                sb_add(&sb, "[^ \t\n\r\f\v]");
+                pl_jsonschema_sb_add(&sb, "[^ \t\n\r\f\v]");
                 break;
             case 'n':
-                sb_addc(&sb, '\n');
+                pl_jsonschema_sb_addc(&sb, '\n');
                 break;
             case 't':
-                sb_addc(&sb, '\t');
+                pl_jsonschema_sb_addc(&sb, '\t');
                 break;
             case 'r':
-                sb_addc(&sb, '\r');
+                pl_jsonschema_sb_addc(&sb, '\r');
                 break;
             case 'f':
-                sb_addc(&sb, '\f');
+                pl_jsonschema_sb_addc(&sb, '\f');
                 break;
             case 'v':
-                sb_addc(&sb, '\v');
+                pl_jsonschema_sb_addc(&sb, '\v');
                 break;
             default:
                 if (n != '\0' && strchr(".^$|()[]{}*+?\\", n)) {
-                    sb_addc(&sb, '\\');
-                    sb_addc(&sb, n);
+                    pl_jsonschema_sb_addc(&sb, '\\');
+                    pl_jsonschema_sb_addc(&sb, n);
                     break;
                 }
                 if (n != '\0' && strchr("-/&~#%!\"',:;<=>@`_ ", n)) {
-                    sb_addc(&sb, n);
+                    pl_jsonschema_sb_addc(&sb, n);
                     break;
                 }
                 *why = "unsupported escape";
@@ -202,7 +203,7 @@ const char *py_to_ere(apr_pool_t *p, const char *py, const char **why)
         }
         if (c == '.') {
             /* Python's "." does not match a newline */
-            sb_add(&sb, "[^\n]");
+            pl_jsonschema_sb_add(&sb, "[^\n]");
             s++;
             continue;
         }
@@ -211,17 +212,17 @@ const char *py_to_ere(apr_pool_t *p, const char *py, const char **why)
                 *why = "unsupported group extension";
                 return NULL;
             }
-            sb_addc(&sb, '(');
+            pl_jsonschema_sb_addc(&sb, '(');
             s += 3;
             continue;
         }
         if ((c == '*' || c == '+' || c == '?' || c == '}') && s[1] == '?') {
             /* lazy and greedy repeats find the same matches for search() */
-            sb_addc(&sb, c);
+            pl_jsonschema_sb_addc(&sb, c);
             s += 2;
             continue;
         }
-        sb_addc(&sb, c);
+        pl_jsonschema_sb_addc(&sb, c);
         s++;
     }
     return sb.buf;

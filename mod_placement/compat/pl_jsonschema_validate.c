@@ -59,7 +59,7 @@ static int dbl_is_integral(double d)
 
 /* Python's check for the JSON types: booleans are not numbers, and a
  * float with an integral value is an "integer" (draft 6 and later). */
-int is_type(json_object *o, unsigned types)
+int pl_jsonschema_is_type(json_object *o, unsigned types)
 {
     switch (json_object_get_type(o)) {
     case json_type_null:
@@ -126,7 +126,7 @@ static int cmp_int_dbl(apr_int64_t i, apr_uint64_t u, int is_u, double d)
 }
 
 /* Compare two numbers exactly: -1, 0, 1, or 2 if unordered (NaN). */
-int num_cmp(num_t a, num_t b)
+int pl_jsonschema_num_cmp(num_t a, num_t b)
 {
     if (a.kind == N_DBL && b.kind == N_DBL) {
         if (isnan(a.d) || isnan(b.d)) {
@@ -135,7 +135,7 @@ int num_cmp(num_t a, num_t b)
         return a.d < b.d ? -1 : (a.d > b.d ? 1 : 0);
     }
     if (a.kind == N_DBL) {
-        int c = num_cmp(b, a);
+        int c = pl_jsonschema_num_cmp(b, a);
 
         return c == 2 ? 2 : -c;
     }
@@ -168,8 +168,8 @@ static int json_equal_d(json_object *a, json_object *b, int strict, int depth)
     if ((ta == json_type_boolean || tb == json_type_boolean) && !strict) {
         num_t na, nb;
 
-        if (!(ta == json_type_boolean || is_number(a)) ||
-            !(tb == json_type_boolean || is_number(b))) {
+        if (!(ta == json_type_boolean || pl_jsonschema_is_number(a)) ||
+            !(tb == json_type_boolean || pl_jsonschema_is_number(b))) {
             return 0;
         }
         memset(&na, 0, sizeof(na));
@@ -179,19 +179,20 @@ static int json_equal_d(json_object *a, json_object *b, int strict, int depth)
             na.i = json_object_get_boolean(a);
         }
         else {
-            na = num_of(a);
+            na = pl_jsonschema_num_of(a);
         }
         if (tb == json_type_boolean) {
             nb.kind = N_INT;
             nb.i = json_object_get_boolean(b);
         }
         else {
-            nb = num_of(b);
+            nb = pl_jsonschema_num_of(b);
         }
-        return num_cmp(na, nb) == 0;
+        return pl_jsonschema_num_cmp(na, nb) == 0;
     }
-    if (is_number(a) && is_number(b)) {
-        return num_cmp(num_of(a), num_of(b)) == 0;
+    if (pl_jsonschema_is_number(a) && pl_jsonschema_is_number(b)) {
+        return pl_jsonschema_num_cmp(pl_jsonschema_num_of(a),
+                                     pl_jsonschema_num_of(b)) == 0;
     }
     if (ta != tb) {
         return 0;
@@ -268,7 +269,7 @@ static apr_uint64_t json_hash(json_object *o, int depth)
         return json_object_get_boolean(o) ? 0x74727565 : 0x66616c73;
     case json_type_int:
     case json_type_double: {
-        num_t n = num_of(o);
+        num_t n = pl_jsonschema_num_of(o);
 
         if (n.kind == N_DBL) {
             double d = n.d;
@@ -464,7 +465,7 @@ static void offer(vctx *vc, js_coll *c, js_err *e)
     int weak = (e->kw == KW_ANYOF || e->kw == KW_ONEOF ||
                 e->kw == KW_ONEOF_MULTI);
     int matches = e->node && e->node->has_type &&
-                  is_type(e->inst, e->node->types);
+                  pl_jsonschema_is_type(e->inst, e->node->types);
 
     e->key = err_key(e->depth, weak, !matches);
     c->count++;
@@ -538,273 +539,365 @@ static void validate_child(vctx *vc, const js_node *n, json_object *inst,
     apr_array_pop(vc->segs);
 }
 
+/* One check a keyword: each offers to c the errors keyword k of node n
+ * finds in inst (at depth), and validates the subschemas it applies. A
+ * check is called only for the instances its keyword applies to (the
+ * table's "only"). */
+typedef void (*check_fn)(vctx *vc, const js_node *n, const js_kw *k,
+                         json_object *inst, int depth, js_coll *c);
+
+static void check_type(vctx *vc, const js_node *n, const js_kw *k,
+                       json_object *inst, int depth, js_coll *c)
+{
+    if (!pl_jsonschema_is_type(inst, k->types)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_enum(vctx *vc, const js_node *n, const js_kw *k,
+                       json_object *inst, int depth, js_coll *c)
+{
+    size_t j, len = json_object_array_length(k->value);
+    int found = 0;
+    int zero_one = 0;
+
+    if (json_object_get_type(inst) == json_type_boolean) {
+        zero_one = 1;
+    }
+    else if (pl_jsonschema_is_number(inst)) {
+        num_t v = pl_jsonschema_num_of(inst), z;
+
+        memset(&z, 0, sizeof(z));
+        z.kind = N_INT;
+        zero_one = pl_jsonschema_num_cmp(v, z) == 0;
+        z.i = 1;
+        zero_one = zero_one || pl_jsonschema_num_cmp(v, z) == 0;
+    }
+    for (j = 0; j < len && !found; j++) {
+        /* 0/1/False/True are told apart from each other; anything
+         * else compares as Python's == (the "in" operator) */
+        found = json_equal(inst, json_object_array_get_idx(k->value, j),
+                           zero_one);
+    }
+    if (!found) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_const(vctx *vc, const js_node *n, const js_kw *k,
+                        json_object *inst, int depth, js_coll *c)
+{
+    if (!json_equal(inst, k->value, 1)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_properties(vctx *vc, const js_node *n, const js_kw *k,
+                             json_object *inst, int depth, js_coll *c)
+{
+    int i;
+
+    for (i = 0; i < k->n && coll_open(c, depth + 1); i++) {
+        json_object *v;
+
+        if (json_object_object_get_ex(inst, k->props[i].name, &v)) {
+            validate_child(vc, k->props[i].node, v, depth + 1, c,
+                           k->props[i].name, 0);
+        }
+    }
+}
+
+static void check_pattern_properties(vctx *vc, const js_node *n, const js_kw *k,
+                                     json_object *inst, int depth, js_coll *c)
+{
+    int i;
+
+    for (i = 0; i < k->n; i++) {
+        json_object_object_foreach(inst, key, val)
+        {
+            if (!coll_open(c, depth + 1)) {
+                return;
+            }
+            if (pl_jsonschema_pattern_search(&k->pats[i].re, key,
+                                             strlen(key))) {
+                validate_child(vc, k->pats[i].node, val, depth + 1, c, key, 0);
+            }
+        }
+    }
+}
+
+static void check_additional_properties(vctx *vc, const js_node *n,
+                                        const js_kw *k, json_object *inst,
+                                        int depth, js_coll *c)
+{
+    if (k->flag == -1) {
+        json_object_object_foreach(inst, key, val)
+        {
+            if (!coll_open(c, depth + 1)) {
+                return;
+            }
+            if (pl_jsonschema_is_extra(n, key)) {
+                validate_child(vc, k->subs[0], val, depth + 1, c, key, 0);
+            }
+        }
+    }
+    else if (!k->flag) {
+        json_object_object_foreach(inst, key, val)
+        {
+            (void)val;
+            if (pl_jsonschema_is_extra(n, key)) {
+                raise_err(vc, c, k->kw, n, k, inst, depth);
+                break;
+            }
+        }
+    }
+}
+
+static void check_required(vctx *vc, const js_node *n, const js_kw *k,
+                           json_object *inst, int depth, js_coll *c)
+{
+    int i;
+
+    for (i = 0; i < k->n; i++) {
+        if (!json_object_object_get_ex(inst, k->names[i], NULL)) {
+            js_err e = err_make(k->kw, n, k, inst, depth);
+
+            e.name = k->names[i];
+            offer(vc, c, &e);
+        }
+    }
+}
+
+/* minProperties, maxProperties */
+static void check_property_count(vctx *vc, const js_node *n, const js_kw *k,
+                                 json_object *inst, int depth, js_coll *c)
+{
+    int len = json_object_object_length(inst);
+    if ((k->kw == KW_MINPROPERTIES && len < k->limit) ||
+        (k->kw == KW_MAXPROPERTIES && len > k->limit)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_items(vctx *vc, const js_node *n, const js_kw *k,
+                        json_object *inst, int depth, js_coll *c)
+{
+    if (k->flag == -1) {
+        size_t j, len = json_object_array_length(inst);
+
+        for (j = 0; j < len && coll_open(c, depth + 1); j++) {
+            validate_child(vc, k->subs[0], json_object_array_get_idx(inst, j),
+                           depth + 1, c, NULL, j);
+        }
+    }
+    else if (!k->flag && json_object_array_length(inst) > 0) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+/* minItems, maxItems */
+static void check_item_count(vctx *vc, const js_node *n, const js_kw *k,
+                             json_object *inst, int depth, js_coll *c)
+{
+    apr_int64_t len = (apr_int64_t)json_object_array_length(inst);
+    if ((k->kw == KW_MINITEMS && len < k->limit) ||
+        (k->kw == KW_MAXITEMS && len > k->limit)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_unique_items(vctx *vc, const js_node *n, const js_kw *k,
+                               json_object *inst, int depth, js_coll *c)
+{
+    if (k->flag && !array_unique(inst, vc->p)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+/* minimum, maximum, exclusiveMinimum, exclusiveMaximum */
+static void check_bound(vctx *vc, const js_node *n, const js_kw *k,
+                        json_object *inst, int depth, js_coll *c)
+{
+    int r, bad;
+
+    if (!pl_jsonschema_is_number(inst)) {
+        return;
+    }
+    r = pl_jsonschema_num_cmp(pl_jsonschema_num_of(inst), k->num);
+    if (r == 2) {
+        return;
+    }
+    bad = (k->kw == KW_MINIMUM && r < 0) || (k->kw == KW_MAXIMUM && r > 0) ||
+          (k->kw == KW_EXCLUSIVEMINIMUM && r <= 0) ||
+          (k->kw == KW_EXCLUSIVEMAXIMUM && r >= 0);
+    if (bad) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+/* minLength, maxLength: in code points, as Python's len() */
+static void check_length(vctx *vc, const js_node *n, const js_kw *k,
+                         json_object *inst, int depth, js_coll *c)
+{
+    apr_int64_t len;
+
+    len = utf8_length(json_object_get_string(inst),
+                      (apr_size_t)json_object_get_string_len(inst));
+    if ((k->kw == KW_MINLENGTH && len < k->limit) ||
+        (k->kw == KW_MAXLENGTH && len > k->limit)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_pattern(vctx *vc, const js_node *n, const js_kw *k,
+                          json_object *inst, int depth, js_coll *c)
+{
+    if (!pl_jsonschema_pattern_search(
+            &k->pats[0].re, json_object_get_string(inst),
+            (apr_size_t)json_object_get_string_len(inst))) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_format(vctx *vc, const js_node *n, const js_kw *k,
+                         json_object *inst, int depth, js_coll *c)
+{
+    if (!format_uuid_ok(inst, vc->p)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_all_of(vctx *vc, const js_node *n, const js_kw *k,
+                         json_object *inst, int depth, js_coll *c)
+{
+    int i;
+
+    for (i = 0; i < k->n; i++) {
+        validate_node(vc, k->subs[i], inst, depth, c);
+    }
+}
+
+/* oneOf after its first valid subschema (first_valid): an error naming
+ * the others that are valid too, if any */
+static void check_one_of_rest(vctx *vc, const js_node *n, const js_kw *k,
+                              json_object *inst, int depth, js_coll *c,
+                              int first_valid)
+{
+    const js_node **valid = NULL;
+    int i, nvalid = 0;
+
+    for (i = first_valid + 1; i < k->n; i++) {
+        if (is_valid(vc, k->subs[i], inst)) {
+            if (!valid) {
+                /* an array of pointers: sizeof(js_node *) is meant
+                 * NOLINTNEXTLINE(bugprone-sizeof-expression) */
+                valid = apr_pcalloc(vc->p, (k->n + 1) * sizeof(*valid));
+            }
+            valid[nvalid++] = k->subs[i];
+        }
+    }
+    if (nvalid) {
+        js_err e = err_make(KW_ONEOF_MULTI, n, k, inst, depth);
+
+        valid[nvalid++] = k->subs[first_valid];
+        e.valid = valid;
+        e.nvalid = nvalid;
+        offer(vc, c, &e);
+    }
+}
+
+/* anyOf, oneOf */
+static void check_any_of(vctx *vc, const js_node *n, const js_kw *k,
+                         json_object *inst, int depth, js_coll *c)
+{
+    js_coll ctx;
+    int i, first_valid = -1;
+
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.mode = C_CTX;
+    for (i = 0; i < k->n; i++) {
+        long before = ctx.count;
+
+        validate_node(vc, k->subs[i], inst, 0, &ctx);
+        if (ctx.count == before) {
+            first_valid = i;
+            break;
+        }
+    }
+    if (first_valid < 0) {
+        js_err e = err_make(k->kw, n, k, inst, depth);
+
+        e.ctx = &ctx;
+        offer(vc, c, &e);
+    }
+    else if (k->kw == KW_ONEOF) {
+        check_one_of_rest(vc, n, k, inst, depth, c, first_valid);
+    }
+}
+
+static void check_not(vctx *vc, const js_node *n, const js_kw *k,
+                      json_object *inst, int depth, js_coll *c)
+{
+    if (is_valid(vc, k->subs[0], inst)) {
+        raise_err(vc, c, k->kw, n, k, inst, depth);
+    }
+}
+
+static void check_ref(vctx *vc, const js_node *n, const js_kw *k,
+                      json_object *inst, int depth, js_coll *c)
+{
+    validate_node(vc, k->subs[0], inst, depth, c);
+}
+
+/* By keyword (the pseudo keywords have none): the check, and the only
+ * type of instance the keyword applies to (ANY_TYPE: every type), as in
+ * python-jsonschema, whose checks return at once for other types. */
+#define ANY_TYPE (-1)
+static const struct {
+    check_fn check;
+    int only; /* a json_type, or ANY_TYPE */
+} checks[] = {
+    [KW_TYPE] = { check_type, ANY_TYPE },
+    [KW_ENUM] = { check_enum, ANY_TYPE },
+    [KW_CONST] = { check_const, ANY_TYPE },
+    [KW_PROPERTIES] = { check_properties, json_type_object },
+    [KW_PATTERNPROPERTIES] = { check_pattern_properties, json_type_object },
+    [KW_ADDITIONALPROPERTIES] = { check_additional_properties,
+                                  json_type_object },
+    [KW_REQUIRED] = { check_required, json_type_object },
+    [KW_MINPROPERTIES] = { check_property_count, json_type_object },
+    [KW_MAXPROPERTIES] = { check_property_count, json_type_object },
+    [KW_ITEMS] = { check_items, json_type_array },
+    [KW_MINITEMS] = { check_item_count, json_type_array },
+    [KW_MAXITEMS] = { check_item_count, json_type_array },
+    [KW_UNIQUEITEMS] = { check_unique_items, json_type_array },
+    [KW_MINIMUM] = { check_bound, ANY_TYPE },
+    [KW_MAXIMUM] = { check_bound, ANY_TYPE },
+    [KW_EXCLUSIVEMINIMUM] = { check_bound, ANY_TYPE },
+    [KW_EXCLUSIVEMAXIMUM] = { check_bound, ANY_TYPE },
+    [KW_MINLENGTH] = { check_length, json_type_string },
+    [KW_MAXLENGTH] = { check_length, json_type_string },
+    [KW_PATTERN] = { check_pattern, json_type_string },
+    [KW_FORMAT] = { check_format, ANY_TYPE },
+    [KW_ANYOF] = { check_any_of, ANY_TYPE },
+    [KW_ONEOF] = { check_any_of, ANY_TYPE },
+    [KW_ALLOF] = { check_all_of, ANY_TYPE },
+    [KW_NOT] = { check_not, ANY_TYPE },
+    [KW_REF] = { check_ref, ANY_TYPE },
+};
+
 static void validate_keyword(vctx *vc, const js_node *n, const js_kw *k,
                              json_object *inst, int depth, js_coll *c)
 {
-    json_type t = json_object_get_type(inst);
-    int i;
+    int only;
 
-    switch (k->kw) {
-    case KW_TYPE:
-        if (!is_type(inst, k->types)) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_ENUM: {
-        size_t j, len = json_object_array_length(k->value);
-        int found = 0;
-        int zero_one = 0;
-
-        if (t == json_type_boolean) {
-            zero_one = 1;
-        }
-        else if (is_number(inst)) {
-            num_t v = num_of(inst), z;
-
-            memset(&z, 0, sizeof(z));
-            z.kind = N_INT;
-            zero_one = num_cmp(v, z) == 0;
-            z.i = 1;
-            zero_one = zero_one || num_cmp(v, z) == 0;
-        }
-        for (j = 0; j < len && !found; j++) {
-            /* 0/1/False/True are told apart from each other; anything
-             * else compares as Python's == (the "in" operator) */
-            found = json_equal(inst, json_object_array_get_idx(k->value, j),
-                               zero_one);
-        }
-        if (!found) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
+    if ((size_t)k->kw >= sizeof(checks) / sizeof(checks[0]) ||
+        checks[k->kw].check == NULL) {
+        return;
     }
-    case KW_CONST:
-        if (!json_equal(inst, k->value, 1)) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_PROPERTIES:
-        if (t != json_type_object) {
-            break;
-        }
-        for (i = 0; i < k->n && coll_open(c, depth + 1); i++) {
-            json_object *v;
-
-            if (json_object_object_get_ex(inst, k->props[i].name, &v)) {
-                validate_child(vc, k->props[i].node, v, depth + 1, c,
-                               k->props[i].name, 0);
-            }
-        }
-        break;
-    case KW_PATTERNPROPERTIES:
-        if (t != json_type_object) {
-            break;
-        }
-        for (i = 0; i < k->n; i++) {
-            json_object_object_foreach(inst, key, val)
-            {
-                if (!coll_open(c, depth + 1)) {
-                    return;
-                }
-                if (pattern_search(&k->pats[i].re, key, strlen(key))) {
-                    validate_child(vc, k->pats[i].node, val, depth + 1, c, key,
-                                   0);
-                }
-            }
-        }
-        break;
-    case KW_ADDITIONALPROPERTIES:
-        if (t != json_type_object) {
-            break;
-        }
-        if (k->flag == -1) {
-            json_object_object_foreach(inst, key, val)
-            {
-                if (!coll_open(c, depth + 1)) {
-                    return;
-                }
-                if (is_extra(n, key)) {
-                    validate_child(vc, k->subs[0], val, depth + 1, c, key, 0);
-                }
-            }
-        }
-        else if (!k->flag) {
-            json_object_object_foreach(inst, key, val)
-            {
-                (void)val;
-                if (is_extra(n, key)) {
-                    raise_err(vc, c, k->kw, n, k, inst, depth);
-                    break;
-                }
-            }
-        }
-        break;
-    case KW_REQUIRED:
-        if (t != json_type_object) {
-            break;
-        }
-        for (i = 0; i < k->n; i++) {
-            if (!json_object_object_get_ex(inst, k->names[i], NULL)) {
-                js_err e = err_make(k->kw, n, k, inst, depth);
-
-                e.name = k->names[i];
-                offer(vc, c, &e);
-            }
-        }
-        break;
-    case KW_MINPROPERTIES:
-        if (t == json_type_object &&
-            json_object_object_length(inst) < k->limit) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_MAXPROPERTIES:
-        if (t == json_type_object &&
-            json_object_object_length(inst) > k->limit) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_ITEMS:
-        if (t != json_type_array) {
-            break;
-        }
-        if (k->flag == -1) {
-            size_t j, len = json_object_array_length(inst);
-
-            for (j = 0; j < len && coll_open(c, depth + 1); j++) {
-                validate_child(vc, k->subs[0],
-                               json_object_array_get_idx(inst, j), depth + 1, c,
-                               NULL, j);
-            }
-        }
-        else if (!k->flag && json_object_array_length(inst) > 0) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_MINITEMS:
-        if (t == json_type_array &&
-            (apr_int64_t)json_object_array_length(inst) < k->limit) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_MAXITEMS:
-        if (t == json_type_array &&
-            (apr_int64_t)json_object_array_length(inst) > k->limit) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_UNIQUEITEMS:
-        if (k->flag && t == json_type_array && !array_unique(inst, vc->p)) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_MINIMUM:
-    case KW_MAXIMUM:
-    case KW_EXCLUSIVEMINIMUM:
-    case KW_EXCLUSIVEMAXIMUM:
-        if (is_number(inst)) {
-            int r = num_cmp(num_of(inst), k->num);
-            int bad;
-
-            if (r == 2) {
-                break;
-            }
-            bad = (k->kw == KW_MINIMUM && r < 0) ||
-                  (k->kw == KW_MAXIMUM && r > 0) ||
-                  (k->kw == KW_EXCLUSIVEMINIMUM && r <= 0) ||
-                  (k->kw == KW_EXCLUSIVEMAXIMUM && r >= 0);
-            if (bad) {
-                raise_err(vc, c, k->kw, n, k, inst, depth);
-            }
-        }
-        break;
-    case KW_MINLENGTH:
-    case KW_MAXLENGTH:
-        if (t == json_type_string) {
-            apr_int64_t len = utf8_length(
-                json_object_get_string(inst),
-                (apr_size_t)json_object_get_string_len(inst));
-
-            if ((k->kw == KW_MINLENGTH && len < k->limit) ||
-                (k->kw == KW_MAXLENGTH && len > k->limit)) {
-                raise_err(vc, c, k->kw, n, k, inst, depth);
-            }
-        }
-        break;
-    case KW_PATTERN:
-        if (t == json_type_string &&
-            !pattern_search(&k->pats[0].re, json_object_get_string(inst),
-                            (apr_size_t)json_object_get_string_len(inst))) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_FORMAT:
-        if (!format_uuid_ok(inst, vc->p)) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_ALLOF:
-        for (i = 0; i < k->n; i++) {
-            validate_node(vc, k->subs[i], inst, depth, c);
-        }
-        break;
-    case KW_ANYOF:
-    case KW_ONEOF: {
-        js_coll ctx;
-        int first_valid = -1;
-
-        memset(&ctx, 0, sizeof(ctx));
-        ctx.mode = C_CTX;
-        for (i = 0; i < k->n; i++) {
-            long before = ctx.count;
-
-            validate_node(vc, k->subs[i], inst, 0, &ctx);
-            if (ctx.count == before) {
-                first_valid = i;
-                break;
-            }
-        }
-        if (first_valid < 0) {
-            js_err e = err_make(k->kw, n, k, inst, depth);
-
-            e.ctx = &ctx;
-            offer(vc, c, &e);
-        }
-        else if (k->kw == KW_ONEOF) {
-            const js_node **valid = NULL;
-            int nvalid = 0;
-
-            for (i = first_valid + 1; i < k->n; i++) {
-                if (is_valid(vc, k->subs[i], inst)) {
-                    if (!valid) {
-                        /* an array of pointers: sizeof(js_node *) is meant
-                         * NOLINTNEXTLINE(bugprone-sizeof-expression) */
-                        valid = apr_pcalloc(vc->p, (k->n + 1) * sizeof(*valid));
-                    }
-                    valid[nvalid++] = k->subs[i];
-                }
-            }
-            if (nvalid) {
-                js_err e = err_make(KW_ONEOF_MULTI, n, k, inst, depth);
-
-                valid[nvalid++] = k->subs[first_valid];
-                e.valid = valid;
-                e.nvalid = nvalid;
-                offer(vc, c, &e);
-            }
-        }
-        break;
-    }
-    case KW_NOT:
-        if (is_valid(vc, k->subs[0], inst)) {
-            raise_err(vc, c, k->kw, n, k, inst, depth);
-        }
-        break;
-    case KW_REF:
-        validate_node(vc, k->subs[0], inst, depth, c);
-        break;
-    default:
-        break;
+    only = checks[k->kw].only;
+    if (only == ANY_TYPE || (int)json_object_get_type(inst) == only) {
+        checks[k->kw].check(vc, n, k, inst, depth, c);
     }
 }
 
@@ -876,8 +969,9 @@ static apr_status_t validate(const pl_jsonschema_t *s, json_object *doc,
         best = best->ctx->s0;
     }
     if (perr) {
-        *perr = apr_pstrcat(p, err_message(p, best),
-                            detail ? err_trailer(p, best, prefix) : "", NULL);
+        *perr = apr_pstrcat(
+            p, pl_jsonschema_err_message(p, best),
+            detail ? pl_jsonschema_err_trailer(p, best, prefix) : "", NULL);
     }
     return APR_EINVAL;
 }

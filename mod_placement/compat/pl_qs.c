@@ -11,6 +11,7 @@
 #include <apr_lib.h>
 #include <apr_strings.h>
 
+#include "pl_err.h"
 #include "pl_mv.h"
 #include "pl_qs.h"
 #include "pl_uuid.h"
@@ -342,13 +343,15 @@ apr_status_t pl_qs_required(apr_pool_t *p, int mv,
 
 apr_status_t pl_qs_root_required(apr_pool_t *p,
                                  const apr_array_header_t *values,
-                                 pl_qs_traits_t **ptraits, const char **perr)
+                                 pl_qs_traits_t **ptraits, const char **perr,
+                                 const char **pcode)
 {
     pl_qs_traits_t *t = pl_qs_traits_make(p), *parsed;
     apr_array_header_t *conflicts;
     apr_status_t rv;
     int i;
 
+    *pcode = NULL;
     rv = pl_qs_once(p, "root_required", values->nelts, perr);
     if (rv != APR_SUCCESS || values->nelts == 0) {
         *ptraits = t;
@@ -377,6 +380,7 @@ apr_status_t pl_qs_root_required(apr_pool_t *p,
                             "Conflicting required and forbidden traits "
                             "found in root_required: ",
                             qs_sorted_join(p, conflicts), NULL);
+        *pcode = PL_ERRC_QUERY_BAD_VALUE;
         return APR_EINVAL;
     }
     *ptraits = t;

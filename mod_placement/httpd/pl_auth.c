@@ -181,49 +181,18 @@ static pl_ks_endpoint_t *endpoint_of(pl_req_t *req)
     return ep;
 }
 
-/* PlacementKeystoneMaxValidations (0: not set), and the validations this
- * process has in flight. */
-static int max_validations;
+/* The validations this process has in flight. */
 static apr_uint32_t validations_in_flight;
 static apr_uint32_t busy_logged_at; /* second of the last PL01004 line */
-
-static apr_status_t forget_max_validations(void *data)
-{
-    (void)data;
-    max_validations = 0;
-    return APR_SUCCESS;
-}
-
-const char *pl_auth_max_validations_set(cmd_parms *cmd, void *dc,
-                                        const char *arg)
-{
-    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
-    char *end;
-    long n;
-
-    (void)dc;
-    if (err) {
-        return err;
-    }
-    n = strtol(arg, &end, 10);
-    if (end == arg || *end || n < 1 || n > 100000) {
-        return "PlacementKeystoneMaxValidations: a whole number 1..100000";
-    }
-    max_validations = (int)n;
-    /* a restart reads the configuration again, maybe without the line */
-    apr_pool_cleanup_register(cmd->pool, NULL, forget_max_validations,
-                              apr_pool_cleanup_null);
-    return NULL;
-}
 
 /* The bound of this process: the directive, else half of its threads,
  * so that the other half stays free while Keystone is slow. */
 static apr_uint32_t validation_bound(void)
 {
-    int threads = 0;
+    int threads = 0, max = pl_config_keystone_max_validations();
 
-    if (max_validations > 0) {
-        return (apr_uint32_t)max_validations;
+    if (max > 0) {
+        return (apr_uint32_t)max;
     }
     if (ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads) != APR_SUCCESS ||
         threads < 2) {

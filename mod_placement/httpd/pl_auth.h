@@ -6,8 +6,6 @@
 #ifndef PL_AUTH_H
 #define PL_AUTH_H
 
-#include <http_config.h>
-
 #include "pl_req.h"
 
 /**
@@ -17,10 +15,5 @@
  * outside placement's error formatter upstream, so they are sent as is.
  */
 int pl_auth_identify(pl_req_t *req);
-
-/** PlacementKeystoneMaxValidations N (server config): validations with
- *  Keystone in flight per child; default half of ThreadsPerChild. */
-const char *pl_auth_max_validations_set(cmd_parms *cmd, void *dc,
-                                        const char *arg);
 
 #endif /* PL_AUTH_H */

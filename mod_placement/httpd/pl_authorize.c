@@ -14,6 +14,7 @@
 
 #include "pl_private.h"
 #include "pl_authorize.h"
+#include "pl_authorize_live.h"
 #include "pl_policy.h"
 
 _Static_assert(PL_POLICY_SET_ZED == (int)PL_POLICY_DEFAULTS_ZED &&

@@ -21,16 +21,15 @@
 #include <apr_thread_mutex.h>
 
 #include "pl_private.h"
-#include "pl_authorize.h"
-#include "pl_policy.h"
+#include "pl_authorize_live.h"
 
 /* One set of rules read from the sources, in a pool of its own. */
-struct pl_policy_snap_t {
+typedef struct pl_policy_snap_t {
     apr_pool_t *pool;
     apr_hash_t *exprs;
     char *stamp; /* the fingerprint it was read at */
     int refs;    /* the source's own reference + requests using it */
-};
+} pl_policy_snap_t;
 
 typedef struct live_t {
     const char *file, *dir;

@@ -28,10 +28,6 @@
 
 /* A body priced at most this takes nothing from the budget */
 #define LARGE_PRICE ((apr_uint64_t)1024 * 1024)
-#define DEFAULT_BUDGET_MB 512
-#define MAX_BUDGET_MB ((apr_int64_t)1024 * 1024) /* a terabyte */
-
-static apr_uint64_t budget_mb; /* PlacementMaxBodyMemory (0: not set) */
 
 /* The prices held in this child, guarded by lock; freed is signalled
  * when one is given back. */
@@ -42,40 +38,6 @@ static apr_uint64_t held;
 typedef struct {
     apr_uint64_t price;
 } holding_t;
-
-static apr_status_t forget_budget(void *data)
-{
-    (void)data;
-    budget_mb = 0;
-    return APR_SUCCESS;
-}
-
-const char *pl_body_budget_set(cmd_parms *cmd, void *dc, const char *arg)
-{
-    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
-    apr_int64_t n;
-    char *end;
-
-    (void)dc;
-    if (err) {
-        return err;
-    }
-    n = apr_strtoi64(arg, &end, 10);
-    if (end == arg || *end || n < 16 || n > MAX_BUDGET_MB) {
-        return "PlacementMaxBodyMemory: megabytes, a whole number "
-               "16..1048576";
-    }
-    budget_mb = (apr_uint64_t)n;
-    /* a restart reads the configuration again, maybe without the line */
-    apr_pool_cleanup_register(cmd->pool, NULL, forget_budget,
-                              apr_pool_cleanup_null);
-    return NULL;
-}
-
-static apr_uint64_t budget(void)
-{
-    return (budget_mb ? budget_mb : DEFAULT_BUDGET_MB) * 1024 * 1024;
-}
 
 void pl_body_budget_child_init(apr_pool_t *pchild, server_rec *s)
 {
@@ -109,7 +71,7 @@ static apr_status_t give_back(void *data)
  * held, so that a body over the whole budget still goes, alone. */
 static int fits(apr_uint64_t price)
 {
-    return held == 0 || held + price <= budget();
+    return held == 0 || held + price <= pl_config_max_body_memory();
 }
 
 int pl_body_budget_take(pl_req_t *req, apr_uint64_t price)

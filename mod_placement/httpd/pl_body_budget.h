@@ -6,12 +6,7 @@
 #ifndef PL_BODY_BUDGET_H
 #define PL_BODY_BUDGET_H
 
-#include <http_config.h>
-
 #include "pl_req.h"
-
-/** PlacementMaxBodyMemory MB (server config; default 512). */
-const char *pl_body_budget_set(cmd_parms *cmd, void *dc, const char *arg);
 
 /** The child's lock and condition (child_init). */
 void pl_body_budget_child_init(apr_pool_t *pchild, server_rec *s);

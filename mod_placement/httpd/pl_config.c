@@ -16,8 +16,6 @@
 #include "pl_policy.h"
 #include "pl_token_cache.h"
 #include "pl_provider_cache.h"
-#include "pl_auth.h"
-#include "pl_body_budget.h"
 #include "pl_std_data.h"
 #include "pl_store_std.h"
 
@@ -276,6 +274,27 @@ const char *pl_config_ks_www_authenticate_uri(const pl_dir_conf_t *c)
                                       : c->ks_auth_url;
 }
 
+/* The settings of the whole server (server config only): one value per
+ * process, not per directory, which the children inherit; 0 is unset.
+ * A restart reads the configuration again, maybe without the line, so
+ * each is forgotten with the pool of the configuration that set it. */
+static int keystone_max_validations; /* PlacementKeystoneMaxValidations */
+static int max_body_memory_mb;       /* PlacementMaxBodyMemory */
+
+int pl_config_keystone_max_validations(void)
+{
+    return keystone_max_validations;
+}
+
+/* 512 MB by default (docs/directives.md, PlacementMaxBodyMemory) */
+apr_uint64_t pl_config_max_body_memory(void)
+{
+    apr_uint64_t mb = max_body_memory_mb ? (apr_uint64_t)max_body_memory_mb
+                                         : 512;
+
+    return mb * 1024 * 1024;
+}
+
 /* A directive that takes one of a few words, each standing for a value
  * of an int field (cmd->info). */
 typedef struct {
@@ -377,6 +396,50 @@ static const char *set_uuid(cmd_parms *cmd, void *dc, const char *arg)
     else {
         c->incomplete_project = norm;
     }
+    return NULL;
+}
+
+/* A server-wide whole number (cmd->info): where it goes, its range, and
+ * the startup error for a value out of it. */
+typedef struct {
+    int *value;
+    long min, max;
+    const char *refusal;
+} server_number_t;
+
+static const server_number_t max_validations_number = {
+    &keystone_max_validations, 1, 100000,
+    "PlacementKeystoneMaxValidations: a whole number 1..100000"
+};
+static const server_number_t max_body_memory_number = {
+    &max_body_memory_mb, 16, 1024L * 1024, /* a terabyte */
+    "PlacementMaxBodyMemory: megabytes, a whole number 16..1048576"
+};
+
+static apr_status_t forget_server_number(void *value)
+{
+    *(int *)value = 0;
+    return APR_SUCCESS;
+}
+
+static const char *set_server_number(cmd_parms *cmd, void *dc, const char *arg)
+{
+    const server_number_t *f = cmd->info;
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    char *end;
+    long n;
+
+    (void)dc;
+    if (err) {
+        return err;
+    }
+    n = strtol(arg, &end, 10);
+    if (end == arg || *end || n < f->min || n > f->max) {
+        return f->refusal;
+    }
+    *f->value = (int)n;
+    apr_pool_cleanup_register(cmd->pool, f->value, forget_server_number,
+                              apr_pool_cleanup_null);
     return NULL;
 }
 
@@ -568,6 +631,11 @@ static const char *set_ks_auth_url(cmd_parms *cmd, void *dc, const char *url)
 #define DIR_COUNT(name, field, help)                                           \
     AP_INIT_TAKE1(name, set_count, DIR_OFFSET(field), RSRC_CONF | ACCESS_CONF, \
                   help)
+#define DIR_KEYWORD(name, field, help)                 \
+    AP_INIT_TAKE1(name, set_keyword, (void *)&(field), \
+                  RSRC_CONF | ACCESS_CONF, help)
+#define SERVER_NUMBER(name, number, help) \
+    AP_INIT_TAKE1(name, set_server_number, (void *)&(number), RSRC_CONF, help)
 #define DIR_WORDS(name, field, help)                    \
     AP_INIT_ITERATE(name, add_words, DIR_OFFSET(field), \
                     RSRC_CONF | ACCESS_CONF, help)
@@ -581,20 +649,17 @@ const command_rec pl_cmds[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "N: server-side retries of an allocation write on a "
                   "provider generation conflict (default 10)"),
-    AP_INIT_FLAG("PlacementRandomizeCandidates", ap_set_flag_slot,
-                 (void *)APR_OFFSETOF(pl_dir_conf_t, randomize),
-                 RSRC_CONF | ACCESS_CONF,
-                 "On|Off: sample allocation candidates randomly when "
-                 "limiting them (default Off)"),
+    DIR_FLAG("PlacementRandomizeCandidates", randomize,
+             "On|Off: sample allocation candidates randomly when "
+             "limiting them (default Off)"),
     AP_INIT_TAKE1("PlacementMaxAllocationCandidates", set_int, (void *)1,
                   RSRC_CONF | ACCESS_CONF,
                   "N: most allocation candidates generated per request, "
                   "-1 for no limit (default -1)"),
-    AP_INIT_TAKE1("PlacementAllocationCandidatesStrategy", set_keyword,
-                  (void *)&strategy_field, RSRC_CONF | ACCESS_CONF,
-                  "depth-first|breadth-first: order of the roots' "
-                  "candidates when limit or the maximum cuts them "
-                  "(default breadth-first)"),
+    DIR_KEYWORD("PlacementAllocationCandidatesStrategy", strategy_field,
+                "depth-first|breadth-first: order of the roots' "
+                "candidates when limit or the maximum cuts them "
+                "(default breadth-first)"),
     DIR_COUNT("PlacementStatementTimeout", statement_timeout,
               "SECONDS: the longest one SQL statement may run on the "
               "database server, 0 for no limit (default 60)"),
@@ -641,10 +706,9 @@ const command_rec pl_cmds[] = {
     DIR_FLAG("PlacementPolicyEnforceNewDefaults", enforce_new_defaults,
              "On|Off: use the new rule defaults only, without their "
              "deprecated alternatives (default Off; On with 2026.1)"),
-    AP_INIT_TAKE1("PlacementPolicyDefaults", set_keyword,
-                  (void *)&policy_defaults_field, RSRC_CONF | ACCESS_CONF,
-                  "zed|2023.1|2026.1: which release's rule defaults apply "
-                  "(default zed)"),
+    DIR_KEYWORD("PlacementPolicyDefaults", policy_defaults_field,
+                "zed|2023.1|2026.1: which release's rule defaults apply "
+                "(default zed)"),
 
     DIR_WORDS("PlacementCORSAllowedOrigin", cors_origins,
               "ORIGIN...: origins allowed to call the API from a browser "
@@ -705,12 +769,11 @@ const command_rec pl_cmds[] = {
                   "PROVIDER[:ARGS]: the mod_socache provider that keeps "
                   "validated tokens for all children (default shmcb); "
                   "server config only"),
-    AP_INIT_TAKE1("PlacementMaxBodyMemory", pl_body_budget_set, NULL, RSRC_CONF,
+    SERVER_NUMBER("PlacementMaxBodyMemory", max_body_memory_number,
                   "MB: what the JSON bodies one child parses at once may "
                   "cost together; a large body waits for room, at most "
                   "Timeout, then 503 (default 512); server config only"),
-    AP_INIT_TAKE1("PlacementKeystoneMaxValidations",
-                  pl_auth_max_validations_set, NULL, RSRC_CONF,
+    SERVER_NUMBER("PlacementKeystoneMaxValidations", max_validations_number,
                   "N: token validations with Keystone in flight per child; "
                   "an unknown token beyond them is answered 503 at once "
                   "(default half of ThreadsPerChild); server config only"),

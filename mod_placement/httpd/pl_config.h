@@ -135,4 +135,14 @@ pl_config_ks_service_token_roles(const pl_dir_conf_t *c);
 int pl_config_ks_service_token_roles_required(const pl_dir_conf_t *c);
 const char *pl_config_ks_www_authenticate_uri(const pl_dir_conf_t *c);
 
+/* Settings of the whole server (server config only), one per process */
+
+/** PlacementKeystoneMaxValidations: validations with Keystone in flight
+ *  per child, or 0 when not set (pl_auth.c then takes half of
+ *  ThreadsPerChild). */
+int pl_config_keystone_max_validations(void);
+/** PlacementMaxBodyMemory, in bytes: what the JSON bodies one child
+ *  parses at once may cost together (pl_body_budget.c; default 512 MB). */
+apr_uint64_t pl_config_max_body_memory(void);
+
 #endif /* PL_CONFIG_H */

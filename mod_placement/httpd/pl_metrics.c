@@ -17,7 +17,6 @@
 #include <http_protocol.h>
 
 #include "pl_private.h"
-#include "pl_router.h"
 #include "pl_metrics.h"
 
 #define MAX_ROUTES 64
@@ -38,6 +37,13 @@ typedef struct {
 } shared_t;
 
 static shared_t *shared;
+
+/* The routes' labels, given at post_config ("GET /traits"), and mod_dbd's
+ * connection getter for the healthcheck, taken then too. */
+static const char *const *labels;
+static int n_labels;
+typedef APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) dbd_acquire_fn;
+static dbd_acquire_fn *dbd_acquire;
 
 static const struct {
     const char *name;
@@ -121,12 +127,13 @@ static const struct {
                                       "answer (503)." },
 };
 
-int pl_metrics_post_config(apr_pool_t *pconf, server_rec *s)
+int pl_metrics_post_config(apr_pool_t *pconf, server_rec *s,
+                           const char *const *route_labels, int n_routes)
 {
     apr_shm_t *shm;
     apr_status_t rv;
 
-    if (pl_router_count() > MAX_ROUTES) {
+    if (n_routes > MAX_ROUTES) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
                      PL_LOGNO(00005) "more routes than metrics slots (%d)",
                      MAX_ROUTES);
@@ -142,6 +149,9 @@ int pl_metrics_post_config(apr_pool_t *pconf, server_rec *s)
     }
     shared = apr_shm_baseaddr_get(shm);
     memset(shared, 0, sizeof(*shared));
+    labels = route_labels;
+    n_labels = n_routes;
+    dbd_acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
     return OK;
 }
 
@@ -186,10 +196,8 @@ static uint64_t load(const uint64_t *at)
 
 static void write_route_label(request_rec *r, int i)
 {
-    const pl_route_t *route = i < UNROUTED ? pl_router_route(i) : NULL;
-
-    if (route) {
-        ap_rprintf(r, "route=\"%s %s\"", route->method, route->path);
+    if (i >= 0 && i < n_labels) {
+        ap_rprintf(r, "route=\"%s\"", labels[i]);
     }
     else {
         ap_rputs("route=\"none\"", r);
@@ -198,7 +206,7 @@ static void write_route_label(request_rec *r, int i)
 
 static void write_requests(request_rec *r)
 {
-    int i, c, n = pl_router_count();
+    int i, c, n = n_labels;
     unsigned b;
 
     ap_rputs("# HELP placement_requests_total Placement API requests "
@@ -290,8 +298,6 @@ int pl_metrics_handler(request_rec *r)
 
 int pl_health_handler(request_rec *r)
 {
-    APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *acquire = APR_RETRIEVE_OPTIONAL_FN(
-        ap_dbd_acquire);
     ap_dbd_t *dbd;
     apr_dbd_results_t *res = NULL;
     apr_dbd_row_t *row = NULL;
@@ -305,7 +311,7 @@ int pl_health_handler(request_rec *r)
     if ((st = refuse_method(r)) != OK) {
         return st;
     }
-    dbd = acquire ? acquire(r) : NULL;
+    dbd = dbd_acquire ? dbd_acquire(r) : NULL;
     if (dbd == NULL) {
         why = "no database connection";
     }

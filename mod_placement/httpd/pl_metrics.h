@@ -31,14 +31,16 @@ typedef enum {
 } pl_metric_e;
 
 /** post_config: the shared counters (lost on restart, as Prometheus
- *  counters may be). */
-int pl_metrics_post_config(apr_pool_t *pconf, server_rec *s);
+ *  counters may be), and the labels of the n_routes routes, by index
+ *  ("GET /traits", kept: from pconf). */
+int pl_metrics_post_config(apr_pool_t *pconf, server_rec *s,
+                           const char *const *route_labels, int n_routes);
 
 /** Add n (may be negative for a gauge) to a counter. */
 void pl_metrics_add(pl_metric_e m, long n);
 
-/** One answered placement request: its route (index from
- *  pl_router_index, or -1 when none matched), status and duration. */
+/** One answered placement request: its route (the index of its label,
+ *  or -1 when none matched), status and duration. */
 void pl_metrics_request(int route, int status, apr_time_t duration);
 
 /** The "placement-metrics" and "placement-healthcheck" handlers. */

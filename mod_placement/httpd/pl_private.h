@@ -11,12 +11,12 @@
 #include <http_config.h>
 #include <http_log.h>
 
+#include "pl_log.h" /* PL_LOGNO, the library's and the glue's */
+
 extern module AP_MODULE_DECLARE_DATA placement_module;
 
 #if defined(APLOG_USE_MODULE) && !defined(PL_MODULE_MAIN)
 APLOG_USE_MODULE(placement);
 #endif
-
-#define PL_LOGNO(n) "PL" #n ": "
 
 #endif /* PL_PRIVATE_H */

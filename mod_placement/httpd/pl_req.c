@@ -48,20 +48,6 @@ int pl_err_store(pl_req_t *req, apr_status_t rv, const char *what)
     return pl_err(req, HTTP_INTERNAL_SERVER_ERROR, NULL, "%s failed", what);
 }
 
-const char *pl_arg(const pl_req_t *req, const char *key)
-{
-    int i;
-
-    for (i = 0; i < req->args->nelts; i++) {
-        const pl_arg_t *a = &APR_ARRAY_IDX(req->args, i, pl_arg_t);
-
-        if (!strcmp(a->key, key)) {
-            return a->value;
-        }
-    }
-    return NULL;
-}
-
 const char *pl_arg_last(const pl_req_t *req, const char *key)
 {
     int i;
@@ -178,6 +164,16 @@ int pl_schema(pl_req_t *req, const char *json_text,
     return 0;
 }
 
+/* mod_dbd's connection getter, taken in post_config as mod_authn_dbd
+ * takes it (check_config has refused a configuration without mod_dbd). */
+typedef APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) dbd_acquire_fn;
+static dbd_acquire_fn *dbd_acquire;
+
+void pl_req_post_config(void)
+{
+    dbd_acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
+}
+
 /* The request's hold on a database connection ends with the request. */
 static apr_status_t db_released(void *data)
 {
@@ -201,15 +197,14 @@ static apr_status_t db_released(void *data)
  * or a second of them, ends the asking: the database is down, and the
  * request gets its 500 at once. (PostgreSQL's dead sessions pass that
  * check, their first statement fails, and pl_db.c reconnects them.) */
-static ap_dbd_t *acquire_pooled(request_rec *r,
-                                APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) * acquire)
+static ap_dbd_t *acquire_pooled(request_rec *r)
 {
     apr_time_t start = apr_time_now(), before = start, now;
     ap_dbd_t *dbd = NULL;
     int tries;
 
     for (tries = 0; tries < ACQUIRE_TRIES && dbd == NULL; tries++) {
-        dbd = acquire(r);
+        dbd = dbd_acquire(r);
         now = apr_time_now();
         if (now - before > ACQUIRE_SLOW || now - start > ACQUIRE_PATIENCE) {
             break;
@@ -227,7 +222,6 @@ static ap_dbd_t *acquire_pooled(request_rec *r,
 
 int pl_req_db(pl_req_t *req, pl_db_t **pdb)
 {
-    static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *acquire = NULL;
     ap_dbd_t *dbd;
     apr_status_t rv;
 
@@ -235,10 +229,7 @@ int pl_req_db(pl_req_t *req, pl_db_t **pdb)
     if (req->db) {
         return 0;
     }
-    if (acquire == NULL) {
-        acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
-    }
-    dbd = acquire ? acquire_pooled(req->r, acquire) : NULL;
+    dbd = dbd_acquire ? acquire_pooled(req->r) : NULL;
     if (dbd == NULL) {
         pl_metrics_add(PL_METRIC_DB_FAILURES, 1);
         ap_log_rerror(
@@ -272,14 +263,6 @@ int pl_req_db(pl_req_t *req, pl_db_t **pdb)
 int pl_reply_json(pl_req_t *req, int status, json_object *obj)
 {
     req->body = pl_json_own(req, obj);
-    return status;
-}
-
-int pl_reply_text(pl_req_t *req, int status, const char *text, apr_size_t len)
-{
-    req->body = NULL;
-    req->body_text = text;
-    req->body_len = len;
     return status;
 }
 

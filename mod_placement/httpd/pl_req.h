@@ -42,7 +42,7 @@ typedef struct pl_arg_t {
 
 typedef struct pl_req_t {
     request_rec *r;
-    apr_pool_t *pool; /* = r->pool */
+    apr_pool_t *pool; /* pl_memory_request_pool: a child of r->pool */
     const pl_dir_conf_t *conf;
     int mv;                                 /* asked microversion */
     int mv_set;                             /* header parsed successfully */
@@ -105,8 +105,7 @@ int pl_err_escaped(pl_req_t *req, int status);
  *  database errors (5xx) with the driver's text. */
 int pl_err_store(pl_req_t *req, apr_status_t rv, const char *what);
 
-/** The first (or last) value of query parameter key, or NULL. */
-const char *pl_arg(const pl_req_t *req, const char *key);
+/** The last value of query parameter key, or NULL. */
 const char *pl_arg_last(const pl_req_t *req, const char *key);
 /** All values of key, in order (const char *). */
 apr_array_header_t *pl_args(const pl_req_t *req, const char *key);
@@ -154,20 +153,21 @@ int pl_schema(pl_req_t *req, const char *json_text,
  */
 apr_status_t pl_schema_compile_all(apr_pool_t *pconf, const char **failed);
 
+/** post_config: take mod_dbd's ap_dbd_acquire, which pl_req_db uses. */
+void pl_req_post_config(void);
+
 /** The database handle of this request (mod_dbd) into *pdb. Returns 0,
  *  or the 500 it records when there is none. */
 int pl_req_db(pl_req_t *req, pl_db_t **pdb);
 
 /** Answer with a JSON body (the request pool owns obj). */
 int pl_reply_json(pl_req_t *req, int status, json_object *obj);
-/** Answer with JSON text the handler wrote itself (big answers). */
 /** A JSON body written by writer(req, baton) once the status and the
  *  headers are set (large answers, sent as they are produced). */
 int pl_reply_stream(pl_req_t *req, int status,
                     void (*writer)(struct pl_req_t *req, void *baton),
                     void *baton);
 
-int pl_reply_text(pl_req_t *req, int status, const char *text, apr_size_t len);
 /** Answer without a body (204, or 201 with Location). */
 int pl_reply_empty(pl_req_t *req, int status);
 

@@ -4,16 +4,22 @@
  * below the glue (pl_db, the candidate engine) writes to httpd's error
  * log under this module's LogLevel, each line carrying the request id
  * so that an operator can follow one request through its statements.
+ * Each line carries the file and line of the library's pl_log call, not
+ * this file's: ap_log_rerror_ is the function behind ap_log_rerror's
+ * APLOG_MARK, taking them (and the module) as arguments.
  */
 
 #include "pl_private.h"
 #include "pl_req.h"
 
-static void forward(void *baton, int level, apr_status_t rv, const char *msg)
+static void forward(void *baton, const char *file, int line, int level,
+                    apr_status_t rv, const char *msg)
 {
     const pl_req_t *req = baton;
 
-    ap_log_rerror(APLOG_MARK, level, rv, req->r, "%s %s", req->request_id, msg);
+    /* pl_log has checked the level against log.level already */
+    ap_log_rerror_(file, line, APLOG_MODULE_INDEX, level, rv, req->r, "%s %s",
+                   req->request_id, msg);
 }
 
 void pl_req_log_init(pl_req_t *req)

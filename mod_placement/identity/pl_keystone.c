@@ -144,7 +144,8 @@ static apr_status_t ks_call(apr_pool_t *p, const pl_ks_endpoint_t *ep,
     return rv;
 }
 
-apr_time_t pl_ks_parse_time(const char *iso)
+/* Keystone's ISO 8601 time ("2026-11-23T20:21:53.000000Z"); 0 if bad. */
+static apr_time_t parse_time(const char *iso)
 {
     struct tm tm = { 0 };
     int n = 0;
@@ -198,7 +199,7 @@ static apr_status_t identity_from_token(apr_pool_t *p, json_object *doc,
         json_object_object_get_ex(sys, "all", &all)) {
         id->system_all = json_object_get_boolean(all);
     }
-    id->expires = pl_ks_parse_time(str_at(tok, "expires_at", NULL));
+    id->expires = parse_time(str_at(tok, "expires_at", NULL));
     id->roles = apr_array_make(p, 4, sizeof(const char *));
     if (json_object_object_get_ex(tok, "roles", &roles) &&
         json_object_is_type(roles, json_type_array)) {
@@ -398,8 +399,7 @@ static apr_status_t issue_token(apr_pool_t *p, const pl_ks_endpoint_t *ep,
         return PL_KS_EUNAVAILABLE;
     }
     doc = parse_answer(&a);
-    *pexpires = pl_ks_parse_time(doc ? str_at(doc, "token", "expires_at")
-                                     : NULL);
+    *pexpires = parse_time(doc ? str_at(doc, "token", "expires_at") : NULL);
     json_object_put(doc);
     if (*pexpires == 0) {
         *perr = "authenticating: Keystone's token has no expiry";

@@ -301,7 +301,10 @@ apr_status_t pl_store_consumer_update(pl_db_t *db, const pl_consumer_t *c)
     apr_pool_t *p = NULL;
     apr_status_t rv;
 
-    apr_pool_create(&p, NULL);
+    /* scratch for the arguments' texts, gone at once: a write may update
+     * many consumers in one request. Under the request's pool, not a root
+     * (another child of the process's global pool each time). */
+    apr_pool_create(&p, pl_db_pool(db));
     apr_pool_tag(p, "pl_consumer_update");
     rv = pl_db_exec(
         db, NULL,

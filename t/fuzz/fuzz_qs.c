@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *s;
     apr_pool_t *p;
-    const char *err, *out, *digits, *suffix;
+    const char *err, *code, *out, *digits, *suffix;
     apr_array_header_t *arr, *arr2, *values;
     pl_qs_traits_t *traits;
     pl_qs_member_of_t *mo;
@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     traits = pl_qs_traits_make(p);
     CHECK(pl_qs_traits_value(p, s, 0, 0, traits, &err));
     CHECK(pl_qs_required(p, mv, values, &traits, &err));
-    CHECK(pl_qs_root_required(p, values, &traits, &err));
+    CHECK(pl_qs_root_required(p, values, &traits, &err, &code));
     CHECK(pl_qs_member_of_value(p, s, &arr, &arr2, &err));
     CHECK(pl_qs_member_of(p, mv, "", values, &mo, &err));
     CHECK(pl_qs_member_of(p, mv, "1", values, &mo, &err));

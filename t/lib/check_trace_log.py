@@ -68,6 +68,15 @@ def main():
            repr([m.group(0) for m in stmts]))
     report(all('[placement:trace1]' in ln for ln in lines if 'PL050' in ln),
            'statements are logged at trace1', repr(lines[:2]))
+    # httpd prints a trace line's source position: the store's pl_log
+    # call, not the glue's function that forwards it (pl_req_log.c);
+    # httpd keeps only the base name of an absolute path (a VPATH build)
+    report(stmts != [] and
+           all(re.search(r' (mod_placement/store/)?\w+\.c\(\d+\): ', ln)
+               and 'pl_req_log.c(' not in ln
+               for ln in lines if 'PL05000' in ln),
+           "a statement's line gives the store's file and line",
+           repr(lines[:2]))
 
     # a write: begin, its statements, commit, in that order
     body = {'resource_provider_generation': 0,

@@ -402,7 +402,8 @@ static void test_lookups_guessed(pl_db_t *db)
 static char logged[4096];
 static int logged_level;
 
-static void capture(void *baton, int level, apr_status_t rv, const char *msg)
+static void capture(void *baton, const char *file, int line, int level,
+                    apr_status_t rv, const char *msg)
 {
     apr_cpystrn(logged, msg, sizeof(logged));
     logged_level = level;

@@ -127,9 +127,11 @@ static void test_cell_i64(void)
 }
 
 /* The statements a trace1 log saw. */
-static void count_statements(void *baton, int level, apr_status_t rv,
-                             const char *msg)
+static void count_statements(void *baton, const char *file, int line, int level,
+                             apr_status_t rv, const char *msg)
 {
+    (void)file;
+    (void)line;
     (void)level;
     (void)rv;
     if (strstr(msg, "sql prepared")) {

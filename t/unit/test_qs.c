@@ -9,6 +9,7 @@
 #include <apr_general.h>
 #include <apr_strings.h>
 
+#include "pl_err.h"
 #include "pl_mv.h"
 #include "pl_qs.h"
 #include "tap.h"
@@ -617,8 +618,8 @@ static void test_root_required(apr_pool_t *p)
         apr_array_header_t *vals = mkvals(p, cases[i].values);
         const char *name = render_list(p, vals, "&root_required=");
         pl_qs_traits_t *t = NULL;
-        const char *err = NULL;
-        apr_status_t rv = pl_qs_root_required(p, vals, &t, &err);
+        const char *err = NULL, *code = NULL;
+        apr_status_t rv = pl_qs_root_required(p, vals, &t, &err, &code);
 
         if (cases[i].out) {
             TAP_IS_INT(rv, APR_SUCCESS, "root_required=%s", name);
@@ -628,6 +629,11 @@ static void test_root_required(apr_pool_t *p)
         else {
             TAP_IS_INT(rv, APR_EINVAL, "root_required=%s refused", name);
             TAP_IS_STR(err, cases[i].err, "root_required=%s text", name);
+            TAP_IS_STR(code,
+                       !strncmp(cases[i].err, "Conflicting", 11)
+                           ? PL_ERRC_QUERY_BAD_VALUE
+                           : NULL,
+                       "root_required=%s code", name);
         }
     }
 }

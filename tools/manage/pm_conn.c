@@ -144,6 +144,13 @@ static int already_done(const char *err)
     return 0;
 }
 
+/* Whether the line whose first non-blank character is at t (it ends at
+ * eol) is an SQL comment ("-- ..."): not sent, and its ';' ends nothing. */
+static int comment_line(const char *t, const char *eol)
+{
+    return eol - t >= 2 && t[0] == '-' && t[1] == '-';
+}
+
 apr_status_t pm_exec_script(pm_conn_t *c, const char *script, int tolerate)
 {
     const char *s = script;
@@ -157,14 +164,13 @@ apr_status_t pm_exec_script(pm_conn_t *c, const char *script, int tolerate)
         while (t < eol && (*t == ' ' || *t == '\t')) {
             t++;
         }
-        if (!(eol - t >= 2 && t[0] == '-' && t[1] == '-')) {
+        if (!comment_line(t, eol)) {
             memcpy(stmt + len, s, n);
             len += n;
             stmt[len++] = '\n';
         }
         /* a statement ends with ';' at the end of a line */
-        if (n > 0 && s[n - 1] == ';' &&
-            !(eol - t >= 2 && t[0] == '-' && t[1] == '-')) {
+        if (n > 0 && s[n - 1] == ';' && !comment_line(t, eol)) {
             apr_status_t rv;
             stmt[len - 2] = 0; /* the ';' and the newline */
             rv = pl_db_exec_text(c->db, NULL, stmt);

@@ -19,6 +19,7 @@
 #include <json-c/printbuf.h>
 
 #include "pl_private.h"
+#include "pl_handler.h"
 #include "pl_router.h"
 #include "pl_authorize.h"
 #include "pl_auth.h"
