@@ -103,6 +103,19 @@ apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql);
 apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
                                  const char *sql);
 
+/**
+ * How a text without arguments runs, for the callers of
+ * pl_db_select_each.
+ */
+typedef enum {
+    /* as it is, never prepared: a text that will not come again (ids of
+     * the moment in it), as pl_db_select_text runs it */
+    PL_DB_TEXT_ONCE,
+    /* prepared once per connection at its second run and kept, as
+     * pl_db_select_cached runs it */
+    PL_DB_TEXT_KEPT
+} pl_db_text_e;
+
 /** A row of pl_db_select_each: cells[0 .. ncols - 1], NULL for SQL NULL,
  *  valid during the call only (copy what you keep). Anything but
  *  APR_SUCCESS stops the calls and becomes pl_db_select_each's result. */
@@ -110,17 +123,13 @@ typedef apr_status_t pl_db_row_fn(void *baton, int ncols,
                                   const char *const *cells);
 
 /**
- * pl_db_select_cached, row by row: nothing is copied, and the driver's
- * result is freed before this returns, so a large result costs its
- * reader only what it keeps.
+ * A text without arguments run as kind says, row by row: nothing is
+ * copied, and the driver's result is freed before this returns, so a
+ * large result costs its reader only what it keeps.
  */
 apr_status_t pl_db_select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
-                               pl_db_row_fn *fn, void *baton);
-
-/** pl_db_select_each for a text that will not come again (ids of the
- *  moment in it): run as it is, never prepared. */
-apr_status_t pl_db_select_each_text(pl_db_t *db, apr_pool_t *p, const char *sql,
-                                    pl_db_row_fn *fn, void *baton);
+                               pl_db_text_e kind, pl_db_row_fn *fn,
+                               void *baton);
 
 /** The most items pl_db_exec_list and pl_db_select_list put in one
  *  statement: a statement's round trip is then small beside its rows, and

@@ -416,10 +416,10 @@ static apr_status_t cached_statement(pl_db_t *db, const char *sql,
     return APR_SUCCESS;
 }
 
-/* Run sql, prepared once and kept when cache is set (as
- * pl_db_select_cached says), the result from p. */
+/* Run sql as kind says (PL_DB_TEXT_KEPT: prepared at its second run
+ * and kept), the result from p. */
 static apr_status_t run_once(pl_db_t *db, apr_pool_t *p, const char *sql,
-                             int cache, apr_dbd_results_t **pres,
+                             pl_db_text_e kind, apr_dbd_results_t **pres,
                              const char **phow)
 {
     cached_t *c = NULL;
@@ -429,7 +429,7 @@ static apr_status_t run_once(pl_db_t *db, apr_pool_t *p, const char *sql,
     *pres = NULL;
     *phow = "text";
     /* '%' would read as an argument */
-    if (cache && !strchr(sql, '%') &&
+    if (kind == PL_DB_TEXT_KEPT && !strchr(sql, '%') &&
         (rv = cached_statement(db, sql, &c)) != APR_SUCCESS) {
         return rv;
     }
@@ -444,14 +444,15 @@ static apr_status_t run_once(pl_db_t *db, apr_pool_t *p, const char *sql,
     return ret ? pl_db_classify(db, ret) : APR_SUCCESS;
 }
 
-static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql, int cache,
-                        apr_dbd_results_t **pres, const char **phow)
+static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql,
+                        pl_db_text_e kind, apr_dbd_results_t **pres,
+                        const char **phow)
 {
     int first = pl_db_first_call(db);
-    apr_status_t rv = run_once(db, p, sql, cache, pres, phow);
+    apr_status_t rv = run_once(db, p, sql, kind, pres, phow);
 
     if (rv != APR_SUCCESS && pl_db_reconnected(db, first)) {
-        rv = run_once(db, p, sql, cache, pres, phow);
+        rv = run_once(db, p, sql, kind, pres, phow);
     }
     return rv;
 }
@@ -462,7 +463,7 @@ apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
     apr_dbd_results_t *res;
     const char *how;
     apr_time_t start = trace_start(db);
-    apr_status_t rv = run(db, p, sql, 1, &res, &how);
+    apr_status_t rv = run(db, p, sql, PL_DB_TEXT_KEPT, &res, &how);
 
     if (rv == APR_SUCCESS) {
         rv = pl_db_read_rows(db, p, res, prows);
@@ -472,9 +473,8 @@ apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
     return rv;
 }
 
-/* Every row of sql to fn, nothing copied. */
-static apr_status_t select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
-                                int cache, pl_db_row_fn *fn, void *baton)
+apr_status_t pl_db_select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
+                               pl_db_text_e kind, pl_db_row_fn *fn, void *baton)
 {
     apr_dbd_results_t *res;
     apr_pool_t *scratch;
@@ -486,24 +486,12 @@ static apr_status_t select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
      * it as soon as the rows are read */
     apr_pool_create(&scratch, p);
     db->nrows = 0;
-    if ((rv = run(db, scratch, sql, cache, &res, &how)) == APR_SUCCESS) {
+    if ((rv = run(db, scratch, sql, kind, &res, &how)) == APR_SUCCESS) {
         rv = pl_db_each_row(db, scratch, res, fn, baton);
     }
     apr_pool_destroy(scratch);
     trace_statement(db, start, how, sql, db->nrows, rv);
     return rv;
-}
-
-apr_status_t pl_db_select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
-                               pl_db_row_fn *fn, void *baton)
-{
-    return select_each(db, p, sql, 1, fn, baton);
-}
-
-apr_status_t pl_db_select_each_text(pl_db_t *db, apr_pool_t *p, const char *sql,
-                                    pl_db_row_fn *fn, void *baton)
-{
-    return select_each(db, p, sql, 0, fn, baton);
 }
 
 apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql)
