@@ -626,7 +626,8 @@ static apr_status_t read_class_names(pl_db_t *db, apr_pool_t *p,
     rv = pl_db_select_text(
         db, p, &rows,
         apr_pstrcat(p, "SELECT id, name FROM resource_classes WHERE id IN (",
-                    pl_db_id_list(p, ids, n), ")", NULL));
+                    pl_db_id_list(p, ids, n), ")", NULL),
+        PL_DB_TEXT_ONCE);
     if (rv != APR_SUCCESS) {
         return rv;
     }
