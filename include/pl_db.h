@@ -83,25 +83,35 @@ apr_status_t pl_db_exec(pl_db_t *db, int *pchanged, const char *sql, int nargs,
                         const char *const *args);
 
 /**
- * Run SQL text as is, without preparing it (DDL, session settings, and
- * queries whose shape depends on the request: the caller escapes every
- * value it puts in the text with pl_db_quote or formats integers itself).
+ * How a text without arguments (a query shaped by the request, its
+ * values written in) runs, for the callers of pl_db_select_text and
+ * pl_db_select_each.
  */
-apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
-                               const char *sql);
-apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql);
+typedef enum {
+    /* as it is, never prepared: a text that will not come again (ids of
+     * the moment in it), DDL, the tools' and tests' statements */
+    PL_DB_TEXT_ONCE,
+    /* a text that repeats: prepared once per connection at its second
+     * run, so that the database keeps its plan. A connection keeps the
+     * 64 texts it ran last: a new one takes the place of the one run
+     * longest ago. Texts it cannot keep run as PL_DB_TEXT_ONCE: on
+     * SQLite past the 64 first (its driver frees a statement only with
+     * the connection), and new ones inside a transaction. */
+    PL_DB_TEXT_KEPT
+} pl_db_text_e;
 
 /**
- * Run SQL text without arguments whose text repeats (a query shaped by
- * the request, with its values written in): prepared once per
- * connection at its second run, so that the database keeps its plan. A
- * connection keeps the 64 texts it ran last: a new one takes the place
- * of the one run longest ago. Texts it cannot keep run as pl_db_select_text does: on
- * SQLite past the 64 first (its driver frees a statement only with the
- * connection), and new ones inside a transaction.
+ * Run SQL text without arguments as kind says and read all its rows
+ * into *prows (from p). The caller escapes every value it puts in the
+ * text with pl_db_quote or formats integers itself. Return codes as
+ * pl_db_select.
  */
-apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
-                                 const char *sql);
+apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
+                               const char *sql, pl_db_text_e kind);
+
+/** SQL text that returns no rows (DDL, session settings) run as it is,
+ *  never prepared; *pchanged (may be NULL) as pl_db_exec. */
+apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql);
 
 /** A row of pl_db_select_each: cells[0 .. ncols - 1], NULL for SQL NULL,
  *  valid during the call only (copy what you keep). Anything but
@@ -110,17 +120,13 @@ typedef apr_status_t pl_db_row_fn(void *baton, int ncols,
                                   const char *const *cells);
 
 /**
- * pl_db_select_cached, row by row: nothing is copied, and the driver's
+ * pl_db_select_text, row by row: nothing is copied, and the driver's
  * result is freed before this returns, so a large result costs its
  * reader only what it keeps.
  */
 apr_status_t pl_db_select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
-                               pl_db_row_fn *fn, void *baton);
-
-/** pl_db_select_each for a text that will not come again (ids of the
- *  moment in it): run as it is, never prepared. */
-apr_status_t pl_db_select_each_text(pl_db_t *db, apr_pool_t *p, const char *sql,
-                                    pl_db_row_fn *fn, void *baton);
+                               pl_db_text_e kind, pl_db_row_fn *fn,
+                               void *baton);
 
 /** The most items pl_db_exec_list and pl_db_select_list put in one
  *  statement: a statement's round trip is then small beside its rows, and

@@ -224,7 +224,8 @@ static apr_status_t links(pl_db_t *db, apr_pool_t *p, const char *sql,
     apr_status_t rv;
     int i;
 
-    if ((rv = pl_db_select_text(db, p, &rows, sql)) != APR_SUCCESS) {
+    if ((rv = pl_db_select_text(db, p, &rows, sql, PL_DB_TEXT_ONCE)) !=
+        APR_SUCCESS) {
         return rv;
     }
     for (i = 0; i < rows->nrows; i++) {
@@ -348,7 +349,8 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
     if (rows == NULL) {
         pl_rows_t *read;
 
-        if ((rv = pl_db_select_cached(db, p, &read, lk.sql)) != APR_SUCCESS) {
+        if ((rv = pl_db_select_text(db, p, &read, lk.sql, PL_DB_TEXT_KEPT)) !=
+            APR_SUCCESS) {
             return rv;
         }
         rows = read;

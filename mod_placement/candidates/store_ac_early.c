@@ -158,8 +158,8 @@ apr_status_t pl_store_ac_early_ends(pl_db_t *db, apr_pool_t *p,
     if (rows_sql->nelts == 0) {
         return APR_SUCCESS;
     }
-    rv = pl_db_select_text(db, p, &rows,
-                           pl_str_join(p, rows_sql, " UNION ALL "));
+    rv = pl_db_select_text(
+        db, p, &rows, pl_str_join(p, rows_sql, " UNION ALL "), PL_DB_TEXT_ONCE);
     if (rv != APR_SUCCESS) {
         return rv;
     }

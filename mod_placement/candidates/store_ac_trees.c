@@ -346,8 +346,9 @@ static apr_status_t read_facts(pl_db_t *db, apr_pool_t *p,
     for (i = 0; i < n; i += FACTS_BATCH) {
         int m = n - i < FACTS_BATCH ? n - i : FACTS_BATCH;
 
-        rv = pl_db_select_each_text(
-            db, p, facts_sql(p, pl_db_id_list(p, ids + i, m)), fact_row, &r);
+        rv = pl_db_select_each(db, p,
+                               facts_sql(p, pl_db_id_list(p, ids + i, m)),
+                               PL_DB_TEXT_ONCE, fact_row, &r);
         if (rv != APR_SUCCESS) {
             return rv;
         }
@@ -625,7 +626,8 @@ static apr_status_t read_class_names(pl_db_t *db, apr_pool_t *p,
     rv = pl_db_select_text(
         db, p, &rows,
         apr_pstrcat(p, "SELECT id, name FROM resource_classes WHERE id IN (",
-                    pl_db_id_list(p, ids, n), ")", NULL));
+                    pl_db_id_list(p, ids, n), ")", NULL),
+        PL_DB_TEXT_ONCE);
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -677,8 +679,8 @@ static apr_status_t roots_first(pl_db_t *db, apr_pool_t *p, int once,
                            "FROM (%s) r UNION ALL %s",
                            ROW_ROOT, sql, rider->sql);
     }
-    rv = once ? pl_db_select_each_text(db, p, sql, root_row, &r)
-              : pl_db_select_each(db, p, sql, root_row, &r);
+    rv = pl_db_select_each(db, p, sql, once ? PL_DB_TEXT_ONCE : PL_DB_TEXT_KEPT,
+                           root_row, &r);
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -724,8 +726,9 @@ pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p, pl_store_ac_cache_t *cache,
         sql = apr_pstrcat(p, sql, " UNION ALL ", rider->sql, NULL);
     }
     /* with root ids in it, a text of the moment: not kept prepared */
-    rv = listed || once ? pl_db_select_each_text(db, p, sql, tree_row, &t)
-                        : pl_db_select_each(db, p, sql, tree_row, &t);
+    rv = pl_db_select_each(db, p, sql,
+                           listed || once ? PL_DB_TEXT_ONCE : PL_DB_TEXT_KEPT,
+                           tree_row, &t);
     if (rv != APR_SUCCESS) {
         return rv;
     }

@@ -34,10 +34,10 @@ struct pl_db_t {
     int timeout;         /* PlacementStatementTimeout, seconds */
 };
 
-/* pl_db_select_cached: how many texts one connection keeps prepared */
+/* PL_DB_TEXT_KEPT: how many texts one connection keeps prepared */
 #define CACHED_MAX 64
 
-/* A text pl_db_select_cached keeps prepared, as pl_cached_<its slot>. */
+/* A text of PL_DB_TEXT_KEPT kept prepared, as pl_cached_<its slot>. */
 typedef struct cached_t {
     apr_pool_t *pool; /* its text and statement; NULL: a free slot */
     const char *sql;

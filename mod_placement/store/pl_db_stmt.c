@@ -188,7 +188,7 @@ static const char *sql_line(char *buf, apr_size_t size, const char *sql)
 }
 
 /* A statement's line: how it ran ("prepared": by pl_db_select or
- * pl_db_exec; "kept": a text pl_db_select_cached keeps prepared;
+ * pl_db_exec; "kept": a text of PL_DB_TEXT_KEPT kept prepared;
  * "text": run as it is), its time, its rows (read, or changed) and its
  * text, cut at SQL_HEAD bytes at trace1, whole at trace2. */
 static void trace_statement(const pl_db_t *db, apr_time_t start,
@@ -302,27 +302,6 @@ apr_status_t pl_db_exec(pl_db_t *db, int *pchanged, const char *sql, int nargs,
     return rv;
 }
 
-apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
-                               const char *sql)
-{
-    apr_dbd_results_t *res = NULL;
-    apr_time_t start = trace_start(db);
-    int first = pl_db_first_call(db);
-    int ret = apr_dbd_select(db->driver, p, db->handle, &res, sql,
-                             pl_db_random_access(db));
-    apr_status_t rv;
-
-    if (ret != 0 && (pl_db_classify(db, ret), pl_db_reconnected(db, first))) {
-        ret = apr_dbd_select(db->driver, p, db->handle, &res, sql,
-                             pl_db_random_access(db));
-    }
-    rv = ret ? pl_db_classify(db, ret) : pl_db_read_rows(db, p, res, prows);
-
-    trace_statement(db, start, "text", sql,
-                    rv == APR_SUCCESS ? (*prows)->nrows : 0, rv);
-    return rv;
-}
-
 /* A slot for one more text: a free one, or the one run longest ago,
  * its statement dropped. NULL when none can be had: SQLite's driver
  * frees a statement only with its connection, and inside a transaction
@@ -416,10 +395,10 @@ static apr_status_t cached_statement(pl_db_t *db, const char *sql,
     return APR_SUCCESS;
 }
 
-/* Run sql, prepared once and kept when cache is set (as
- * pl_db_select_cached says), the result from p. */
+/* Run sql as kind says (PL_DB_TEXT_KEPT: prepared at its second run
+ * and kept), the result from p. */
 static apr_status_t run_once(pl_db_t *db, apr_pool_t *p, const char *sql,
-                             int cache, apr_dbd_results_t **pres,
+                             pl_db_text_e kind, apr_dbd_results_t **pres,
                              const char **phow)
 {
     cached_t *c = NULL;
@@ -429,7 +408,7 @@ static apr_status_t run_once(pl_db_t *db, apr_pool_t *p, const char *sql,
     *pres = NULL;
     *phow = "text";
     /* '%' would read as an argument */
-    if (cache && !strchr(sql, '%') &&
+    if (kind == PL_DB_TEXT_KEPT && !strchr(sql, '%') &&
         (rv = cached_statement(db, sql, &c)) != APR_SUCCESS) {
         return rv;
     }
@@ -444,25 +423,52 @@ static apr_status_t run_once(pl_db_t *db, apr_pool_t *p, const char *sql,
     return ret ? pl_db_classify(db, ret) : APR_SUCCESS;
 }
 
-static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql, int cache,
-                        apr_dbd_results_t **pres, const char **phow)
+static apr_status_t run(pl_db_t *db, apr_pool_t *p, const char *sql,
+                        pl_db_text_e kind, apr_dbd_results_t **pres,
+                        const char **phow)
 {
     int first = pl_db_first_call(db);
-    apr_status_t rv = run_once(db, p, sql, cache, pres, phow);
+    apr_status_t rv = run_once(db, p, sql, kind, pres, phow);
 
     if (rv != APR_SUCCESS && pl_db_reconnected(db, first)) {
-        rv = run_once(db, p, sql, cache, pres, phow);
+        rv = run_once(db, p, sql, kind, pres, phow);
     }
     return rv;
 }
 
-apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
-                                 const char *sql)
+/* pl_db_select_text's PL_DB_TEXT_ONCE: sql as it is, the result from
+ * p. Not run(): a failed first statement of a use is classified again
+ * after pl_db_reconnected's check, as pl_db_exec_text does, where run()
+ * keeps the classification of the statement's own error. The drivers
+ * give the connection's last error text (PQerrorMessage, mysql_error),
+ * which the check's own queries may have replaced, and the second
+ * classification marks the session suspect again after the check
+ * cleared it. Which error a caller sees (PL_EDB, APR_EEXIST,
+ * PL_EDEADLOCK) must not change here (issue 38: no behaviour change),
+ * so the two ways stay apart until one is chosen for both. */
+static apr_status_t select_as_is(pl_db_t *db, apr_pool_t *p, const char *sql,
+                                 apr_dbd_results_t **pres)
 {
-    apr_dbd_results_t *res;
-    const char *how;
+    int first = pl_db_first_call(db);
+    int ret = apr_dbd_select(db->driver, p, db->handle, pres, sql,
+                             pl_db_random_access(db));
+
+    if (ret != 0 && (pl_db_classify(db, ret), pl_db_reconnected(db, first))) {
+        ret = apr_dbd_select(db->driver, p, db->handle, pres, sql,
+                             pl_db_random_access(db));
+    }
+    return ret ? pl_db_classify(db, ret) : APR_SUCCESS;
+}
+
+apr_status_t pl_db_select_text(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
+                               const char *sql, pl_db_text_e kind)
+{
+    apr_dbd_results_t *res = NULL;
+    const char *how = "text";
     apr_time_t start = trace_start(db);
-    apr_status_t rv = run(db, p, sql, 1, &res, &how);
+    apr_status_t rv = kind == PL_DB_TEXT_KEPT
+                          ? run(db, p, sql, kind, &res, &how)
+                          : select_as_is(db, p, sql, &res);
 
     if (rv == APR_SUCCESS) {
         rv = pl_db_read_rows(db, p, res, prows);
@@ -472,9 +478,8 @@ apr_status_t pl_db_select_cached(pl_db_t *db, apr_pool_t *p, pl_rows_t **prows,
     return rv;
 }
 
-/* Every row of sql to fn, nothing copied. */
-static apr_status_t select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
-                                int cache, pl_db_row_fn *fn, void *baton)
+apr_status_t pl_db_select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
+                               pl_db_text_e kind, pl_db_row_fn *fn, void *baton)
 {
     apr_dbd_results_t *res;
     apr_pool_t *scratch;
@@ -486,24 +491,12 @@ static apr_status_t select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
      * it as soon as the rows are read */
     apr_pool_create(&scratch, p);
     db->nrows = 0;
-    if ((rv = run(db, scratch, sql, cache, &res, &how)) == APR_SUCCESS) {
+    if ((rv = run(db, scratch, sql, kind, &res, &how)) == APR_SUCCESS) {
         rv = pl_db_each_row(db, scratch, res, fn, baton);
     }
     apr_pool_destroy(scratch);
     trace_statement(db, start, how, sql, db->nrows, rv);
     return rv;
-}
-
-apr_status_t pl_db_select_each(pl_db_t *db, apr_pool_t *p, const char *sql,
-                               pl_db_row_fn *fn, void *baton)
-{
-    return select_each(db, p, sql, 1, fn, baton);
-}
-
-apr_status_t pl_db_select_each_text(pl_db_t *db, apr_pool_t *p, const char *sql,
-                                    pl_db_row_fn *fn, void *baton)
-{
-    return select_each(db, p, sql, 0, fn, baton);
 }
 
 apr_status_t pl_db_exec_text(pl_db_t *db, int *pchanged, const char *sql)

@@ -177,7 +177,7 @@ static apr_status_t drop_unsent(pl_db_t *db, apr_pool_t *p, const char *prov_id,
     x.sent = sent;
     x.drop = apr_array_make(p, 16, sizeof(const char *));
     /* the id is an integer written in: a text run once, not kept */
-    rv = pl_db_select_each_text(
+    rv = pl_db_select_each(
         db, p,
         apr_pstrcat(p,
                     "SELECT pa.id, pa.uuid FROM placement_aggregates pa "
@@ -185,7 +185,7 @@ static apr_status_t drop_unsent(pl_db_t *db, apr_pool_t *p, const char *prov_id,
                     "ON rpa.aggregate_id = pa.id "
                     "WHERE rpa.resource_provider_id = ",
                     prov_id, NULL),
-        existing_row, &x);
+        PL_DB_TEXT_ONCE, existing_row, &x);
     if (rv != APR_SUCCESS) {
         return rv;
     }

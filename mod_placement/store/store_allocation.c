@@ -306,9 +306,10 @@ static apr_status_t read_state(pl_db_t *db, apr_pool_t *p,
         "AND h.resource_class_id = i.resource_class_id "
         "WHERE rp.id %s",
         rc_in, consumer_in, rp_in);
-    rv = args->nelts > 0 ? pl_db_select(db, p, &rows, sql, args->nelts,
-                                        (const char *const *)args->elts)
-                         : pl_db_select_cached(db, p, &rows, sql);
+    rv = args->nelts > 0
+             ? pl_db_select(db, p, &rows, sql, args->nelts,
+                            (const char *const *)args->elts)
+             : pl_db_select_text(db, p, &rows, sql, PL_DB_TEXT_KEPT);
     if (rv != APR_SUCCESS) {
         return rv;
     }

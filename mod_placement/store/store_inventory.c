@@ -192,7 +192,8 @@ static apr_status_t delete_classes(pl_db_t *db, apr_pool_t *p,
                     ") "
                     "GROUP BY a.resource_class_id, rc.name "
                     "ORDER BY a.resource_class_id",
-                    NULL));
+                    NULL),
+        PL_DB_TEXT_ONCE);
     if (rv != APR_SUCCESS) {
         return rv;
     }

@@ -175,8 +175,8 @@ static apr_status_t aggregate_map(pl_db_t *db, apr_pool_t *p,
                            apr_pstrcat(p,
                                        "SELECT id, uuid FROM "
                                        "placement_aggregates WHERE uuid IN (",
-                                       pl_str_join(p, quoted, ", "), ")",
-                                       NULL));
+                                       pl_str_join(p, quoted, ", "), ")", NULL),
+                           PL_DB_TEXT_ONCE);
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -219,7 +219,8 @@ static apr_status_t any_provider(pl_db_t *db, apr_pool_t *p,
     rv = pl_db_select_text(
         db, p, &rows,
         apr_pstrcat(p, "SELECT rp.id FROM resource_providers rp WHERE ",
-                    apr_array_pstrcat(p, conds, 0), " LIMIT 1", NULL));
+                    apr_array_pstrcat(p, conds, 0), " LIMIT 1", NULL),
+        PL_DB_TEXT_ONCE);
     if (rv == APR_SUCCESS) {
         *pfound = rows->nrows > 0;
     }
@@ -482,7 +483,8 @@ apr_status_t pl_store_provider_list(pl_db_t *db, apr_pool_t *p,
                            apr_pstrcat(p,
                                        "SELECT " PL_PROVIDER_COLUMNS
                                        " FROM " PL_PROVIDER_FROM " WHERE ",
-                                       where, " ORDER BY rp.id", NULL));
+                                       where, " ORDER BY rp.id", NULL),
+                           PL_DB_TEXT_ONCE);
     if (rv != APR_SUCCESS) {
         return rv;
     }

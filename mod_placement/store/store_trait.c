@@ -132,7 +132,7 @@ apr_status_t pl_store_trait_list(pl_db_t *db, apr_pool_t *p,
                           NULL);
     }
     sql = apr_pstrcat(p, sql, " ORDER BY t.id", NULL);
-    rv = pl_db_select_text(db, p, &rows, sql);
+    rv = pl_db_select_text(db, p, &rows, sql, PL_DB_TEXT_ONCE);
     if (rv != APR_SUCCESS) {
         return rv;
     }

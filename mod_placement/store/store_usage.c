@@ -112,7 +112,7 @@ apr_status_t pl_store_usage_totals(pl_db_t *db, apr_pool_t *p,
     apr_status_t rv;
     int i, j;
 
-    rv = pl_db_select_cached(
+    rv = pl_db_select_text(
         db, p, &rows,
         apr_pstrcat(p, "SELECT rc.name, SUM(a.used)",
                     by_type ? ", ct.name" : "",
@@ -123,14 +123,16 @@ apr_status_t pl_store_usage_totals(pl_db_t *db, apr_pool_t *p,
                     by_type ? " GROUP BY ct.name, rc.id, rc.name"
                               " ORDER BY ct.name, rc.id"
                             : " GROUP BY rc.id, rc.name ORDER BY rc.id",
-                    NULL));
+                    NULL),
+        PL_DB_TEXT_KEPT);
     if (rv == APR_SUCCESS && grouped) {
-        rv = pl_db_select_cached(
+        rv = pl_db_select_text(
             db, p, &counts,
             apr_pstrcat(p, "SELECT COUNT(DISTINCT a.consumer_id)",
                         by_type ? ", ct.name" : "",
                         totals_from(p, "", user != NULL, by_type, where),
-                        by_type ? " GROUP BY ct.name" : "", NULL));
+                        by_type ? " GROUP BY ct.name" : "", NULL),
+            PL_DB_TEXT_KEPT);
     }
     if (rv != APR_SUCCESS) {
         return rv;

@@ -88,8 +88,8 @@ static inline const char *fixture_cell(pl_db_t *db, apr_pool_t *p,
 {
     pl_rows_t *rows;
 
-    if (pl_db_select_text(db, p, &rows, apr_pvsprintf(p, fmt, ap)) !=
-            APR_SUCCESS ||
+    if (pl_db_select_text(db, p, &rows, apr_pvsprintf(p, fmt, ap),
+                          PL_DB_TEXT_ONCE) != APR_SUCCESS ||
         rows->nrows == 0 || rows->ncols == 0) {
         return NULL;
     }

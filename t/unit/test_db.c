@@ -36,8 +36,8 @@ static int count(pl_db_t *db)
     pl_rows_t *rows;
     apr_int64_t n = -1;
 
-    if (pl_db_select_text(db, pool, &rows, "SELECT COUNT(*) FROM t") ==
-        APR_SUCCESS) {
+    if (pl_db_select_text(db, pool, &rows, "SELECT COUNT(*) FROM t",
+                          PL_DB_TEXT_ONCE) == APR_SUCCESS) {
         pl_db_int64(rows, 0, 0, &n);
     }
     return (int)n;

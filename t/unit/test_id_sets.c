@@ -102,7 +102,8 @@ static const char *passing(pl_db_t *db, const pl_id_sets_t *s, int max)
                           apr_pstrcat(pool, "SELECT p FROM t WHERE v IN (", ids,
                                       ")", " GROUP BY p",
                                       test ? " HAVING " : "", test ? test : "",
-                                      " ORDER BY p", NULL)) != APR_SUCCESS) {
+                                      " ORDER BY p", NULL),
+                          PL_DB_TEXT_ONCE) != APR_SUCCESS) {
         return pl_db_errstr(db);
     }
     for (i = 0; i < rows->nrows; i++) {

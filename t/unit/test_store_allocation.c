@@ -140,7 +140,8 @@ static const char *state(apr_pool_t *p)
     int i, j;
 
     for (q = 0; q < sizeof(queries) / sizeof(queries[0]); q++) {
-        if (pl_db_select_text(db, p, &rows, queries[q]) != APR_SUCCESS) {
+        if (pl_db_select_text(db, p, &rows, queries[q], PL_DB_TEXT_ONCE) !=
+            APR_SUCCESS) {
             return apr_pstrcat(p, s, "(failed: ", queries[q], ")", NULL);
         }
         for (i = 0; i < rows->nrows; i++) {

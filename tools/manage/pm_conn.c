@@ -85,7 +85,8 @@ long pm_count(pm_conn_t *c, const char *sql)
     pl_rows_t *rows;
     apr_int64_t n;
 
-    if (pl_db_select_text(c->db, c->pool, &rows, sql) != APR_SUCCESS ||
+    if (pl_db_select_text(c->db, c->pool, &rows, sql, PL_DB_TEXT_ONCE) !=
+            APR_SUCCESS ||
         pl_db_int64(rows, 0, 0, &n) != APR_SUCCESS) {
         return -1;
     }

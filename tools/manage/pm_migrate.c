@@ -111,8 +111,8 @@ static version_t read_version(pm_conn_t *c)
         return v;
     }
     if (pl_db_select_text(c->db, c->pool, &rows,
-                          "SELECT version_num FROM alembic_version") !=
-        APR_SUCCESS) {
+                          "SELECT version_num FROM alembic_version",
+                          PL_DB_TEXT_ONCE) != APR_SUCCESS) {
         return v;
     }
     if (rows->nrows == 0) {

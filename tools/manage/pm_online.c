@@ -50,7 +50,8 @@ static apr_status_t ensure_external(pm_conn_t *c, const char *table,
                                    table,
                                    pl_db_quote(c->db, c->pool, external_id));
     pl_rows_t *rows;
-    apr_status_t rv = pl_db_select_text(c->db, c->pool, &rows, sel);
+    apr_status_t rv = pl_db_select_text(c->db, c->pool, &rows, sel,
+                                        PL_DB_TEXT_ONCE);
 
     if (rv == APR_SUCCESS && rows->nrows == 0) {
         rv = pl_db_exec_text(
@@ -61,7 +62,7 @@ static apr_status_t ensure_external(pm_conn_t *c, const char *table,
                          table, pl_db_quote(c->db, c->pool, external_id),
                          pl_db_quote(c->db, c->pool, pl_db_now(c->pool))));
         if (rv == APR_SUCCESS) {
-            rv = pl_db_select_text(c->db, c->pool, &rows, sel);
+            rv = pl_db_select_text(c->db, c->pool, &rows, sel, PL_DB_TEXT_ONCE);
         }
     }
     if (rv == APR_SUCCESS && rows->nrows != 1) {
