@@ -23,6 +23,10 @@ The cloud, the same for the same arguments:
     (nova's [pci]report_in_placement), class CUSTOM_PCI_10DE_<product>.
   * --ironic-fraction x N Ironic nodes (own trees, CUSTOM_BAREMETAL_*,
     1 in 20 cleaning: reserved = total = 1), 80% of the others in use.
+  * the description: CN (compute index, root, its tree), AG (its
+    aggregates), NB (its host name, neutron agent and bridge providers, for
+    neutron's resync), IN (instance, project, user, the compute index of
+    its host or -1 on Ironic), PU, FL, AZ, IR records.
   * instances on the computes up to --fill of their VCPU capacity; each
     host's target is fill x U(0.5, 1.5) of it, so that some hosts have room
     and some are full, and no host goes over any class: MEMORY_MB (flavors
@@ -278,13 +282,14 @@ def main():
         for cu, p, fv, fm, fd, dev in mine:
             inst_rows.append('%s\t%d\t%d\t%d\t%d\t%d\t%s\t\\N\n' % (
                 cu, p, o_cn, fv, fm, fd, '\\N' if dev is None else o_devs[dev]))
-            desc_in.append('IN %s %s %s\n' % (cu, pu[p][0], pu[p][1]))
+            desc_in.append('IN %s %s %s %d\n' % (cu, pu[p][0], pu[p][1], i))
             n_alloc += 2 + (fd > 0) + (2 if dev is not None else 0)
             n_qos += dev is not None
         n_inst += len(mine)
         tree = [cn, agent] + devs + [x[0] for x in pci]
         desc.append('CN %d %s %d %s\n' % (i, cn, len(tree), ' '.join(tree)))
         desc.append('AG %s %s\n' % (cn, ','.join(aggs)))
+        desc.append('NB %s %s %s %s\n' % (cn, host, agent, ' '.join(devs)))
 
     # Ironic: one provider per node, its own tree
     n_ir = int(round(a.ironic_fraction * n))
@@ -303,7 +308,7 @@ def main():
             cu = fast_uuid(rng)
             p = rng.randrange(npu)
             inst_rows.append('%s\t%d\t%d\t\\N\t\\N\t\\N\t\\N\t%s\n' % (cu, p, o, rc))
-            desc_in.append('IN %s %s %s\n' % (cu, pu[p][0], pu[p][1]))
+            desc_in.append('IN %s %s %s -1\n' % (cu, pu[p][0], pu[p][1]))
             n_ir_used += 1
             n_alloc += 1
 
