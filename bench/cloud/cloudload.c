@@ -12,7 +12,20 @@
  *   cloudload --desc cloud.txt --port 28790 --boot-rate 20 --out r.json
  *   cloudload --port 8080 --flood /static.json     (ceiling, closed loop)
  *
- * The cloud description format and the flows are described in usage().
+ * The flows follow bench/cloud/TRAFFIC.md (nova, neutron, osc-placement
+ * 2026.1); the section numbers in the comments are its sections:
+ *   periodic  every --periodic s per compute: the clean-up read of the root's
+ *             allocations, a refresh on every K-th run, the tree sync
+ *             (1 + T + C requests: T providers in the tree, C consumers)
+ *   boot      [/usages x2], allocation_candidates, claim GET + PUT, then the
+ *             compute's GET /allocations/{c} and tree sync
+ *   delete    the host's tree sync, DELETE /allocations/{c}
+ *   migrate   conductor swap to a migration consumer, scheduler claim,
+ *             destination reads and sync, confirm, source sync
+ *   listing   three osc-placement commands, each after GET /
+ *   neutron   one OVS agent's placement sync
+ *   rack      --rack-start K@T: K computes restart (nova-compute start)
+ * The description format is in usage().
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -37,38 +50,54 @@
 
 /* ---- request kinds and their microversions: the ONE table to edit ------ */
 
+/* mv NULL: no OpenStack-API-Version header at all, so Placement answers at
+ * 1.0; nova's report client does that for calls it makes without version=
+ * (TRAFFIC.md, notation). */
 enum kind {
-    K_RP_ALLOCS, K_RP_IN_TREE, K_RP_AGGS, K_RP_TRAITS, K_RP_SHARING,
-    K_USAGES_P, K_USAGES_PU, K_AC, K_CLAIM, K_GET_ALLOC, K_PUT_ALLOC,
-    K_POST_ALLOCS, K_RP_LIST, K_RP_USAGES, K_RP_INV, K_NEU_TRAITS,
-    K_PUT_TRAITS, K_FLOOD, K_COUNT
+    K_CN_ALLOCS, K_RP_ALLOCS, K_GET_ALLOC, K_RP_IN_TREE, K_RP_INV, K_RP_AGGS,
+    K_RP_TRAITS, K_RP_SHARING, K_USAGES_P, K_AC, K_CLAIM, K_PUT_ALLOC,
+    K_POST_ALLOCS, K_DEL_ALLOC, K_OSC_ROOT, K_RP_LIST, K_RP_USAGES,
+    K_OSC_USAGES, K_NEU_BY_NAME, K_NEU_TRAIT, K_NEU_PUT_RP, K_NEU_GET_RP,
+    K_NEU_RP_TRAITS, K_NEU_GET_INV, K_NEU_PUT_INV, K_FLOOD, K_COUNT
 };
 
 static const struct kind_def {
     const char *name;   /* statistics key */
-    const char *mv;     /* OpenStack-API-Version: placement <mv> */
+    const char *mv;     /* OpenStack-API-Version: placement <mv>, or none */
 } KINDS[K_COUNT] = {
-    [K_RP_ALLOCS]   = {"GET /resource_providers/{u}/allocations", "1.0"},
-    [K_RP_IN_TREE]  = {"GET /resource_providers?in_tree", "1.14"},
-    [K_RP_AGGS]     = {"GET /resource_providers/{u}/aggregates", "1.19"},
-    [K_RP_TRAITS]   = {"GET /resource_providers/{u}/traits", "1.6"},
-    [K_RP_SHARING]  = {"GET /resource_providers?member_of&required", "1.18"},
-    [K_USAGES_P]    = {"GET /usages?project_id", "1.9"},
-    [K_USAGES_PU]   = {"GET /usages?project_id&user_id", "1.9"},
-    [K_AC]          = {"GET /allocation_candidates", "1.36"},
-    [K_CLAIM]       = {"PUT /allocations/{c} claim", "1.36"},
-    [K_GET_ALLOC]   = {"GET /allocations/{c}", "1.28"},
-    [K_PUT_ALLOC]   = {"PUT /allocations/{c} empty", "1.28"},
-    [K_POST_ALLOCS] = {"POST /allocations", "1.28"},
-    [K_RP_LIST]     = {"GET /resource_providers", "1.14"},
-    [K_RP_USAGES]   = {"GET /resource_providers/{u}/usages", "1.0"},
-    [K_RP_INV]      = {"GET /resource_providers/{u}/inventories", "1.20"},
-    [K_NEU_TRAITS]  = {"GET /resource_providers/{u}/traits neutron", "1.20"},
-    [K_PUT_TRAITS]  = {"PUT /resource_providers/{u}/traits", "1.20"},
-    [K_FLOOD]       = {"GET flood", "1.0"},
+    [K_CN_ALLOCS]     = {"GET /resource_providers/{cn}/allocations clean-up", NULL},
+    [K_RP_ALLOCS]     = {"GET /resource_providers/{p}/allocations", NULL},
+    [K_GET_ALLOC]     = {"GET /allocations/{c}", "1.28"},
+    [K_RP_IN_TREE]    = {"GET /resource_providers?in_tree", "1.14"},
+    [K_RP_INV]        = {"GET /resource_providers/{p}/inventories", NULL},
+    [K_RP_AGGS]       = {"GET /resource_providers/{p}/aggregates", "1.19"},
+    [K_RP_TRAITS]     = {"GET /resource_providers/{p}/traits", "1.6"},
+    [K_RP_SHARING]    = {"GET /resource_providers?member_of&required", "1.18"},
+    [K_USAGES_P]      = {"GET /usages?project_id", "1.9"},
+    [K_AC]            = {"GET /allocation_candidates", "1.36"},
+    [K_CLAIM]         = {"PUT /allocations/{c} claim", "1.36"},
+    [K_PUT_ALLOC]     = {"PUT /allocations/{c} empty", "1.28"},
+    [K_POST_ALLOCS]   = {"POST /allocations", "1.28"},
+    [K_DEL_ALLOC]     = {"DELETE /allocations/{c}", NULL},
+    [K_OSC_ROOT]      = {"GET / osc", "1.29"},
+    [K_RP_LIST]       = {"GET /resource_providers osc", "1.29"},
+    [K_RP_USAGES]     = {"GET /resource_providers/{u}/usages osc", "1.29"},
+    [K_OSC_USAGES]    = {"GET /usages?project_id osc", "1.29"},
+    [K_NEU_BY_NAME]   = {"GET /resource_providers?name neutron", "1.37"},
+    [K_NEU_TRAIT]     = {"PUT /traits/{t} neutron", "1.37"},
+    [K_NEU_PUT_RP]    = {"PUT /resource_providers/{u} neutron", "1.37"},
+    [K_NEU_GET_RP]    = {"GET /resource_providers/{u} neutron", "1.37"},
+    [K_NEU_RP_TRAITS] = {"PUT /resource_providers/{u}/traits neutron", "1.37"},
+    [K_NEU_GET_INV]   = {"GET /resource_providers/{u}/inventories neutron", "1.37"},
+    [K_NEU_PUT_INV]   = {"PUT /resource_providers/{u}/inventories neutron", "1.37"},
+    [K_FLOOD]         = {"GET flood", NULL},
 };
 
-/* Statistics classes: who sends the request (the flow, not the kind). */
+/* Statistics classes: who sends the request. Mostly the flow's, but the
+ * compute-side reads inside boots, deletes and migrations (tree syncs and
+ * the compute's GET /allocations/{c}) count as periodic: they are the same
+ * resource-tracker reads (TRAFFIC.md 1c); a migration's confirm PUT counts
+ * as delete. */
 enum cls { C_PERIODIC, C_SCHED, C_DELETE, C_LISTING, C_NEUTRON, C_FLOOD, C_COUNT };
 static const char *CLASS_NAMES[C_COUNT] = {
     "periodic", "sched", "delete", "listing", "neutron", "flood"};
@@ -79,6 +108,7 @@ static struct opts {
     const char *desc, *host, *flood, *out, *log_failures;
     int port, conns, host_subset, computes;
     double periodic, refresh, boot_rate, baremetal, az_fraction;
+    int refresh_k, quota_placement;
     double delete_rate, migrate_rate, list_interval, neutron_rate;
     double duration, warmup;
     int rack_k; double rack_t;
@@ -244,12 +274,19 @@ static void h_add(stat_t *s, double seconds)
 
 /* ---- the cloud ----------------------------------------------------------- */
 
-typedef struct { const char *root; const char **tree; int ntree; const char *aggs; } compute_t;
+/* A compute: its root provider, its tree as nova caches it (CN record),
+ * its aggregates (AG), its host name, neutron agent and bridges (NB). */
+typedef struct {
+    const char *root, *host, *agent, *aggs;
+    const char **tree; int ntree;
+    const char **devs; int ndev;
+    int nper;                       /* periodics run: refresh on every K-th */
+} compute_t;
 typedef struct { const char *p, *u; } pu_t;
-typedef struct { const char *c, *p, *u; } inst_t;
+typedef struct { const char *c, *p, *u; int host; } inst_t;   /* host: compute or -1 */
 typedef struct { const char *name, *required; int vcpu, ram, disk; } flavor_t;
 typedef struct { const char *node, *rc; } ironic_t;
-typedef struct { const char *root, *aggs; } agrec_t;
+typedef struct { const char *root, *aggs, *host, *agent; size_t devs; int ndev; } agrec_t;
 
 static struct cloud {
     char *text;                     /* the description file, tokenized in place */
@@ -260,16 +297,17 @@ static struct cloud {
     flavor_t *fl; int nfl, flcap;
     const char **az; int naz, azcap;
     ironic_t *ir; int nir, ircap;
-    agrec_t *ag; int nag, agcap;    /* AG records until joined */
+    agrec_t *ag; int nag, agcap;    /* AG and NB records until joined */
+    int *slot; size_t slotcap;      /* root uuid -> compute index */
 } CL;
 
 #define PUSH(arr, n, cap) \
     (((n) >= (cap) ? ((cap) = (cap) * 2 + 16, (arr) = xrealloc((arr), (cap) * sizeof *(arr))) : 0), &(arr)[(n)++])
 
-static void inst_add(const char *c, const char *p, const char *u)
+static void inst_add(const char *c, const char *p, const char *u, int host)
 {
     inst_t *i = PUSH(CL.in, CL.nin, CL.incap);
-    i->c = c; i->p = p; i->u = u;
+    i->c = c; i->p = p; i->u = u; i->host = host;
 }
 
 /* Split one line into NUL-terminated space-separated fields. */
@@ -286,8 +324,15 @@ static int split_fields(char *line, char **f, int max)
     return n;
 }
 
-/* One record; CN's provider list is kept as pointers into CL.treeptrs
- * (indices until the end of parsing, since that array grows). */
+/* Provider lists (CN trees, NB bridges) are kept as indices into
+ * CL.treeptrs until the end of parsing, since that array grows. */
+static size_t keep_list(char **f, int k)
+{
+    size_t first = CL.ntp;
+    for (int i = 0; i < k; i++) *PUSH(CL.treeptrs, CL.ntp, CL.tpcap) = f[i];
+    return first;
+}
+
 static void parse_record(char **f, int n, int lineno)
 {
     const char *t = f[0];
@@ -296,17 +341,23 @@ static void parse_record(char **f, int n, int lineno)
         int k = atoi(f[3]);
         if (k < 1 || n < 4 + k) die("line %d: CN with %d providers", lineno, k);
         compute_t *c = PUSH(CL.cn, CL.ncn, CL.cncap);
-        c->root = f[2]; c->ntree = k; c->aggs = NULL;
-        c->tree = (const char **)(uintptr_t)CL.ntp;
-        for (int i = 0; i < k; i++) *PUSH(CL.treeptrs, CL.ntp, CL.tpcap) = f[4 + i];
+        memset(c, 0, sizeof *c);
+        c->root = f[2]; c->ntree = k;
+        c->tree = (const char **)(uintptr_t)keep_list(f + 4, k);
     } else if (!strcmp(t, "AG") && n >= 3) {
         agrec_t *a = PUSH(CL.ag, CL.nag, CL.agcap);
+        memset(a, 0, sizeof *a);
         a->root = f[1]; a->aggs = f[2];
+    } else if (!strcmp(t, "NB") && n >= 4) {        /* root host agent bridge... */
+        agrec_t *a = PUSH(CL.ag, CL.nag, CL.agcap);
+        memset(a, 0, sizeof *a);
+        a->root = f[1]; a->host = f[2]; a->agent = f[3];
+        a->ndev = n - 4; a->devs = keep_list(f + 4, n - 4);
     } else if (!strcmp(t, "PU") && n >= 3) {
         pu_t *p = PUSH(CL.pu, CL.npu, CL.pucap);
         p->p = f[1]; p->u = f[2];
-    } else if (!strcmp(t, "IN") && n >= 4) {
-        inst_add(f[1], f[2], f[3]);
+    } else if (!strcmp(t, "IN") && n >= 4) {        /* 4th field: host (new) */
+        inst_add(f[1], f[2], f[3], n >= 5 ? atoi(f[4]) : -1);
     } else if (!strcmp(t, "FL") && n >= 6) {
         flavor_t *fl = PUSH(CL.fl, CL.nfl, CL.flcap);
         fl->name = f[1]; fl->vcpu = atoi(f[2]); fl->ram = atoi(f[3]);
@@ -328,27 +379,38 @@ static uint64_t str_hash(const char *s)
     return h;
 }
 
-/* AG records name a root uuid: join them to computes with a hash table. */
-static void attach_aggregates(void)
+/* The compute whose root provider is uuid, or -1 (Ironic node, unknown). */
+static int cn_find(const char *uuid)
 {
-    size_t cap = 16;
-    while (cap < (size_t)CL.ncn * 2) cap *= 2;
-    int *slot = xmalloc(cap * sizeof *slot);
-    memset(slot, -1, cap * sizeof *slot);
+    if (!CL.slotcap || !uuid) return -1;
+    for (size_t h = str_hash(uuid) & (CL.slotcap - 1); CL.slot[h] >= 0;
+         h = (h + 1) & (CL.slotcap - 1))
+        if (!strcmp(CL.cn[CL.slot[h]].root, uuid)) return CL.slot[h];
+    return -1;
+}
+
+/* Hash the roots, then join AG and NB records (they name a root) to them. */
+static void index_computes(void)
+{
+    CL.slotcap = 16;
+    while (CL.slotcap < (size_t)CL.ncn * 2) CL.slotcap *= 2;
+    CL.slot = xmalloc(CL.slotcap * sizeof *CL.slot);
+    memset(CL.slot, -1, CL.slotcap * sizeof *CL.slot);
     for (int i = 0; i < CL.ncn; i++) {
-        size_t h = str_hash(CL.cn[i].root) & (cap - 1);
-        while (slot[h] >= 0) h = (h + 1) & (cap - 1);
-        slot[h] = i;
+        size_t h = str_hash(CL.cn[i].root) & (CL.slotcap - 1);
+        while (CL.slot[h] >= 0) h = (h + 1) & (CL.slotcap - 1);
+        CL.slot[h] = i;
     }
     for (int a = 0; a < CL.nag; a++) {
-        size_t h = str_hash(CL.ag[a].root) & (cap - 1);
-        for (; slot[h] >= 0; h = (h + 1) & (cap - 1))
-            if (!strcmp(CL.cn[slot[h]].root, CL.ag[a].root)) {
-                CL.cn[slot[h]].aggs = CL.ag[a].aggs;
-                break;
-            }
+        int i = cn_find(CL.ag[a].root);
+        if (i < 0) continue;
+        compute_t *c = &CL.cn[i];
+        if (CL.ag[a].aggs) c->aggs = CL.ag[a].aggs;
+        if (CL.ag[a].agent) {
+            c->host = CL.ag[a].host; c->agent = CL.ag[a].agent;
+            c->devs = CL.treeptrs + CL.ag[a].devs; c->ndev = CL.ag[a].ndev;
+        }
     }
-    free(slot);
 }
 
 static void load_desc(const char *path)
@@ -382,32 +444,45 @@ static void load_desc(const char *path)
     if (fields != fields_small) free(fields);
     for (int i = 0; i < CL.ncn; i++)
         CL.cn[i].tree = CL.treeptrs + (uintptr_t)CL.cn[i].tree;
-    attach_aggregates();
+    index_computes();
     if (O.computes >= 0 && O.computes < CL.ncn) CL.ncn = O.computes;
 }
 
 /* ---- flows, connections, timers ----------------------------------------- */
 
-enum flow_type { F_PERIODIC, F_REFRESH, F_RACK, F_BOOT, F_DELETE, F_MIGRATE,
+enum flow_type { F_PERIODIC, F_RACK, F_BOOT, F_DELETE, F_MIGRATE,
                  F_LISTING, F_NEUTRON, F_FLOOD };
+
+/* A sub-flow run inside a flow: a compute's tree sync or refresh. */
+enum sub_phase { SUB_START, SUB_TREE, SUB_CONSUMERS, SUB_IN_TREE, SUB_ASSOC };
+typedef struct {
+    int phase, i, compute;
+    char **ids; int nids, idcap;    /* providers (refresh) or consumers (sync) */
+    char *share;                    /* refresh: this provider's sharing query */
+} sub_t;
 
 /* A flow has at most one request outstanding; the request lives in it. */
 typedef struct flow {
-    int type, cls, step, kind, retries, redone, resent;
+    int type, cls, rcls, step, kind, retries, started, resent;
     double sched, ready;            /* scheduled start; current step ready */
     struct flow *qnext;             /* FIFO of flows waiting for a connection */
     char *method_path;              /* "GET /x" of the current request */
     char *body;                     /* its body or NULL */
-    int compute, pos;               /* tree walk (refresh, neutron) */
+    int compute, pos;               /* the compute (periodic, neutron) */
+    int cleanups, refresh;          /* periodic: clean-up reads, refresh or not */
+    int host, dest;                 /* the instance's compute (-1: none) */
     const char *c, *p, *u;          /* consumer, project, user */
     char newc[37], mig[37];
     json_object *cands;             /* allocation_requests (owned ref) */
-    json_object *alloc;             /* migrate: A as {rp: {resources}} */
-    json_object *traits;            /* neutron: traits just read */
-    int cand_first, cand_n, vcpu, ram, disk;
+    json_object *alloc;             /* migrate: the allocations moved */
+    int cand_first, cand_n, ci, attempts, claim, claimed;
+    int vcpu, ram, disk;
     long long gen, gen2;
     const char *rc;                 /* baremetal resource class or NULL */
     const flavor_t *fl;
+    unsigned char ops[40][2];       /* neutron: (op, device) to run */
+    int nops, op;
+    sub_t sub;
 } flow_t;
 
 enum conn_state { CS_DOWN, CS_CONNECTING, CS_IDLE, CS_BUSY };
@@ -421,7 +496,7 @@ typedef struct conn {
     int status, chunked, close_after, chunk_crlf, done_hdr;
 } conn_t;
 
-enum timer_type { T_PERIODIC, T_REFRESH, T_BOOT, T_DELETE, T_MIGRATE,
+enum timer_type { T_PERIODIC, T_BOOT, T_DELETE, T_MIGRATE,
                   T_LISTING, T_NEUTRON, T_RACK, T_RECONNECT };
 typedef struct { double t; int type, idx; } timer_t_;
 
@@ -435,7 +510,7 @@ static struct {
     long active;
     stat_t kinds[K_COUNT], classes[C_COUNT], lag;
     struct { uint64_t placed, novalidhost, claim_retries, claim_failed, deleted,
-             delete_retries, migrated, skipped, migrate_conflict, conflicts,
+             migrated, skipped, migrate_conflict, conflicts,
              flows_started, flows_unfinished, baremetal, resent; } fc;
     FILE *logf;
     int n5xx_printed;
@@ -476,9 +551,10 @@ static void flow_next(flow_t *f, int status, const char *body, size_t len);
 
 /* Queue a flow's current request: a free connection takes it now, else it
  * waits in FIFO order (the wait counts in its latency). */
-static void submit(flow_t *f, int kind, char *method_path, char *body)
+static void submit_as(flow_t *f, int cls, int kind, char *method_path, char *body)
 {
     f->kind = kind;
+    f->rcls = cls;
     free(f->method_path); free(f->body);
     f->method_path = method_path;
     f->body = body;
@@ -490,6 +566,11 @@ static void submit(flow_t *f, int kind, char *method_path, char *body)
     f->qnext = NULL;
     if (L.qtail) L.qtail->qnext = f; else L.qhead = f;
     L.qtail = f;
+}
+
+static void submit(flow_t *f, int kind, char *method_path, char *body)
+{
+    submit_as(f, f->cls, kind, method_path, body);
 }
 
 static void conn_make_idle(conn_t *c)
@@ -510,7 +591,8 @@ static void flow_free(flow_t *f)
     free(f->method_path); free(f->body);
     if (f->cands) json_object_put(f->cands);
     if (f->alloc) json_object_put(f->alloc);
-    if (f->traits) json_object_put(f->traits);
+    for (int i = 0; i < f->sub.nids; i++) free(f->sub.ids[i]);
+    free(f->sub.ids); free(f->sub.share);
     free(f);
     L.active--;
 }
@@ -547,7 +629,7 @@ static void record_answer(flow_t *f, int status, const char *body, size_t len,
 {
     if (f->ready >= L.t_warm) {
         stat_add(&L.kinds[f->kind], status, now - f->ready, bytes);
-        stat_add(&L.classes[f->cls], status, now - f->ready, bytes);
+        stat_add(&L.classes[f->rcls], status, now - f->ready, bytes);
         if (now > L.t_last) L.t_last = now;
     }
     if (status >= 500 && L.n5xx_printed < 5) {
@@ -590,8 +672,9 @@ static void conn_send(conn_t *c, flow_t *f)
     out_append(c, f->method_path, strlen(f->method_path));     /* "GET /path" */
     int n = snprintf(hdr, sizeof hdr,
         " HTTP/1.1\r\nHost: %s:%d\r\nX-Auth-Token: admin\r\n"
-        "OpenStack-API-Version: placement %s\r\nAccept: application/json\r\n",
-        O.host, O.port, KINDS[f->kind].mv);
+        "%s%s%sAccept: application/json\r\n", O.host, O.port,
+        KINDS[f->kind].mv ? "OpenStack-API-Version: placement " : "",
+        KINDS[f->kind].mv ? KINDS[f->kind].mv : "", KINDS[f->kind].mv ? "\r\n" : "");
     out_append(c, hdr, n);
     if (f->body) {
         size_t bl = strlen(f->body);
@@ -599,6 +682,8 @@ static void conn_send(conn_t *c, flow_t *f)
                      "Content-Length: %zu\r\n\r\n", bl);
         out_append(c, hdr, n);
         out_append(c, f->body, bl);
+    } else if (strncmp(f->method_path, "GET ", 4)) {
+        out_append(c, "Content-Length: 0\r\n\r\n", 21);    /* PUT /traits/{t}, DELETE */
     } else {
         out_append(c, "\r\n", 2);
     }
@@ -756,8 +841,10 @@ static void conn_read(conn_t *c)
 /* The connection broke. A request that got no byte back on a connection
  * the server may have closed while idle (keep-alive race; httpd's event
  * MPM closes idle keep-alive connections when its workers are busy) is
- * sent again, up to 3 times (counted in flows.resent); any other is a
- * network error for its flow. Then reconnect. */
+ * sent again, up to 3 times (counted in flows.resent); so is a GET that
+ * got no byte back on a new connection (httpd at MaxRequestWorkers closes
+ * some unanswered; a GET is safe to resend). Any other is a network error
+ * for its flow. Then reconnect. */
 static void conn_fail(conn_t *c)
 {
     flow_t *f = c->cur;
@@ -770,7 +857,8 @@ static void conn_fail(conn_t *c)
             if (L.idle[i] == c->idx) { L.idle[i] = L.idle[--L.nidle]; break; }
     c->state = CS_DOWN;
     if (f) {
-        if (c->in_len == 0 && c->reused && f->resent < 3) {
+        if (c->in_len == 0 && f->resent < 3 &&
+            (c->reused || !strncmp(f->method_path, "GET ", 4))) {
             f->resent++;
             L.fc.resent++;
             f->qnext = L.qhead;         /* to the front: it was first */
@@ -845,12 +933,32 @@ static json_object *parse_body(const char *body, size_t len)
     return o;
 }
 
-/* The GET /allocation_candidates of a boot (or a migration's reschedule). */
+/* A 409 whose error code is placement.concurrent_update (a generation
+ * race): the code is a fixed string in the body, no need to parse it. */
+static int concurrent_update(int status, const char *body)
+{
+    return status == 409 && body && strstr(body, "placement.concurrent_update");
+}
+
+static int host_ok(int h) { return h >= 0 && h < CL.ncn; }
+
+/* The GET /allocation_candidates of a boot or a migration, keys sorted and
+ * values percent-encoded as nova's urlencode sends them (TRAFFIC.md 3). */
 static char *ac_path(int vcpu, int ram, int disk, const char *rc, const char *required)
 {
     size_t len = 0, cap = 512;
     char *b = xmalloc(cap), tmp[128];
-    len = sprintf(b, "GET /allocation_candidates?limit=1000&resources=");
+    len = sprintf(b, "GET /allocation_candidates?limit=1000");
+    if (CL.naz && rng_unit(&RNG_FLOW) < O.az_fraction) {
+        url_append(&b, &len, &cap, "&member_of=");
+        snprintf(tmp, sizeof tmp, "in:%s", CL.az[rng_below(&RNG_FLOW, CL.naz)]);
+        url_append(&b, &len, &cap, tmp);
+    }
+    if (required) {
+        url_append(&b, &len, &cap, "&required=");
+        url_append(&b, &len, &cap, required);
+    }
+    url_append(&b, &len, &cap, "&resources=");
     if (rc) snprintf(tmp, sizeof tmp, "%s:1", rc);
     else {
         int n = 0;
@@ -862,15 +970,6 @@ static char *ac_path(int vcpu, int ram, int disk, const char *rc, const char *re
     url_append(&b, &len, &cap, tmp);
     url_append(&b, &len, &cap, "&root_required=");
     url_append(&b, &len, &cap, "!COMPUTE_STATUS_DISABLED");
-    if (required) {
-        url_append(&b, &len, &cap, "&required=");
-        url_append(&b, &len, &cap, required);
-    }
-    if (CL.naz && rng_unit(&RNG_FLOW) < O.az_fraction) {
-        url_append(&b, &len, &cap, "&member_of=");
-        snprintf(tmp, sizeof tmp, "in:%s", CL.az[rng_below(&RNG_FLOW, CL.naz)]);
-        url_append(&b, &len, &cap, tmp);
-    }
     return b;
 }
 
@@ -885,17 +984,6 @@ static json_object *alloc_body(json_object *allocs, const char *p, const char *u
     return o;
 }
 
-static void claim_candidate(flow_t *f, long long gen)
-{
-    json_object *ar = json_object_array_get_idx(f->cands,
-                          (f->cand_first + f->retries) % json_object_array_length(f->cands));
-    json_object *a = NULL;
-    json_object_object_get_ex(ar, "allocations", &a);
-    const char *c = f->type == F_BOOT ? f->newc : f->c;
-    submit(f, K_CLAIM, xasprintf("PUT /allocations/%s", c),
-           json_dup(alloc_body(json_object_get(a), f->p, f->u, gen)));
-}
-
 /* Keep allocation_requests; 0 when there is none (no valid host). */
 static int take_candidates(flow_t *f, const char *body, size_t len)
 {
@@ -907,97 +995,29 @@ static int take_candidates(flow_t *f, const char *body, size_t len)
         size_t sub = n < (size_t)O.host_subset ? n : (size_t)O.host_subset;
         f->cand_first = (int)rng_below(&RNG_FLOW, sub ? sub : 1);
         f->cand_n = (int)n;
-        f->retries = 0;
+        f->ci = f->attempts = f->claim = f->claimed = 0;
     }
     json_object_put(o);
     return f->cands != NULL;
 }
 
-/* ---- the flows: each step handles the previous answer ------------------- */
-
-/* Flow 2 (and 8's first half): the resource tracker's provider-tree refresh.
- * Steps: 0 in_tree, then 2 per provider, then sharing providers.
- * Returns 1 while it issued a request, 0 when done. */
-static int refresh_step(flow_t *f)
+static json_object *candidate(flow_t *f)
 {
-    const compute_t *cn = &CL.cn[f->compute];
-    int s = f->step++;
-    if (s == 0) {
-        submit(f, K_RP_IN_TREE, xasprintf("GET /resource_providers?in_tree=%s", cn->root), NULL);
-        return 1;
-    }
-    s -= 1;
-    if (s < 2 * cn->ntree) {
-        const char *u = cn->tree[s / 2];
-        if (s % 2 == 0)
-            submit(f, K_RP_AGGS, xasprintf("GET /resource_providers/%s/aggregates", u), NULL);
-        else
-            submit(f, K_RP_TRAITS, xasprintf("GET /resource_providers/%s/traits", u), NULL);
-        return 1;
-    }
-    if (s == 2 * cn->ntree && cn->aggs) {
-        size_t len = 0, cap = 256;
-        char *b = xmalloc(cap);
-        len = sprintf(b, "GET /resource_providers?member_of=");
-        url_append(&b, &len, &cap, "in:");
-        url_append(&b, &len, &cap, cn->aggs);
-        url_append(&b, &len, &cap, "&required=MISC_SHARES_VIA_AGGREGATE");
-        submit(f, K_RP_SHARING, b, NULL);
-        return 1;
-    }
-    return 0;
+    return json_object_array_get_idx(f->cands, (f->cand_first + f->ci) % f->cand_n);
 }
 
-static int periodic_step(flow_t *f)
+/* The compute owning the provider with VCPU in {rp: {resources}}: the host
+ * an allocation is on (-1: none, e.g. an Ironic node). */
+static int alloc_host(json_object *allocs)
 {
-    if (f->step++ > 0) return 0;
-    submit(f, K_RP_ALLOCS, xasprintf("GET /resource_providers/%s/allocations",
-                                     CL.cn[f->compute].root), NULL);
-    return 1;
-}
-
-/* Flow 8: refresh then the periodic, back to back. */
-static int rack_step(flow_t *f)
-{
-    if (f->pos == 0) {
-        if (refresh_step(f)) return 1;
-        f->pos = 1; f->step = 0;
+    if (!allocs || !json_object_is_type(allocs, json_type_object)) return -1;
+    json_object_object_foreach(allocs, rp, val) {
+        json_object *res = NULL, *v;
+        if (json_object_object_get_ex(val, "resources", &res) &&
+            json_object_object_get_ex(res, "VCPU", &v))
+            return cn_find(rp);
     }
-    return periodic_step(f);
-}
-
-/* Flow 3: nova-scheduler's boot. */
-static int boot_step(flow_t *f, int status, const char *body, size_t len)
-{
-    switch (f->step++) {
-    case 0:
-        submit(f, K_USAGES_P, xasprintf("GET /usages?project_id=%s", f->p), NULL);
-        return 1;
-    case 1:
-        submit(f, K_USAGES_PU, xasprintf("GET /usages?project_id=%s&user_id=%s", f->p, f->u), NULL);
-        return 1;
-    case 2:
-        if (f->rc) submit(f, K_AC, ac_path(0, 0, 0, f->rc, NULL), NULL);
-        else submit(f, K_AC, ac_path(f->fl->vcpu, f->fl->ram, f->fl->disk, NULL, f->fl->required), NULL);
-        return 1;
-    case 3:
-        if (status != 200) return 0;
-        if (!take_candidates(f, body, len)) { FCOUNT(f, novalidhost); return 0; }
-        new_uuid(f->newc);
-        claim_candidate(f, -1);
-        return 1;
-    default:
-        if (status == 204) {
-            FCOUNT(f, placed);
-            inst_add(arena_strdup(f->newc), f->p, f->u);
-            return 0;
-        }
-        if (status != 409) return 0;
-        FCOUNT(f, claim_retries);
-        if (++f->retries > 3 || f->retries >= f->cand_n) { FCOUNT(f, claim_failed); return 0; }
-        claim_candidate(f, -1);
-        return 1;
-    }
+    return -1;
 }
 
 /* Read allocations, consumer_generation, project and user of a
@@ -1022,136 +1042,338 @@ static json_object *read_allocations(flow_t *f, const char *body, size_t len, lo
     return a;
 }
 
-/* Flow 4: a server delete. */
-static int delete_step(flow_t *f, int status, const char *body, size_t len)
+/* ---- sub-flows: a compute's reads of its provider tree --------------------- */
+
+static void ids_clear(sub_t *s)
 {
-    switch (f->step++) {
-    case 0:
-        submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->c), NULL);
-        return 1;
-    case 1: {
-        if (status != 200) return 0;
-        json_object *a = read_allocations(f, body, len, &f->gen);
-        int empty = !a || json_object_object_length(a) == 0;
-        json_object_put(a);
-        if (empty) { FCOUNT(f, skipped); return 0; }
-        submit(f, K_PUT_ALLOC, xasprintf("PUT /allocations/%s", f->c),
-               json_dup(alloc_body(NULL, f->p, f->u, f->gen)));
-        return 1;
-    }
-    default:
-        if (status == 204) { FCOUNT(f, deleted); return 0; }
-        if (status == 409 && !f->redone) {
-            f->redone = 1; f->step = 0;
-            FCOUNT(f, delete_retries);
-            return delete_step(f, 0, NULL, 0);
-        }
-        return 0;
-    }
+    for (int i = 0; i < s->nids; i++) free(s->ids[i]);
+    s->nids = 0;
+    free(s->share);
+    s->share = NULL;
 }
 
-/* A as GET returns it ({rp: {generation, resources}}) to A as a write
- * takes it ({rp: {resources}}), summing the instance's VCPU/RAM/disk on
- * the provider that has VCPU. Returns 0 if A is empty. */
-static int migrate_take_allocations(flow_t *f, json_object *a)
+static void ids_add(sub_t *s, const char *id, int dedup)
 {
-    if (!a || json_object_object_length(a) == 0) return 0;
-    f->alloc = json_object_new_object();
-    json_object_object_foreach(a, rp, val) {
-        json_object *res = NULL, *v;
-        if (!json_object_object_get_ex(val, "resources", &res)) continue;
-        json_object *e = json_object_new_object();
-        json_object_object_add(e, "resources", json_object_get(res));
-        json_object_object_add(f->alloc, rp, e);
-        if (json_object_object_get_ex(res, "VCPU", &v)) {
-            f->vcpu = json_object_get_int(v);
-            f->ram = json_object_object_get_ex(res, "MEMORY_MB", &v) ? json_object_get_int(v) : 0;
-            f->disk = json_object_object_get_ex(res, "DISK_GB", &v) ? json_object_get_int(v) : 0;
-        }
+    for (int i = 0; dedup && i < s->nids; i++)
+        if (!strcmp(s->ids[i], id)) return;
+    *PUSH(s->ids, s->nids, s->idcap) = strdup(id);
+}
+
+/* The consumers of a GET /resource_providers/{p}/allocations answer: the
+ * keys of its "allocations" object, each once across the tree. */
+static void add_consumers(sub_t *s, const char *body, size_t len)
+{
+    json_object *o = parse_body(body, len), *a;
+    if (o && json_object_object_get_ex(o, "allocations", &a) &&
+        json_object_is_type(a, json_type_object)) {
+        json_object_object_foreach(a, c, v) { (void)v; ids_add(s, c, 1); }
     }
+    json_object_put(o);
+}
+
+/* Tree sync, TRAFFIC.md 1a steps 3-4 (get_allocations_for_provider_tree):
+ * GET /resource_providers/{p}/allocations for each provider of the cached
+ * tree, then GET /allocations/{c} for each distinct consumer found; T + C
+ * requests, the bulk of a cloud's load. Every resource-tracker update runs
+ * it (periodic, instance claim, delete, move claims: 1c). Start it with
+ * sub.phase SUB_START and sub.compute set; 1 while it issued a request. */
+static int tree_sync_step(flow_t *f, int status, const char *body, size_t len)
+{
+    sub_t *s = &f->sub;
+    const compute_t *cn = &CL.cn[s->compute];
+    if (s->phase == SUB_START) {
+        ids_clear(s);
+        s->phase = SUB_TREE; s->i = 0;
+    } else if (s->phase == SUB_TREE && status == 200) {
+        add_consumers(s, body, len);
+    }
+    if (s->phase == SUB_TREE) {
+        if (s->i < cn->ntree) {
+            submit_as(f, C_PERIODIC, K_RP_ALLOCS, xasprintf(
+                "GET /resource_providers/%s/allocations", cn->tree[s->i++]), NULL);
+            return 1;
+        }
+        s->phase = SUB_CONSUMERS; s->i = 0;
+    }
+    if (s->i < s->nids) {
+        submit_as(f, C_PERIODIC, K_GET_ALLOC,
+                  xasprintf("GET /allocations/%s", s->ids[s->i++]), NULL);
+        return 1;
+    }
+    ids_clear(s);
+    s->phase = SUB_START;
+    return 0;
+}
+
+/* The uuids of a GET /resource_providers answer, in its order. */
+static void add_providers(sub_t *s, const char *body, size_t len)
+{
+    json_object *o = parse_body(body, len), *a, *u;
+    if (o && json_object_object_get_ex(o, "resource_providers", &a) &&
+        json_object_is_type(a, json_type_array))
+        for (size_t i = 0; i < json_object_array_length(a); i++)
+            if (json_object_object_get_ex(json_object_array_get_idx(a, i), "uuid", &u))
+                ids_add(s, json_object_get_string(u), 0);
+    json_object_put(o);
+}
+
+/* The sharing-provider query for an aggregates answer, or NULL when the
+ * provider is in no aggregate. Plain string formatting, so ':' and ','
+ * stay as they are (TRAFFIC.md 1b step 2.5). nova chunks it per 200
+ * aggregates; a provider here is in at most a few, so one query. */
+static char *sharing_path(const char *body, size_t len)
+{
+    json_object *o = parse_body(body, len), *a;
+    char *b = NULL;
+    if (o && json_object_object_get_ex(o, "aggregates", &a) &&
+        json_object_is_type(a, json_type_array) && json_object_array_length(a) > 0) {
+        size_t n = json_object_array_length(a), cap = 128 + 40 * n, l;
+        b = xmalloc(cap);
+        l = sprintf(b, "GET /resource_providers?member_of=in:");
+        for (size_t i = 0; i < n; i++)
+            l += snprintf(b + l, cap - l, "%s%s", i ? "," : "",
+                          json_object_get_string(json_object_array_get_idx(a, i)));
+        snprintf(b + l, cap - l, "&required=MISC_SHARES_VIA_AGGREGATE");
+    }
+    json_object_put(o);
+    return b;
+}
+
+/* Refresh, TRAFFIC.md 1b: GET ?in_tree, then per provider in the answer's
+ * order inventories, aggregates, traits and, if it is in an aggregate, the
+ * sharing query. Step 2.6 (refreshing the sharing providers found) is left
+ * out: build.py's clouds have none. Same protocol as tree_sync_step. */
+static int refresh_step(flow_t *f, int status, const char *body, size_t len)
+{
+    sub_t *s = &f->sub;
+    const compute_t *cn = &CL.cn[s->compute];
+    if (s->phase == SUB_START) {
+        ids_clear(s);
+        s->phase = SUB_IN_TREE;
+        submit_as(f, C_PERIODIC, K_RP_IN_TREE,
+                  xasprintf("GET /resource_providers?in_tree=%s", cn->root), NULL);
+        return 1;
+    }
+    if (s->phase == SUB_IN_TREE) {
+        if (status == 200) add_providers(s, body, len);
+        for (int i = 0; !s->nids && i < cn->ntree; i++) ids_add(s, cn->tree[i], 0);
+        s->phase = SUB_ASSOC; s->i = 0;
+    } else if (f->kind == K_RP_AGGS) {
+        free(s->share);
+        s->share = status == 200 ? sharing_path(body, len) : NULL;
+    }
+    for (; s->i < 4 * s->nids; s->i++) {
+        const char *u = s->ids[s->i / 4];
+        int k = (int[]){K_RP_INV, K_RP_AGGS, K_RP_TRAITS, K_RP_SHARING}[s->i % 4];
+        char *path = k == K_RP_INV ? xasprintf("GET /resource_providers/%s/inventories", u)
+                   : k == K_RP_AGGS ? xasprintf("GET /resource_providers/%s/aggregates", u)
+                   : k == K_RP_TRAITS ? xasprintf("GET /resource_providers/%s/traits", u)
+                   : s->share;
+        if (!path) continue;
+        if (k == K_RP_SHARING) s->share = NULL;      /* submit owns it now */
+        s->i++;
+        submit_as(f, C_PERIODIC, k, path, NULL);
+        return 1;
+    }
+    ids_clear(s);
+    s->phase = SUB_START;
+    return 0;
+}
+
+/* The claim of TRAFFIC.md 3 steps 3-4, for a boot and a migration: per
+ * attempt GET /allocations/{c} (1.28) then PUT /allocations/{c} (1.36) with
+ * the candidate's allocations and mappings. A provider generation race
+ * (concurrent_update, not on the consumer generation) retries the same
+ * candidate, 4 attempts in all (nova's sleep between them is left out);
+ * any other failure tries the next candidate, through all of them.
+ * 1 while it issued a request; then f->claimed says if it got one. */
+static int claim_step(flow_t *f, int status, const char *body)
+{
+    const char *c = f->type == F_BOOT ? f->newc : f->c;
+    if (f->claim == 2) {                            /* the PUT's answer */
+        if (status == 204) { f->claimed = 1; f->claim = 0; return 0; }
+        FCOUNT(f, claim_retries);
+        if (concurrent_update(status, body) && strstr(body, "consumer generation")) {
+            FCOUNT(f, claim_failed);                /* aborts, no next host */
+            return f->claim = 0;
+        }
+        if (!concurrent_update(status, body) || ++f->attempts >= 4) {
+            f->attempts = 0;
+            if (++f->ci >= f->cand_n) { FCOUNT(f, claim_failed); return f->claim = 0; }
+        }
+    } else if (f->claim == 1) {                     /* the GET's answer */
+        json_object *ar = candidate(f), *a = NULL, *m = NULL;
+        json_object_object_get_ex(ar, "allocations", &a);
+        json_object *o = alloc_body(json_object_get(a), f->p, f->u, -1);
+        if (json_object_object_get_ex(ar, "mappings", &m))
+            json_object_object_add(o, "mappings", json_object_get(m));
+        f->claim = 2;
+        submit_as(f, C_SCHED, K_CLAIM, xasprintf("PUT /allocations/%s", c), json_dup(o));
+        return 1;
+    }
+    f->claim = 1;
+    submit_as(f, C_SCHED, K_GET_ALLOC, xasprintf("GET /allocations/%s", c), NULL);
     return 1;
 }
 
-/* POST /allocations moving allocations between the instance and the
- * migration consumer (to_mig: instance -> migration; else back). */
-static void migrate_move(flow_t *f, int to_mig, long long gen_c, long long gen_m)
+/* The claimed candidate's host. */
+static int claimed_host(flow_t *f)
+{
+    json_object *a = NULL;
+    json_object_object_get_ex(candidate(f), "allocations", &a);
+    return alloc_host(a);
+}
+
+/* ---- the flows: each step handles the previous answer ------------------- */
+
+/* Flows 1, 2 and 8, TRAFFIC.md 1 and 2: nova-compute's update_available_resource.
+ * The clean-up read of the root's allocations (rack start: one more, from
+ * init_host), the refresh when it is due, then the tree sync. */
+static int periodic_step(flow_t *f, int status, const char *body, size_t len)
+{
+    if (f->pos < f->cleanups) {
+        f->pos++;
+        submit(f, K_CN_ALLOCS, xasprintf("GET /resource_providers/%s/allocations",
+                                         CL.cn[f->compute].root), NULL);
+        return 1;
+    }
+    if (f->refresh) {
+        if (refresh_step(f, status, body, len)) return 1;
+        f->refresh = 0;
+    }
+    return tree_sync_step(f, status, body, len);
+}
+
+enum { B_START, B_USAGES, B_AC, B_CLAIM, B_COMPUTE, B_SYNC };
+
+/* Flow 3, TRAFFIC.md 3: a boot. /usages only when nova counts usage from
+ * Placement (--quota-placement; nova's default does not), once in nova-api
+ * and once in the conductor's recheck; a_c; the claim; then the compute:
+ * GET /allocations/{c} and the instance claim's tree sync. */
+static int boot_step(flow_t *f, int status, const char *body, size_t len)
+{
+    switch (f->step) {
+    case B_START:
+        f->step = B_USAGES;
+        /* fallthrough */
+    case B_USAGES:
+        if (O.quota_placement && f->pos++ < 2) {
+            submit(f, K_USAGES_P, xasprintf("GET /usages?project_id=%s", f->p), NULL);
+            return 1;
+        }
+        f->step = B_AC;
+        if (f->rc) submit(f, K_AC, ac_path(0, 0, 0, f->rc, NULL), NULL);
+        else submit(f, K_AC, ac_path(f->fl->vcpu, f->fl->ram, f->fl->disk, NULL, f->fl->required), NULL);
+        return 1;
+    case B_AC:
+        if (status != 200) return 0;
+        if (!take_candidates(f, body, len)) { FCOUNT(f, novalidhost); return 0; }
+        new_uuid(f->newc);
+        f->step = B_CLAIM;
+        /* fallthrough */
+    case B_CLAIM:
+        if (claim_step(f, status, body)) return 1;
+        if (!f->claimed) return 0;
+        FCOUNT(f, placed);
+        f->host = claimed_host(f);
+        inst_add(arena_strdup(f->newc), f->p, f->u, f->host);
+        f->step = B_COMPUTE;
+        submit_as(f, C_PERIODIC, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->newc), NULL);
+        return 1;
+    case B_COMPUTE:
+        if (!host_ok(f->host)) return 0;            /* Ironic: no tree to sync */
+        f->sub.compute = f->host;
+        f->step = B_SYNC;
+        /* fallthrough */
+    default:
+        return tree_sync_step(f, status, body, len);
+    }
+}
+
+/* Flow 4, TRAFFIC.md 4: a server delete with nova's default
+ * reclaim_instance_interval=0: the host's tree sync (update_usage), then a
+ * forced DELETE /allocations/{c} with no microversion. */
+static int delete_step(flow_t *f, int status, const char *body, size_t len)
+{
+    switch (f->step) {
+    case 0:
+        f->step = 1;
+        f->sub.compute = f->host;
+        /* fallthrough */
+    case 1:
+        if (host_ok(f->host) && tree_sync_step(f, status, body, len)) return 1;
+        f->step = 2;
+        submit(f, K_DEL_ALLOC, xasprintf("DELETE /allocations/%s", f->c), NULL);
+        return 1;
+    default:
+        if (status == 204) FCOUNT(f, deleted);
+        else if (status == 404) FCOUNT(f, skipped);
+        return 0;
+    }
+}
+
+/* POST /allocations moving allocations A from consumer `from` to `to`
+ * (move_allocations, TRAFFIC.md 5 step 4): from gets {} with its
+ * generation, to gets A as read, entries still carrying "generation". */
+static void migrate_move(flow_t *f, const char *from, long long gen_from,
+                         const char *to, long long gen_to, json_object *a)
 {
     json_object *o = json_object_new_object();
-    json_object_object_add(o, f->mig, alloc_body(to_mig ? json_object_get(f->alloc) : NULL,
-                                                 f->p, f->u, gen_m));
-    json_object_object_add(o, f->c, alloc_body(to_mig ? NULL : json_object_get(f->alloc),
-                                               f->p, f->u, gen_c));
+    json_object_object_add(o, from, alloc_body(NULL, f->p, f->u, gen_from));
+    json_object_object_add(o, to, alloc_body(a, f->p, f->u, gen_to));
     submit(f, K_POST_ALLOCS, xasprintf("POST /allocations"), json_dup(o));
 }
 
-enum { M_GET, M_MOVE, M_AC, M_CLAIM, M_CONFIRM_GET, M_CONFIRM_PUT, M_DONE,
-       M_BACK_GET, M_BACK_POST, M_END };
-
-/* Flow 5: a cold migration, as nova does it with a migration consumer.
- * Once the POST moved everything to the migration, Placement deletes the
- * instance's consumer (no allocations left): so the claim and the give-back
- * write it with consumer_generation null, as nova does (it reads None). */
-static int migrate_step(flow_t *f, int status, const char *body, size_t len)
+/* The instance's VCPU, RAM and disk from its allocations on the host. */
+static int migrate_size(flow_t *f, json_object *a)
 {
-    long long g;
-    json_object *a;
-    switch (f->step++) {
-    case M_GET:
+    json_object_object_foreach(a, rp, val) {
+        json_object *res = NULL, *v;
+        (void)rp;
+        if (!json_object_object_get_ex(val, "resources", &res) ||
+            !json_object_object_get_ex(res, "VCPU", &v)) continue;
+        f->vcpu = json_object_get_int(v);
+        f->ram = json_object_object_get_ex(res, "MEMORY_MB", &v) ? json_object_get_int(v) : 0;
+        f->disk = json_object_object_get_ex(res, "DISK_GB", &v) ? json_object_get_int(v) : 0;
+    }
+    return f->vcpu > 0;
+}
+
+/* The pool's record of the instance follows it to its new host. */
+static void pool_move(const char *c, int host)
+{
+    for (size_t i = 0; i < CL.nin; i++)
+        if (CL.in[i].c == c) { CL.in[i].host = host; return; }
+}
+
+enum { M_START, M_READ, M_GET_C, M_GET_M, M_POST, M_AC, M_CLAIM, M_PREP, M_DSYNC,
+       M_FINISH, M_CONF_GET, M_CONF_PUT, M_SSYNC, M_BACK_M, M_BACK_C, M_BACK_POST };
+
+/* Give the allocations back to the instance, as the conductor's
+ * revert_allocation_for_migration does when no host could be claimed
+ * (TRAFFIC.md 5 step 7): move_allocations M -> c, GET M, GET c, POST. */
+static int migrate_revert(flow_t *f)
+{
+    f->step = M_BACK_M;
+    submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->mig), NULL);
+    return 1;
+}
+
+/* The give-back after migrate_revert's GET of M: GET c, then the POST. */
+static int migrate_back_step(flow_t *f, int status, const char *body, size_t len)
+{
+    switch (f->step) {
+    case M_BACK_M:
+        if (status != 200) return 0;
+        json_object_put(f->alloc);
+        f->alloc = read_allocations(f, body, len, &f->gen2);
+        f->step = M_BACK_C;
         submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->c), NULL);
         return 1;
-    case M_MOVE:
-        if (status != 200) return 0;
-        a = read_allocations(f, body, len, &f->gen);
-        if (!migrate_take_allocations(f, a) || f->vcpu <= 0) {
-            json_object_put(a);
-            FCOUNT(f, skipped);
-            return 0;
-        }
-        json_object_put(a);
-        new_uuid(f->mig);
-        migrate_move(f, 1, f->gen, -1);
-        return 1;
-    case M_AC:
-        if (status != 204) { FCOUNT(f, migrate_conflict); return 0; }
-        submit(f, K_AC, ac_path(f->vcpu, f->ram, f->disk, NULL, NULL), NULL);
-        return 1;
-    case M_CLAIM:
-        if (status != 200 || !take_candidates(f, body, len)) {
-            if (status == 200) FCOUNT(f, novalidhost);
-            f->step = M_BACK_GET;
-            return migrate_step(f, 0, NULL, 0);
-        }
-        claim_candidate(f, -1);
-        return 1;
-    case M_CONFIRM_GET:
-        if (status == 409) {
-            FCOUNT(f, claim_retries);
-            if (++f->retries <= 3 && f->retries < f->cand_n) {
-                f->step = M_CONFIRM_GET;
-                claim_candidate(f, -1);
-                return 1;
-            }
-            FCOUNT(f, claim_failed);
-        }
-        if (status != 204) { f->step = M_BACK_GET; return migrate_step(f, 0, NULL, 0); }
-        submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->mig), NULL);
-        return 1;
-    case M_CONFIRM_PUT:
-        if (status != 200) return 0;
-        json_object_put(read_allocations(f, body, len, &g));
-        submit(f, K_PUT_ALLOC, xasprintf("PUT /allocations/%s", f->mig),
-               json_dup(alloc_body(NULL, f->p, f->u, g)));
-        return 1;
-    case M_DONE:
-        if (status == 204) FCOUNT(f, migrated);
-        return 0;
-    case M_BACK_GET:        /* give A back: read the migration's generation */
-        submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->mig), NULL);
-        return 1;
-    case M_BACK_POST:
-        if (status != 200) return 0;
-        json_object_put(read_allocations(f, body, len, &g));
-        migrate_move(f, 0, -1, g);
+    case M_BACK_C:
+        json_object_put(read_allocations(f, body, len, &f->gen));
+        f->step = M_BACK_POST;
+        migrate_move(f, f->mig, f->gen2, f->c, f->gen, json_object_get(f->alloc));
         return 1;
     default:
         if (status == 409) FCOUNT(f, migrate_conflict);
@@ -1159,56 +1381,228 @@ static int migrate_step(flow_t *f, int status, const char *body, size_t len)
     }
 }
 
-/* Flow 6: an operator's listings. */
-static int listing_step(flow_t *f)
+/* Flow 5, TRAFFIC.md 5: a cold migration, confirmed. The conductor swaps
+ * the instance's allocations to a migration consumer M; the scheduler
+ * claims the destination for the instance (consumer_generation null: the
+ * swap emptied it, so Placement deleted it); the destination compute
+ * reads and syncs; the confirm empties M and the source syncs. */
+static int migrate_step(flow_t *f, int status, const char *body, size_t len)
 {
-    switch (f->step++) {
-    case 0:
-        submit(f, K_RP_LIST, xasprintf("GET /resource_providers"), NULL);
+    json_object *a;
+    switch (f->step) {
+    case M_START:
+        f->step = M_READ;
+        submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->c), NULL);
         return 1;
-    case 1:
-        if (!CL.ncn) return 0;
-        submit(f, K_RP_USAGES, xasprintf("GET /resource_providers/%s/usages",
-                                         CL.cn[rng_below(&RNG_FLOW, CL.ncn)].root), NULL);
+    case M_READ:                    /* replace_allocation_with_migration's read */
+        if (status != 200) return 0;
+        a = read_allocations(f, body, len, &f->gen);
+        f->host = alloc_host(a);
+        json_object_put(a);
+        if (f->host < 0) { FCOUNT(f, skipped); return 0; }  /* gone, or Ironic */
+        new_uuid(f->mig);
+        f->step = M_GET_C;
+        submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->c), NULL);
         return 1;
-    case 2:
-        if (!CL.npu) return 0;
-        submit(f, K_USAGES_P, xasprintf("GET /usages?project_id=%s",
-                                        CL.pu[rng_below(&RNG_FLOW, CL.npu)].p), NULL);
+    case M_GET_C:                   /* move_allocations: source, then target */
+        if (status != 200) return 0;
+        f->alloc = read_allocations(f, body, len, &f->gen);
+        if (!f->alloc || !migrate_size(f, f->alloc)) { FCOUNT(f, skipped); return 0; }
+        f->step = M_GET_M;
+        submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->mig), NULL);
         return 1;
+    case M_GET_M:
+        f->step = M_POST;
+        migrate_move(f, f->c, f->gen, f->mig, -1, json_object_get(f->alloc));
+        return 1;
+    case M_POST:
+        if (status != 204) { FCOUNT(f, migrate_conflict); return 0; }
+        f->step = M_AC;
+        submit(f, K_AC, ac_path(f->vcpu, f->ram, f->disk, NULL, NULL), NULL);
+        return 1;
+    case M_AC:
+        if (status != 200 || !take_candidates(f, body, len)) {
+            if (status == 200) FCOUNT(f, novalidhost);
+            return migrate_revert(f);
+        }
+        f->step = M_CLAIM;
+        /* fallthrough */
+    case M_CLAIM:
+        if (claim_step(f, status, body)) return 1;
+        if (!f->claimed) return migrate_revert(f);
+        f->dest = claimed_host(f);
+        f->step = M_PREP;           /* dest compute: _prep_resize */
+        submit_as(f, C_PERIODIC, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->c), NULL);
+        return 1;
+    case M_PREP:
+        f->sub.compute = f->dest;
+        f->step = M_DSYNC;
+        /* fallthrough */
+    case M_DSYNC:                   /* the move claim's sync, then _finish_resize */
+        if (host_ok(f->dest) && tree_sync_step(f, status, body, len)) return 1;
+        f->step = M_FINISH;
+        submit_as(f, C_PERIODIC, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->c), NULL);
+        return 1;
+    case M_FINISH:                  /* confirm at the source */
+        f->step = M_CONF_GET;
+        submit_as(f, C_PERIODIC, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->mig), NULL);
+        return 1;
+    case M_CONF_GET:
+        json_object_put(read_allocations(f, body, len, &f->gen2));
+        f->step = M_CONF_PUT;
+        submit_as(f, C_DELETE, K_PUT_ALLOC, xasprintf("PUT /allocations/%s", f->mig),
+                  json_dup(alloc_body(NULL, f->p, f->u, f->gen2)));
+        return 1;
+    case M_CONF_PUT:
+        if (status == 204) { FCOUNT(f, migrated); pool_move(f->c, f->dest); }
+        f->sub.compute = f->host;
+        f->step = M_SSYNC;
+        /* fallthrough */
+    case M_SSYNC:                   /* drop_move_claim_at_source */
+        return host_ok(f->host) && tree_sync_step(f, status, body, len);
     default:
-        return 0;
+        return migrate_back_step(f, status, body, len);
     }
 }
 
-/* Flow 7: a neutron agent resync: per non-root provider, GET inventories,
- * GET traits, PUT the same traits back with the generation just read. */
-static int neutron_step(flow_t *f, int status, const char *body, size_t len)
+/* Flow 6, TRAFFIC.md 7: three osc-placement commands; each run negotiates
+ * with GET / at 1.29, then sends its request at 1.29. */
+static int listing_step(flow_t *f)
+{
+    int cmd = f->step / 2;
+    if (f->step++ % 2 == 0) {
+        if (cmd > 2 || (cmd == 1 && !CL.ncn) || (cmd == 2 && !CL.npu)) return 0;
+        submit(f, K_OSC_ROOT, xasprintf("GET /"), NULL);
+        return 1;
+    }
+    if (cmd == 0)
+        submit(f, K_RP_LIST, xasprintf("GET /resource_providers"), NULL);
+    else if (cmd == 1)
+        submit(f, K_RP_USAGES, xasprintf("GET /resource_providers/%s/usages",
+                                         CL.cn[rng_below(&RNG_FLOW, CL.ncn)].root), NULL);
+    else
+        submit(f, K_OSC_USAGES, xasprintf("GET /usages?project_id=%s",
+                                          CL.pu[rng_below(&RNG_FLOW, CL.npu)].p), NULL);
+    return 1;
+}
+
+/* Flow 7, TRAFFIC.md 6: neutron's placement sync of one OVS agent, as one
+ * list of operations (op, bridge index). The vnic-type traits are the two
+ * build.py's providers carry (OVS supports 4, and also PUTs
+ * CUSTOM_NETWORK_TUNNEL_PROVIDER: left out so that the run creates no
+ * traits); the agent's packet-rate inventory PUT (step 10) is left out. */
+enum { N_NAME, N_PHYSNET, N_VNIC, N_PUT_AGENT, N_PUT_DEV, N_DEV_TRAITS,
+       N_AGENT_TRAITS, N_DEV_INV };
+static const char *VNIC[2] = {"CUSTOM_VNIC_TYPE_NORMAL", "CUSTOM_VNIC_TYPE_DIRECT"};
+
+static void neutron_plan(flow_t *f, int ndev)
+{
+    static const int per_dev[] = {N_NAME, N_PHYSNET, -1, N_PUT_AGENT, N_PUT_DEV,
+                                  N_DEV_TRAITS, N_AGENT_TRAITS, N_DEV_INV};
+    if (ndev > 4) ndev = 4;
+    f->nops = 0;
+    for (size_t k = 0; k < sizeof per_dev / sizeof *per_dev; k++) {
+        int n = per_dev[k] == N_AGENT_TRAITS ? 1 : per_dev[k] < 0 ? 2 : ndev;
+        for (int d = 0; d < n; d++) {
+            f->ops[f->nops][0] = per_dev[k] < 0 ? N_VNIC : per_dev[k];
+            f->ops[f->nops++][1] = d;
+        }
+    }
+    f->op = -1;
+}
+
+/* PUT /resource_providers/{u} {name, parent_provider_uuid} (neutron-lib's
+ * ensure_resource_provider); names as build.py gives them. */
+static void neutron_put_rp(flow_t *f, const char *u, const char *parent, const char *name)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "name", json_object_new_string(name));
+    json_object_object_add(o, "parent_provider_uuid", json_object_new_string(parent));
+    submit(f, K_NEU_PUT_RP, xasprintf("PUT /resource_providers/%s", u), json_dup(o));
+}
+
+/* The first request of the current operation. */
+static int neutron_request(flow_t *f)
 {
     const compute_t *cn = &CL.cn[f->compute];
-    int s = f->step++;
-    int prov = 1 + s / 3, sub = s % 3;
-    if (sub == 0 && s > 0 && status == 409) FCOUNT(f, conflicts);
-    if (prov >= cn->ntree) return 0;
-    const char *u = cn->tree[prov];
-    if (sub == 0) {
-        submit(f, K_RP_INV, xasprintf("GET /resource_providers/%s/inventories", u), NULL);
-    } else if (sub == 1) {
-        submit(f, K_NEU_TRAITS, xasprintf("GET /resource_providers/%s/traits", u), NULL);
-    } else {
-        json_object *o = status == 200 ? parse_body(body, len) : NULL, *t = NULL, *g = NULL;
-        if (!o || !json_object_object_get_ex(o, "traits", &t) ||
-            !json_object_object_get_ex(o, "resource_provider_generation", &g)) {
-            json_object_put(o);
-            return neutron_step(f, 0, NULL, 0);     /* skip this provider's PUT */
-        }
-        json_object *b = json_object_new_object();
-        json_object_object_add(b, "traits", json_object_get(t));
-        json_object_object_add(b, "resource_provider_generation", json_object_get(g));
-        json_object_put(o);
-        submit(f, K_PUT_TRAITS, xasprintf("PUT /resource_providers/%s/traits", u), json_dup(b));
+    int op = f->ops[f->op][0], d = f->ops[f->op][1];
+    char name[256];
+    switch (op) {
+    case N_NAME:    /* neutron looks the hypervisor up once per bridge */
+        submit(f, K_NEU_BY_NAME, xasprintf("GET /resource_providers?name=%s", cn->host), NULL);
+        break;
+    case N_PHYSNET:
+        submit(f, K_NEU_TRAIT, xasprintf("PUT /traits/CUSTOM_PHYSNET_PHYSNET%d", d), NULL);
+        break;
+    case N_VNIC:
+        submit(f, K_NEU_TRAIT, xasprintf("PUT /traits/%s", VNIC[d]), NULL);
+        break;
+    case N_PUT_AGENT:
+        snprintf(name, sizeof name, "%s:Open vSwitch agent", cn->host);
+        neutron_put_rp(f, cn->agent, cn->root, name);
+        break;
+    case N_PUT_DEV:
+        snprintf(name, sizeof name, "%s:Open vSwitch agent:br-phy%d", cn->host, d);
+        neutron_put_rp(f, cn->devs[d], cn->agent, name);
+        break;
+    case N_DEV_INV:     /* see neutron_put */
+        f->pos = 1;
+        submit(f, K_NEU_GET_INV, xasprintf("GET /resource_providers/%s/inventories",
+                                           cn->devs[d]), NULL);
+        break;
+    default:            /* the GET only fetches the generation */
+        f->pos = 1;
+        submit(f, K_NEU_GET_RP, xasprintf("GET /resource_providers/%s",
+                                          op == N_AGENT_TRAITS ? cn->agent : cn->devs[d]), NULL);
     }
     return 1;
+}
+
+/* The PUT after a GET: traits as build.py set them, or the inventories.
+ * neutron PUTs the bandwidth it is configured with, after a GET of the
+ * provider; the description has no totals, so this GETs the inventories
+ * instead (one GET all the same, which also gives the generation) and
+ * PUTs them back unchanged. */
+static int neutron_put(flow_t *f, int status, const char *body, size_t len)
+{
+    const compute_t *cn = &CL.cn[f->compute];
+    int op = f->ops[f->op][0], d = f->ops[f->op][1];
+    json_object *o = status == 200 ? parse_body(body, len) : NULL, *g = NULL;
+    if (o && !json_object_object_get_ex(o, "resource_provider_generation", &g))
+        json_object_object_get_ex(o, "generation", &g);
+    f->pos = 2;
+    if (!g) { json_object_put(o); return 0; }       /* skip to the next op */
+    if (op == N_DEV_INV) {
+        submit(f, K_NEU_PUT_INV, xasprintf("PUT /resource_providers/%s/inventories",
+                                           cn->devs[d]), json_dup(o));
+        return 1;
+    }
+    json_object *b = json_object_new_object(), *t = json_object_new_array();
+    char physnet[64];
+    snprintf(physnet, sizeof physnet, "CUSTOM_PHYSNET_PHYSNET%d", d);
+    if (op == N_DEV_TRAITS)
+        json_object_array_add(t, json_object_new_string(physnet));
+    for (int v = 0; v < 2; v++) json_object_array_add(t, json_object_new_string(VNIC[v]));
+    json_object_object_add(b, "traits", t);
+    json_object_object_add(b, "resource_provider_generation", json_object_get(g));
+    json_object_put(o);
+    submit(f, K_NEU_RP_TRAITS, xasprintf("PUT /resource_providers/%s/traits",
+                                         op == N_AGENT_TRAITS ? cn->agent : cn->devs[d]),
+           json_dup(b));
+    return 1;
+}
+
+/* One operation after the other; a GET + PUT pair is redone on a 409
+ * concurrent_update, 10 tries in all (TRAFFIC.md 6 step 7). */
+static int neutron_step(flow_t *f, int status, const char *body, size_t len)
+{
+    if (f->pos == 1 && neutron_put(f, status, body, len)) return 1;
+    if (f->pos == 2 && status == 409) FCOUNT(f, conflicts);
+    if (f->pos == 2 && concurrent_update(status, body) && ++f->retries < 10)
+        return neutron_request(f);
+    f->pos = f->retries = 0;
+    if (++f->op >= f->nops) return 0;
+    return neutron_request(f);
 }
 
 static int flood_step(flow_t *f)
@@ -1224,11 +1618,11 @@ static int flood_step(flow_t *f)
 static void flow_next(flow_t *f, int status, const char *body, size_t len)
 {
     int more;
-    if (f->step > 0) f->ready = now_s();
+    if (f->started) f->ready = now_s();
+    f->started = 1;
     switch (f->type) {
-    case F_PERIODIC: more = periodic_step(f); break;
-    case F_REFRESH:  more = refresh_step(f); break;
-    case F_RACK:     more = rack_step(f); break;
+    case F_PERIODIC:
+    case F_RACK:     more = periodic_step(f, status, body, len); break;
     case F_BOOT:     more = boot_step(f, status, body, len); break;
     case F_DELETE:   more = delete_step(f, status, body, len); break;
     case F_MIGRATE:  more = migrate_step(f, status, body, len); break;
@@ -1265,16 +1659,30 @@ static void start_instance_flow(int type, int cls, double t)
     if (!CL.nin) return;
     size_t i = rng_below(&RNG_FLOW, CL.nin);
     flow_t *f = flow_new(type, cls, t);
-    f->c = CL.in[i].c; f->p = CL.in[i].p; f->u = CL.in[i].u;
+    f->c = CL.in[i].c; f->p = CL.in[i].p; f->u = CL.in[i].u; f->host = CL.in[i].host;
     if (type == F_DELETE) CL.in[i] = CL.in[--CL.nin];
     flow_next(f, 0, NULL, 0);
 }
 
+/* A periodic refreshes on every K-th run of its compute (TRAFFIC.md 0:
+ * ~360 s with nova's defaults); a restart (rack) always does, and its
+ * next refresh is K periodics later. */
 static void start_compute_flow(int type, int compute, double t)
 {
-    flow_t *f = flow_new(type, C_PERIODIC, t);
-    f->compute = compute;
-    if (type == F_NEUTRON) f->cls = C_NEUTRON;
+    compute_t *cn = &CL.cn[compute];
+    if (type == F_NEUTRON && (!cn->agent || !cn->ndev)) return;
+    flow_t *f = flow_new(type, type == F_NEUTRON ? C_NEUTRON : C_PERIODIC, t);
+    f->compute = f->sub.compute = compute;
+    if (type == F_PERIODIC) {
+        f->cleanups = 1;
+        f->refresh = O.refresh_k > 0 && ++cn->nper % O.refresh_k == 0;
+    } else if (type == F_RACK) {
+        f->cleanups = 2;
+        f->refresh = 1;
+        cn->nper = 0;
+    } else {
+        neutron_plan(f, cn->ndev);
+    }
     flow_next(f, 0, NULL, 0);
 }
 
@@ -1291,12 +1699,9 @@ static void fire(timer_t_ tm, double now)
     if (tm.t >= L.t_warm) h_add(&L.lag, now - tm.t);
     switch (tm.type) {
     case T_PERIODIC:
+        /* fixed start-to-start spacing, as oslo.service runs it (TRAFFIC.md 0) */
         start_compute_flow(F_PERIODIC, tm.idx, tm.t);
-        next = tm.t + O.periodic * (1 + 0.02 * (2 * rng_unit(&RNG_SCHED) - 1));
-        break;
-    case T_REFRESH:
-        start_compute_flow(F_REFRESH, tm.idx, tm.t);
-        next = tm.t + O.refresh;
+        next = tm.t + O.periodic;
         break;
     case T_BOOT: start_boot(tm.t); next = tm.t + rng_exp(&RNG_SCHED, O.boot_rate); break;
     case T_DELETE:
@@ -1338,8 +1743,10 @@ static void schedule_start(void)
         return;
     }
     for (int i = 0; i < CL.ncn; i++) {
+        /* a random first run (periodic_fuzzy_delay), and a random place in
+         * the refresh cycle: the computes did not all start together */
         if (O.periodic > 0) heap_push(t0 + rng_unit(&RNG_SCHED) * O.periodic, T_PERIODIC, i);
-        if (O.refresh > 0) heap_push(t0 + rng_unit(&RNG_SCHED) * O.refresh, T_REFRESH, i);
+        if (O.refresh_k > 0) CL.cn[i].nper = (int)rng_below(&RNG_SCHED, O.refresh_k);
     }
     if (O.boot_rate > 0) heap_push(t0 + rng_exp(&RNG_SCHED, O.boot_rate), T_BOOT, 0);
     if (O.delete_rate > 0) heap_push(t0 + rng_exp(&RNG_SCHED, O.delete_rate), T_DELETE, 0);
@@ -1411,7 +1818,8 @@ static json_object *config_json(void)
 #define CI(k, v) json_object_object_add(o, k, json_object_new_int64(v))
     CS("desc", O.desc); CS("host", O.host); CI("port", O.port); CI("conns", O.conns);
     CS("flood", O.flood); CI("computes", CL.ncn); CD("periodic", O.periodic);
-    CD("refresh", O.refresh); CD("boot_rate", O.boot_rate); CD("baremetal", O.baremetal);
+    CD("refresh", O.refresh); CI("refresh_every", O.refresh_k);
+    CI("quota_placement", O.quota_placement); CD("boot_rate", O.boot_rate); CD("baremetal", O.baremetal);
     CD("az_fraction", O.az_fraction); CI("host_subset", O.host_subset);
     CD("delete_rate", O.delete_rate); CD("migrate_rate", O.migrate_rate);
     CD("list_interval", O.list_interval); CD("neutron_rate", O.neutron_rate);
@@ -1419,7 +1827,8 @@ static json_object *config_json(void)
     CD("warmup", O.warmup); CI("seed", (long long)O.seed);
     json_object *mv = json_object_new_object();
     for (int k = 0; k < K_COUNT; k++)
-        json_object_object_add(mv, KINDS[k].name, json_object_new_string(KINDS[k].mv));
+        json_object_object_add(mv, KINDS[k].name,
+                               json_object_new_string(KINDS[k].mv ? KINDS[k].mv : "none"));
     json_object_object_add(o, "microversions", mv);
     return o;
 }
@@ -1429,7 +1838,7 @@ static json_object *flows_json(void)
     json_object *o = json_object_new_object();
 #define FJ(n) json_object_object_add(o, #n, json_object_new_int64(L.fc.n))
     FJ(flows_started); FJ(flows_unfinished); FJ(placed); FJ(novalidhost);
-    FJ(claim_retries); FJ(claim_failed); FJ(deleted); FJ(delete_retries);
+    FJ(claim_retries); FJ(claim_failed); FJ(deleted);
     FJ(migrated); FJ(skipped); FJ(migrate_conflict); FJ(conflicts); FJ(baremetal);
     FJ(resent);
     json_object_object_add(o, "instances_in_pool", json_object_new_int64(CL.nin));
@@ -1510,12 +1919,17 @@ static void usage(void)
 "usage: cloudload --desc FILE [options] | --flood PATH [options]\n"
 "  --host H (127.0.0.1) --port P (8778) --conns M (64) --computes N (all)\n"
 "  --periodic S (60) --refresh S (300) --list-interval S (10)   (0 disables)\n"
+"    a periodic refreshes its tree on every K-th run, K = floor(refresh /\n"
+"    periodic) + 1 (nova's strict > staleness test: 300/60 -> every 6th)\n"
+"  --quota-placement  boots GET /usages twice (nova count_usage_from_placement)\n"
 "  --boot-rate R --delete-rate R --migrate-rate R --neutron-rate R  (per s)\n"
 "  --baremetal F (0.05) --az-fraction F (0.3) --host-subset N (5)\n"
 "  --rack-start K@T  --duration S (60) --warmup S (5) --seed N\n"
 "  --out FILE (JSON)  --log-failures FILE  --flood PATH (closed-loop ceiling)\n"
 "desc records: N n | CN idx root k uuid... | AG root agg[,agg] | PU proj user |\n"
-"  IN consumer proj user | FL name vcpu ram_mb disk_gb traits|- | AZ agg | IR node rc\n",
+"  IN consumer proj user [compute index of its host, -1 none] |\n"
+"  NB root host agent bridge... | FL name vcpu ram_mb disk_gb traits|- |\n"
+"  AZ agg | IR node rc\n",
         stderr);
     exit(2);
 }
@@ -1530,6 +1944,7 @@ static void parse_args(int argc, char **argv)
         {"list-interval", 1, 0, 9}, {"neutron-rate", 1, 0, 10}, {"rack-start", 1, 0, 11},
         {"duration", 1, 0, 12}, {"warmup", 1, 0, 13}, {"seed", 1, 0, 14},
         {"flood", 1, 0, 15}, {"out", 1, 0, 16}, {"log-failures", 1, 0, 17},
+        {"quota-placement", 0, 0, 18},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -1558,11 +1973,13 @@ static void parse_args(int argc, char **argv)
         case 15: O.flood = optarg; break;
         case 16: O.out = optarg; break;
         case 17: O.log_failures = optarg; break;
+        case 18: O.quota_placement = 1; break;
         default: usage();
         }
     }
     if ((!O.desc && !O.flood) || O.conns < 1 || optind != argc) usage();
     if (O.host_subset < 1) O.host_subset = 1;
+    O.refresh_k = O.refresh > 0 && O.periodic > 0 ? (int)floor(O.refresh / O.periodic) + 1 : 0;
 }
 
 static void cleanup(void)
@@ -1577,7 +1994,7 @@ static void cleanup(void)
     free(L.conns); free(L.idle); free(L.heap);
     while (ARENA) { struct arena_block *b = ARENA; ARENA = b->next; free(b); }
     free(CL.text); free(CL.cn); free(CL.treeptrs); free(CL.pu); free(CL.in);
-    free(CL.fl); free(CL.az); free(CL.ir); free(CL.ag);
+    free(CL.fl); free(CL.az); free(CL.ir); free(CL.ag); free(CL.slot);
     if (L.logf) fclose(L.logf);
     close(L.ep);
 }
