@@ -327,7 +327,7 @@ clean:
 # lists those that differ (one summary line for t/run-all).
 CLANG_FORMAT ?= clang-format
 FORMAT_SRCS   = $(wildcard mod_placement/*.[ch] mod_placement/*/*.[ch] include/*.h \
-                           t/unit/*.c t/unit/*.h t/fuzz/*.c bench/*.c \
+                           t/unit/*.c t/unit/*.h t/fuzz/*.c bench/*.c bench/cloud/*.c \
                            tools/manage/*.[ch])
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_SRCS)

@@ -54,53 +54,89 @@
  * 1.0; nova's report client does that for calls it makes without version=
  * (TRAFFIC.md, notation). */
 enum kind {
-    K_CN_ALLOCS, K_RP_ALLOCS, K_GET_ALLOC, K_RP_IN_TREE, K_RP_INV, K_RP_AGGS,
-    K_RP_TRAITS, K_RP_SHARING, K_USAGES_P, K_AC, K_CLAIM, K_PUT_ALLOC,
-    K_POST_ALLOCS, K_DEL_ALLOC, K_OSC_ROOT, K_RP_LIST, K_RP_USAGES,
-    K_OSC_USAGES, K_NEU_BY_NAME, K_NEU_TRAIT, K_NEU_PUT_RP, K_NEU_GET_RP,
-    K_NEU_RP_TRAITS, K_NEU_GET_INV, K_NEU_PUT_INV, K_FLOOD, K_COUNT
+    K_CN_ALLOCS,
+    K_RP_ALLOCS,
+    K_GET_ALLOC,
+    K_RP_IN_TREE,
+    K_RP_INV,
+    K_RP_AGGS,
+    K_RP_TRAITS,
+    K_RP_SHARING,
+    K_USAGES_P,
+    K_AC,
+    K_CLAIM,
+    K_PUT_ALLOC,
+    K_POST_ALLOCS,
+    K_DEL_ALLOC,
+    K_OSC_ROOT,
+    K_RP_LIST,
+    K_RP_USAGES,
+    K_OSC_USAGES,
+    K_NEU_BY_NAME,
+    K_NEU_TRAIT,
+    K_NEU_PUT_RP,
+    K_NEU_GET_RP,
+    K_NEU_RP_TRAITS,
+    K_NEU_GET_INV,
+    K_NEU_PUT_INV,
+    K_FLOOD,
+    K_COUNT
 };
 
+/* clang-format off: a table, aligned by hand */
 static const struct kind_def {
-    const char *name;   /* statistics key */
-    const char *mv;     /* OpenStack-API-Version: placement <mv>, or none */
+    const char *name; /* statistics key */
+    const char *mv;   /* OpenStack-API-Version: placement <mv>, or none */
 } KINDS[K_COUNT] = {
-    [K_CN_ALLOCS]     = {"GET /resource_providers/{cn}/allocations clean-up", NULL},
-    [K_RP_ALLOCS]     = {"GET /resource_providers/{p}/allocations", NULL},
-    [K_GET_ALLOC]     = {"GET /allocations/{c}", "1.28"},
-    [K_RP_IN_TREE]    = {"GET /resource_providers?in_tree", "1.14"},
-    [K_RP_INV]        = {"GET /resource_providers/{p}/inventories", NULL},
-    [K_RP_AGGS]       = {"GET /resource_providers/{p}/aggregates", "1.19"},
-    [K_RP_TRAITS]     = {"GET /resource_providers/{p}/traits", "1.6"},
-    [K_RP_SHARING]    = {"GET /resource_providers?member_of&required", "1.18"},
-    [K_USAGES_P]      = {"GET /usages?project_id", "1.9"},
-    [K_AC]            = {"GET /allocation_candidates", "1.36"},
-    [K_CLAIM]         = {"PUT /allocations/{c} claim", "1.36"},
-    [K_PUT_ALLOC]     = {"PUT /allocations/{c} empty", "1.28"},
-    [K_POST_ALLOCS]   = {"POST /allocations", "1.28"},
-    [K_DEL_ALLOC]     = {"DELETE /allocations/{c}", NULL},
-    [K_OSC_ROOT]      = {"GET / osc", "1.29"},
-    [K_RP_LIST]       = {"GET /resource_providers osc", "1.29"},
-    [K_RP_USAGES]     = {"GET /resource_providers/{u}/usages osc", "1.29"},
-    [K_OSC_USAGES]    = {"GET /usages?project_id osc", "1.29"},
-    [K_NEU_BY_NAME]   = {"GET /resource_providers?name neutron", "1.37"},
-    [K_NEU_TRAIT]     = {"PUT /traits/{t} neutron", "1.37"},
-    [K_NEU_PUT_RP]    = {"PUT /resource_providers/{u} neutron", "1.37"},
-    [K_NEU_GET_RP]    = {"GET /resource_providers/{u} neutron", "1.37"},
-    [K_NEU_RP_TRAITS] = {"PUT /resource_providers/{u}/traits neutron", "1.37"},
-    [K_NEU_GET_INV]   = {"GET /resource_providers/{u}/inventories neutron", "1.37"},
-    [K_NEU_PUT_INV]   = {"PUT /resource_providers/{u}/inventories neutron", "1.37"},
-    [K_FLOOD]         = {"GET flood", NULL},
+    [K_CN_ALLOCS] = { "GET /resource_providers/{cn}/allocations clean-up",
+                      NULL },
+    [K_RP_ALLOCS] = { "GET /resource_providers/{p}/allocations", NULL },
+    [K_GET_ALLOC] = { "GET /allocations/{c}", "1.28" },
+    [K_RP_IN_TREE] = { "GET /resource_providers?in_tree", "1.14" },
+    [K_RP_INV] = { "GET /resource_providers/{p}/inventories", NULL },
+    [K_RP_AGGS] = { "GET /resource_providers/{p}/aggregates", "1.19" },
+    [K_RP_TRAITS] = { "GET /resource_providers/{p}/traits", "1.6" },
+    [K_RP_SHARING] = { "GET /resource_providers?member_of&required", "1.18" },
+    [K_USAGES_P] = { "GET /usages?project_id", "1.9" },
+    [K_AC] = { "GET /allocation_candidates", "1.36" },
+    [K_CLAIM] = { "PUT /allocations/{c} claim", "1.36" },
+    [K_PUT_ALLOC] = { "PUT /allocations/{c} empty", "1.28" },
+    [K_POST_ALLOCS] = { "POST /allocations", "1.28" },
+    [K_DEL_ALLOC] = { "DELETE /allocations/{c}", NULL },
+    [K_OSC_ROOT] = { "GET / osc", "1.29" },
+    [K_RP_LIST] = { "GET /resource_providers osc", "1.29" },
+    [K_RP_USAGES] = { "GET /resource_providers/{u}/usages osc", "1.29" },
+    [K_OSC_USAGES] = { "GET /usages?project_id osc", "1.29" },
+    [K_NEU_BY_NAME] = { "GET /resource_providers?name neutron", "1.37" },
+    [K_NEU_TRAIT] = { "PUT /traits/{t} neutron", "1.37" },
+    [K_NEU_PUT_RP] = { "PUT /resource_providers/{u} neutron", "1.37" },
+    [K_NEU_GET_RP] = { "GET /resource_providers/{u} neutron", "1.37" },
+    [K_NEU_RP_TRAITS] = { "PUT /resource_providers/{u}/traits neutron",
+                          "1.37" },
+    [K_NEU_GET_INV] = { "GET /resource_providers/{u}/inventories neutron",
+                        "1.37" },
+    [K_NEU_PUT_INV] = { "PUT /resource_providers/{u}/inventories neutron",
+                        "1.37" },
+    [K_FLOOD] = { "GET flood", NULL },
 };
+/* clang-format on */
 
 /* Statistics classes: who sends the request. Mostly the flow's, but the
  * compute-side reads inside boots, deletes and migrations (tree syncs and
  * the compute's GET /allocations/{c}) count as periodic: they are the same
  * resource-tracker reads (TRAFFIC.md 1c); a migration's confirm PUT counts
  * as delete. */
-enum cls { C_PERIODIC, C_SCHED, C_DELETE, C_LISTING, C_NEUTRON, C_FLOOD, C_COUNT };
-static const char *CLASS_NAMES[C_COUNT] = {
-    "periodic", "sched", "delete", "listing", "neutron", "flood"};
+enum cls {
+    C_PERIODIC,
+    C_SCHED,
+    C_DELETE,
+    C_LISTING,
+    C_NEUTRON,
+    C_FLOOD,
+    C_COUNT
+};
+static const char *CLASS_NAMES[C_COUNT] = { "periodic", "sched",   "delete",
+                                            "listing",  "neutron", "flood" };
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -111,13 +147,24 @@ static struct opts {
     int refresh_k, quota_placement;
     double delete_rate, migrate_rate, list_interval, neutron_rate;
     double duration, warmup;
-    int rack_k; double rack_t;
+    int rack_k;
+    double rack_t;
     unsigned long long seed;
 } O = {
-    .host = "127.0.0.1", .port = 8778, .conns = 64, .host_subset = 5,
-    .computes = -1, .periodic = 60, .refresh = 300, .baremetal = 0.05,
-    .az_fraction = 0.3, .list_interval = 10, .duration = 60, .warmup = 5,
-    .rack_k = 0, .seed = 1,
+    .host = "127.0.0.1",
+    .port = 8778,
+    .conns = 64,
+    .host_subset = 5,
+    .computes = -1,
+    .periodic = 60,
+    .refresh = 300,
+    .baremetal = 0.05,
+    .az_fraction = 0.3,
+    .list_interval = 10,
+    .duration = 60,
+    .warmup = 5,
+    .rack_k = 0,
+    .seed = 1,
 };
 
 /* ---- small utilities ------------------------------------------------------ */
@@ -136,14 +183,16 @@ static void die(const char *fmt, ...)
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) die("out of memory");
+    if (!p)
+        die("out of memory");
     return p;
 }
 
 static void *xrealloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);
-    if (!p) die("out of memory");
+    if (!p)
+        die("out of memory");
     return p;
 }
 
@@ -152,7 +201,8 @@ static char *xasprintf(const char *fmt, ...)
     va_list ap;
     char *s;
     va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0) die("out of memory");
+    if (vasprintf(&s, fmt, ap) < 0)
+        die("out of memory");
     va_end(ap);
     return s;
 }
@@ -168,7 +218,9 @@ static double now_s(void)
  * phases) does not depend on what the server answered, and a third one for
  * new uuids, seeded from the clock: a second run against the same database
  * must not reuse the consumers of the first. */
-typedef struct { uint64_t s; } rng_t;
+typedef struct {
+    uint64_t s;
+} rng_t;
 static rng_t RNG_SCHED, RNG_FLOW, RNG_UUID;
 
 static uint64_t rng_next(rng_t *r)
@@ -179,14 +231,23 @@ static uint64_t rng_next(rng_t *r)
     return z ^ (z >> 31);
 }
 
-static double rng_unit(rng_t *r) { return (rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
-static size_t rng_below(rng_t *r, size_t n) { return n ? rng_next(r) % n : 0; }
-static double rng_exp(rng_t *r, double rate) { return -log(1.0 - rng_unit(r)) / rate; }
+static double rng_unit(rng_t *r)
+{
+    return (rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+static size_t rng_below(rng_t *r, size_t n)
+{
+    return n ? rng_next(r) % n : 0;
+}
+static double rng_exp(rng_t *r, double rate)
+{
+    return -log(1.0 - rng_unit(r)) / rate;
+}
 
 static void new_uuid(char out[37])
 {
     uint64_t a = rng_next(&RNG_UUID), b = rng_next(&RNG_UUID);
-    a = (a & ~0xf000ULL) | 0x4000ULL;                 /* version 4 */
+    a = (a & ~0xf000ULL) | 0x4000ULL; /* version 4 */
     b = (b & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;
     snprintf(out, 37, "%08x-%04x-%04x-%04x-%012llx", (unsigned)(a >> 32),
              (unsigned)((a >> 16) & 0xffff), (unsigned)(a & 0xffff),
@@ -195,14 +256,20 @@ static void new_uuid(char out[37])
 
 /* Strings that must outlive a flow (new instances' uuids) go to an arena of
  * fixed blocks: pointers never move, everything is freed at exit. */
-static struct arena_block { struct arena_block *next; size_t used; char data[1 << 16]; } *ARENA;
+static struct arena_block {
+    struct arena_block *next;
+    size_t used;
+    char data[1 << 16];
+} * ARENA;
 
 static const char *arena_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     if (!ARENA || ARENA->used + n > sizeof ARENA->data) {
         struct arena_block *b = xmalloc(sizeof *b);
-        b->next = ARENA; b->used = 0; ARENA = b;
+        b->next = ARENA;
+        b->used = 0;
+        ARENA = b;
     }
     char *p = ARENA->data + ARENA->used;
     memcpy(p, s, n);
@@ -214,7 +281,10 @@ static const char *arena_strdup(const char *s)
 static void url_append(char **buf, size_t *len, size_t *cap, const char *s)
 {
     for (; *s; s++) {
-        if (*len + 4 > *cap) { *cap = *cap * 2 + 64; *buf = xrealloc(*buf, *cap); }
+        if (*len + 4 > *cap) {
+            *cap = *cap * 2 + 64;
+            *buf = xrealloc(*buf, *cap);
+        }
         if (*s == ':' || *s == ',' || *s == '!')
             *len += sprintf(*buf + *len, "%%%02X", (unsigned char)*s);
         else
@@ -234,7 +304,8 @@ typedef struct {
 
 static int h_index(uint64_t v)
 {
-    if (v < 128) return (int)v;
+    if (v < 128)
+        return (int)v;
     int msb = 63 - __builtin_clzll(v), shift = msb - 6;
     int i = 128 + (shift - 1) * 64 + (int)((v >> shift) - 64);
     return i < H_BUCKETS ? i : H_BUCKETS - 1;
@@ -242,7 +313,8 @@ static int h_index(uint64_t v)
 
 static double h_value(int i)
 {
-    if (i < 128) return i;
+    if (i < 128)
+        return i;
     int shift = (i - 128) / 64 + 1;
     uint64_t m = (uint64_t)((i - 128) % 64 + 64);
     return (double)(m << shift) + (double)(1ULL << shift) / 2;
@@ -251,10 +323,13 @@ static double h_value(int i)
 static double h_percentile_ms(const stat_t *s, double p)
 {
     uint64_t n = 0;
-    for (int i = 0; i < H_BUCKETS; i++) n += s->h[i];
-    if (!n) return 0;
+    for (int i = 0; i < H_BUCKETS; i++)
+        n += s->h[i];
+    if (!n)
+        return 0;
     uint64_t want = (uint64_t)ceil(p * n), acc = 0;
-    if (want < 1) want = 1;
+    if (want < 1)
+        want = 1;
     for (int i = 0; i < H_BUCKETS; i++) {
         acc += s->h[i];
         if (acc >= want) {
@@ -269,7 +344,8 @@ static void h_add(stat_t *s, double seconds)
 {
     uint64_t us = seconds > 0 ? (uint64_t)(seconds * 1e6) : 0;
     s->h[h_index(us)]++;
-    if (us > s->max_us) s->max_us = us;
+    if (us > s->max_us)
+        s->max_us = us;
 }
 
 /* ---- the cloud ----------------------------------------------------------- */
@@ -278,36 +354,67 @@ static void h_add(stat_t *s, double seconds)
  * its aggregates (AG), its host name, neutron agent and bridges (NB). */
 typedef struct {
     const char *root, *host, *agent, *aggs;
-    const char **tree; int ntree;
-    const char **devs; int ndev;
-    int nper;                       /* periodics run: refresh on every K-th */
+    const char **tree;
+    int ntree;
+    const char **devs;
+    int ndev;
+    int nper; /* periodics run: refresh on every K-th */
 } compute_t;
-typedef struct { const char *p, *u; } pu_t;
-typedef struct { const char *c, *p, *u; int host; } inst_t;   /* host: compute or -1 */
-typedef struct { const char *name, *required; int vcpu, ram, disk; } flavor_t;
-typedef struct { const char *node, *rc; } ironic_t;
-typedef struct { const char *root, *aggs, *host, *agent; size_t devs; int ndev; } agrec_t;
+typedef struct {
+    const char *p, *u;
+} pu_t;
+typedef struct {
+    const char *c, *p, *u;
+    int host;
+} inst_t; /* host: compute or -1 */
+typedef struct {
+    const char *name, *required;
+    int vcpu, ram, disk;
+} flavor_t;
+typedef struct {
+    const char *node, *rc;
+} ironic_t;
+typedef struct {
+    const char *root, *aggs, *host, *agent;
+    size_t devs;
+    int ndev;
+} agrec_t;
 
 static struct cloud {
-    char *text;                     /* the description file, tokenized in place */
-    compute_t *cn; int ncn, cncap;
-    const char **treeptrs; size_t ntp, tpcap;
-    pu_t *pu; int npu, pucap;
-    inst_t *in; size_t nin, incap;  /* the instance pool (delete, migrate) */
-    flavor_t *fl; int nfl, flcap;
-    const char **az; int naz, azcap;
-    ironic_t *ir; int nir, ircap;
-    agrec_t *ag; int nag, agcap;    /* AG and NB records until joined */
-    int *slot; size_t slotcap;      /* root uuid -> compute index */
+    char *text; /* the description file, tokenized in place */
+    compute_t *cn;
+    int ncn, cncap;
+    const char **treeptrs;
+    size_t ntp, tpcap;
+    pu_t *pu;
+    int npu, pucap;
+    inst_t *in;
+    size_t nin, incap; /* the instance pool (delete, migrate) */
+    flavor_t *fl;
+    int nfl, flcap;
+    const char **az;
+    int naz, azcap;
+    ironic_t *ir;
+    int nir, ircap;
+    agrec_t *ag;
+    int nag, agcap; /* AG and NB records until joined */
+    int *slot;
+    size_t slotcap; /* root uuid -> compute index */
 } CL;
 
-#define PUSH(arr, n, cap) \
-    (((n) >= (cap) ? ((cap) = (cap) * 2 + 16, (arr) = xrealloc((arr), (cap) * sizeof *(arr))) : 0), &(arr)[(n)++])
+#define PUSH(arr, n, cap)                                             \
+    (((n) >= (cap) ? ((cap) = (cap)*2 + 16,                           \
+                      (arr) = xrealloc((arr), (cap) * sizeof *(arr))) \
+                   : 0),                                              \
+     &(arr)[(n)++])
 
 static void inst_add(const char *c, const char *p, const char *u, int host)
 {
     inst_t *i = PUSH(CL.in, CL.nin, CL.incap);
-    i->c = c; i->p = p; i->u = u; i->host = host;
+    i->c = c;
+    i->p = p;
+    i->u = u;
+    i->host = host;
 }
 
 /* Split one line into NUL-terminated space-separated fields. */
@@ -316,10 +423,15 @@ static int split_fields(char *line, char **f, int max)
     int n = 0;
     char *s = line;
     while (*s && n < max) {
-        while (*s == ' ' || *s == '\t' || *s == '\r') *s++ = 0;
-        if (!*s || *s == '#') { *s = 0; break; }
+        while (*s == ' ' || *s == '\t' || *s == '\r')
+            *s++ = 0;
+        if (!*s || *s == '#') {
+            *s = 0;
+            break;
+        }
         f[n++] = s;
-        while (*s && *s != ' ' && *s != '\t' && *s != '\r') s++;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\r')
+            s++;
     }
     return n;
 }
@@ -329,45 +441,66 @@ static int split_fields(char *line, char **f, int max)
 static size_t keep_list(char **f, int k)
 {
     size_t first = CL.ntp;
-    for (int i = 0; i < k; i++) *PUSH(CL.treeptrs, CL.ntp, CL.tpcap) = f[i];
+    for (int i = 0; i < k; i++)
+        *PUSH(CL.treeptrs, CL.ntp, CL.tpcap) = f[i];
     return first;
 }
 
 static void parse_record(char **f, int n, int lineno)
 {
     const char *t = f[0];
-    if (!strcmp(t, "N")) return;
+    if (!strcmp(t, "N"))
+        return;
     if (!strcmp(t, "CN") && n >= 4) {
         int k = atoi(f[3]);
-        if (k < 1 || n < 4 + k) die("line %d: CN with %d providers", lineno, k);
+        if (k < 1 || n < 4 + k)
+            die("line %d: CN with %d providers", lineno, k);
         compute_t *c = PUSH(CL.cn, CL.ncn, CL.cncap);
         memset(c, 0, sizeof *c);
-        c->root = f[2]; c->ntree = k;
+        c->root = f[2];
+        c->ntree = k;
         c->tree = (const char **)(uintptr_t)keep_list(f + 4, k);
-    } else if (!strcmp(t, "AG") && n >= 3) {
+    }
+    else if (!strcmp(t, "AG") && n >= 3) {
         agrec_t *a = PUSH(CL.ag, CL.nag, CL.agcap);
         memset(a, 0, sizeof *a);
-        a->root = f[1]; a->aggs = f[2];
-    } else if (!strcmp(t, "NB") && n >= 4) {        /* root host agent bridge... */
+        a->root = f[1];
+        a->aggs = f[2];
+    }
+    else if (!strcmp(t, "NB") && n >= 4) { /* root host agent bridge... */
         agrec_t *a = PUSH(CL.ag, CL.nag, CL.agcap);
         memset(a, 0, sizeof *a);
-        a->root = f[1]; a->host = f[2]; a->agent = f[3];
-        a->ndev = n - 4; a->devs = keep_list(f + 4, n - 4);
-    } else if (!strcmp(t, "PU") && n >= 3) {
+        a->root = f[1];
+        a->host = f[2];
+        a->agent = f[3];
+        a->ndev = n - 4;
+        a->devs = keep_list(f + 4, n - 4);
+    }
+    else if (!strcmp(t, "PU") && n >= 3) {
         pu_t *p = PUSH(CL.pu, CL.npu, CL.pucap);
-        p->p = f[1]; p->u = f[2];
-    } else if (!strcmp(t, "IN") && n >= 4) {        /* 4th field: host (new) */
+        p->p = f[1];
+        p->u = f[2];
+    }
+    else if (!strcmp(t, "IN") && n >= 4) { /* 4th field: host (new) */
         inst_add(f[1], f[2], f[3], n >= 5 ? atoi(f[4]) : -1);
-    } else if (!strcmp(t, "FL") && n >= 6) {
+    }
+    else if (!strcmp(t, "FL") && n >= 6) {
         flavor_t *fl = PUSH(CL.fl, CL.nfl, CL.flcap);
-        fl->name = f[1]; fl->vcpu = atoi(f[2]); fl->ram = atoi(f[3]);
-        fl->disk = atoi(f[4]); fl->required = strcmp(f[5], "-") ? f[5] : NULL;
-    } else if (!strcmp(t, "AZ") && n >= 2) {
+        fl->name = f[1];
+        fl->vcpu = atoi(f[2]);
+        fl->ram = atoi(f[3]);
+        fl->disk = atoi(f[4]);
+        fl->required = strcmp(f[5], "-") ? f[5] : NULL;
+    }
+    else if (!strcmp(t, "AZ") && n >= 2) {
         *PUSH(CL.az, CL.naz, CL.azcap) = f[1];
-    } else if (!strcmp(t, "IR") && n >= 3) {
+    }
+    else if (!strcmp(t, "IR") && n >= 3) {
         ironic_t *r = PUSH(CL.ir, CL.nir, CL.ircap);
-        r->node = f[1]; r->rc = f[2];
-    } else {
+        r->node = f[1];
+        r->rc = f[2];
+    }
+    else {
         die("line %d: bad record '%s'", lineno, t);
     }
 }
@@ -375,17 +508,20 @@ static void parse_record(char **f, int n, int lineno)
 static uint64_t str_hash(const char *s)
 {
     uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
     return h;
 }
 
 /* The compute whose root provider is uuid, or -1 (Ironic node, unknown). */
 static int cn_find(const char *uuid)
 {
-    if (!CL.slotcap || !uuid) return -1;
+    if (!CL.slotcap || !uuid)
+        return -1;
     for (size_t h = str_hash(uuid) & (CL.slotcap - 1); CL.slot[h] >= 0;
          h = (h + 1) & (CL.slotcap - 1))
-        if (!strcmp(CL.cn[CL.slot[h]].root, uuid)) return CL.slot[h];
+        if (!strcmp(CL.cn[CL.slot[h]].root, uuid))
+            return CL.slot[h];
     return -1;
 }
 
@@ -393,22 +529,28 @@ static int cn_find(const char *uuid)
 static void index_computes(void)
 {
     CL.slotcap = 16;
-    while (CL.slotcap < (size_t)CL.ncn * 2) CL.slotcap *= 2;
+    while (CL.slotcap < (size_t)CL.ncn * 2)
+        CL.slotcap *= 2;
     CL.slot = xmalloc(CL.slotcap * sizeof *CL.slot);
     memset(CL.slot, -1, CL.slotcap * sizeof *CL.slot);
     for (int i = 0; i < CL.ncn; i++) {
         size_t h = str_hash(CL.cn[i].root) & (CL.slotcap - 1);
-        while (CL.slot[h] >= 0) h = (h + 1) & (CL.slotcap - 1);
+        while (CL.slot[h] >= 0)
+            h = (h + 1) & (CL.slotcap - 1);
         CL.slot[h] = i;
     }
     for (int a = 0; a < CL.nag; a++) {
         int i = cn_find(CL.ag[a].root);
-        if (i < 0) continue;
+        if (i < 0)
+            continue;
         compute_t *c = &CL.cn[i];
-        if (CL.ag[a].aggs) c->aggs = CL.ag[a].aggs;
+        if (CL.ag[a].aggs)
+            c->aggs = CL.ag[a].aggs;
         if (CL.ag[a].agent) {
-            c->host = CL.ag[a].host; c->agent = CL.ag[a].agent;
-            c->devs = CL.treeptrs + CL.ag[a].devs; c->ndev = CL.ag[a].ndev;
+            c->host = CL.ag[a].host;
+            c->agent = CL.ag[a].agent;
+            c->devs = CL.treeptrs + CL.ag[a].devs;
+            c->ndev = CL.ag[a].ndev;
         }
     }
 }
@@ -416,71 +558,88 @@ static void index_computes(void)
 static void load_desc(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) die("%s: %s", path, strerror(errno));
+    if (!f)
+        die("%s: %s", path, strerror(errno));
     fseek(f, 0, SEEK_END);
     long sz = ftell(f);
     fseek(f, 0, SEEK_SET);
     CL.text = xmalloc(sz + 1);
-    if (fread(CL.text, 1, sz, f) != (size_t)sz) die("%s: short read", path);
+    if (fread(CL.text, 1, sz, f) != (size_t)sz)
+        die("%s: short read", path);
     CL.text[sz] = 0;
     fclose(f);
     char *fields_small[64], **fields = fields_small;
     int maxf = 64, lineno = 0;
     for (char *line = CL.text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
-        if (next) *next++ = 0;
+        if (next)
+            *next++ = 0;
         lineno++;
         /* CN lines can be long (k providers): size the field array to fit */
         int spaces = 0;
-        for (char *s = line; *s; s++) spaces += *s == ' ';
+        for (char *s = line; *s; s++)
+            spaces += *s == ' ';
         if (spaces + 2 > maxf) {
             maxf = spaces + 2;
-            fields = fields == fields_small ? xmalloc(maxf * sizeof *fields)
-                                            : xrealloc(fields, maxf * sizeof *fields);
+            fields = fields == fields_small
+                         ? xmalloc(maxf * sizeof *fields)
+                         : xrealloc(fields, maxf * sizeof *fields);
         }
         int n = split_fields(line, fields, maxf);
-        if (n) parse_record(fields, n, lineno);
+        if (n)
+            parse_record(fields, n, lineno);
     }
-    if (fields != fields_small) free(fields);
+    if (fields != fields_small)
+        free(fields);
     for (int i = 0; i < CL.ncn; i++)
         CL.cn[i].tree = CL.treeptrs + (uintptr_t)CL.cn[i].tree;
     index_computes();
-    if (O.computes >= 0 && O.computes < CL.ncn) CL.ncn = O.computes;
+    if (O.computes >= 0 && O.computes < CL.ncn)
+        CL.ncn = O.computes;
 }
 
 /* ---- flows, connections, timers ----------------------------------------- */
 
-enum flow_type { F_PERIODIC, F_RACK, F_BOOT, F_DELETE, F_MIGRATE,
-                 F_LISTING, F_NEUTRON, F_FLOOD };
+enum flow_type {
+    F_PERIODIC,
+    F_RACK,
+    F_BOOT,
+    F_DELETE,
+    F_MIGRATE,
+    F_LISTING,
+    F_NEUTRON,
+    F_FLOOD
+};
 
 /* A sub-flow run inside a flow: a compute's tree sync or refresh. */
 enum sub_phase { SUB_START, SUB_TREE, SUB_CONSUMERS, SUB_IN_TREE, SUB_ASSOC };
 typedef struct {
     int phase, i, compute;
-    char **ids; int nids, idcap;    /* providers (refresh) or consumers (sync) */
-    char *share;                    /* refresh: this provider's sharing query */
+    char **ids;
+    int nids, idcap; /* providers (refresh) or consumers (sync) */
+    char *share;     /* refresh: this provider's sharing query */
 } sub_t;
 
 /* A flow has at most one request outstanding; the request lives in it. */
 typedef struct flow {
     int type, cls, rcls, step, kind, retries, started, resent;
-    double sched, ready;            /* scheduled start; current step ready */
-    struct flow *qnext;             /* FIFO of flows waiting for a connection */
-    char *method_path;              /* "GET /x" of the current request */
-    char *body;                     /* its body or NULL */
-    int compute, pos;               /* the compute (periodic, neutron) */
-    int cleanups, refresh;          /* periodic: clean-up reads, refresh or not */
-    int host, dest;                 /* the instance's compute (-1: none) */
-    const char *c, *p, *u;          /* consumer, project, user */
+    double sched, ready;   /* scheduled start; current step ready */
+    struct flow *qnext;    /* FIFO of flows waiting for a connection */
+    char *method_path;     /* "GET /x" of the current request */
+    char *body;            /* its body or NULL */
+    int compute, pos;      /* the compute (periodic, neutron) */
+    int cleanups, refresh; /* periodic: clean-up reads, refresh or not */
+    int host, dest;        /* the instance's compute (-1: none) */
+    const char *c, *p, *u; /* consumer, project, user */
     char newc[37], mig[37];
-    json_object *cands;             /* allocation_requests (owned ref) */
-    json_object *alloc;             /* migrate: the allocations moved */
+    json_object *cands; /* allocation_requests (owned ref) */
+    json_object *alloc; /* migrate: the allocations moved */
     int cand_first, cand_n, ci, attempts, claim, claimed;
     int vcpu, ram, disk;
     long long gen, gen2;
-    const char *rc;                 /* baremetal resource class or NULL */
+    const char *rc; /* baremetal resource class or NULL */
     const flavor_t *fl;
-    unsigned char ops[40][2];       /* neutron: (op, device) to run */
+    unsigned char ops[40][2]; /* neutron: (op, device) to run */
     int nops, op;
     sub_t sub;
 } flow_t;
@@ -489,29 +648,46 @@ enum conn_state { CS_DOWN, CS_CONNECTING, CS_IDLE, CS_BUSY };
 typedef struct conn {
     int fd, state, idx, reused, want_out;
     flow_t *cur;
-    char *out; size_t out_len, out_off, out_cap;
-    char *in; size_t in_len, in_cap;
-    size_t hdr_len, body_len, scan;   /* scan: chunked parse position */
-    long long clen, chunk_left;       /* -1 unknown / expecting size line */
+    char *out;
+    size_t out_len, out_off, out_cap;
+    char *in;
+    size_t in_len, in_cap;
+    size_t hdr_len, body_len, scan; /* scan: chunked parse position */
+    long long clen, chunk_left;     /* -1 unknown / expecting size line */
     int status, chunked, close_after, chunk_crlf, done_hdr;
 } conn_t;
 
-enum timer_type { T_PERIODIC, T_BOOT, T_DELETE, T_MIGRATE,
-                  T_LISTING, T_NEUTRON, T_RACK, T_RECONNECT };
-typedef struct { double t; int type, idx; } timer_t_;
+enum timer_type {
+    T_PERIODIC,
+    T_BOOT,
+    T_DELETE,
+    T_MIGRATE,
+    T_LISTING,
+    T_NEUTRON,
+    T_RACK,
+    T_RECONNECT
+};
+typedef struct {
+    double t;
+    int type, idx;
+} timer_t_;
 
 static struct {
     int ep;
     conn_t *conns;
-    int *idle; int nidle;
+    int *idle;
+    int nidle;
     flow_t *qhead, *qtail;
-    timer_t_ *heap; size_t nheap, heapcap;
+    timer_t_ *heap;
+    size_t nheap, heapcap;
     double t0, t_warm, t_end, t_last;
     long active;
     stat_t kinds[K_COUNT], classes[C_COUNT], lag;
-    struct { uint64_t placed, novalidhost, claim_retries, claim_failed, deleted,
-             migrated, skipped, migrate_conflict, conflicts,
-             flows_started, flows_unfinished, baremetal, resent; } fc;
+    struct {
+        uint64_t placed, novalidhost, claim_retries, claim_failed, deleted,
+            migrated, skipped, migrate_conflict, conflicts, flows_started,
+            flows_unfinished, baremetal, resent;
+    } fc;
     FILE *logf;
     int n5xx_printed;
     struct sockaddr_in addr;
@@ -521,11 +697,16 @@ static struct {
 static void heap_push(double t, int type, int idx)
 {
     timer_t_ *h = PUSH(L.heap, L.nheap, L.heapcap);
-    h->t = t; h->type = type; h->idx = idx;
+    h->t = t;
+    h->type = type;
+    h->idx = idx;
     for (size_t i = L.nheap - 1; i > 0;) {
         size_t p = (i - 1) / 2;
-        if (L.heap[p].t <= L.heap[i].t) break;
-        timer_t_ tmp = L.heap[p]; L.heap[p] = L.heap[i]; L.heap[i] = tmp;
+        if (L.heap[p].t <= L.heap[i].t)
+            break;
+        timer_t_ tmp = L.heap[p];
+        L.heap[p] = L.heap[i];
+        L.heap[i] = tmp;
         i = p;
     }
 }
@@ -536,10 +717,15 @@ static timer_t_ heap_pop(void)
     L.heap[0] = L.heap[--L.nheap];
     for (size_t i = 0;;) {
         size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < L.nheap && L.heap[l].t < L.heap[m].t) m = l;
-        if (r < L.nheap && L.heap[r].t < L.heap[m].t) m = r;
-        if (m == i) break;
-        timer_t_ tmp = L.heap[m]; L.heap[m] = L.heap[i]; L.heap[i] = tmp;
+        if (l < L.nheap && L.heap[l].t < L.heap[m].t)
+            m = l;
+        if (r < L.nheap && L.heap[r].t < L.heap[m].t)
+            m = r;
+        if (m == i)
+            break;
+        timer_t_ tmp = L.heap[m];
+        L.heap[m] = L.heap[i];
+        L.heap[i] = tmp;
         i = m;
     }
     return top;
@@ -551,11 +737,13 @@ static void flow_next(flow_t *f, int status, const char *body, size_t len);
 
 /* Queue a flow's current request: a free connection takes it now, else it
  * waits in FIFO order (the wait counts in its latency). */
-static void submit_as(flow_t *f, int cls, int kind, char *method_path, char *body)
+static void submit_as(flow_t *f, int cls, int kind, char *method_path,
+                      char *body)
 {
     f->kind = kind;
     f->rcls = cls;
-    free(f->method_path); free(f->body);
+    free(f->method_path);
+    free(f->body);
     f->method_path = method_path;
     f->body = body;
     f->resent = 0;
@@ -564,7 +752,10 @@ static void submit_as(flow_t *f, int cls, int kind, char *method_path, char *bod
         return;
     }
     f->qnext = NULL;
-    if (L.qtail) L.qtail->qnext = f; else L.qhead = f;
+    if (L.qtail)
+        L.qtail->qnext = f;
+    else
+        L.qhead = f;
     L.qtail = f;
 }
 
@@ -579,20 +770,27 @@ static void conn_make_idle(conn_t *c)
     if (L.qhead) {
         flow_t *f = L.qhead;
         L.qhead = f->qnext;
-        if (!L.qhead) L.qtail = NULL;
+        if (!L.qhead)
+            L.qtail = NULL;
         conn_send(c, f);
-    } else {
+    }
+    else {
         L.idle[L.nidle++] = c->idx;
     }
 }
 
 static void flow_free(flow_t *f)
 {
-    free(f->method_path); free(f->body);
-    if (f->cands) json_object_put(f->cands);
-    if (f->alloc) json_object_put(f->alloc);
-    for (int i = 0; i < f->sub.nids; i++) free(f->sub.ids[i]);
-    free(f->sub.ids); free(f->sub.share);
+    free(f->method_path);
+    free(f->body);
+    if (f->cands)
+        json_object_put(f->cands);
+    if (f->alloc)
+        json_object_put(f->alloc);
+    for (int i = 0; i < f->sub.nids; i++)
+        free(f->sub.ids[i]);
+    free(f->sub.ids);
+    free(f->sub.share);
     free(f);
     L.active--;
 }
@@ -600,15 +798,23 @@ static void flow_free(flow_t *f)
 static flow_t *flow_new(int type, int cls, double sched)
 {
     flow_t *f = calloc(1, sizeof *f);
-    if (!f) die("out of memory");
-    f->type = type; f->cls = cls; f->sched = f->ready = sched;
+    if (!f)
+        die("out of memory");
+    f->type = type;
+    f->cls = cls;
+    f->sched = f->ready = sched;
     L.active++;
-    if (sched >= L.t_warm) L.fc.flows_started++;
+    if (sched >= L.t_warm)
+        L.fc.flows_started++;
     return f;
 }
 
 /* Flow counters only count flows scheduled after the warm-up. */
-#define FCOUNT(f, field) do { if ((f)->sched >= L.t_warm) L.fc.field++; } while (0)
+#define FCOUNT(f, field)            \
+    do {                            \
+        if ((f)->sched >= L.t_warm) \
+            L.fc.field++;           \
+    } while (0)
 
 /* ---- statistics of one answer ---------------------------------------------- */
 
@@ -616,11 +822,16 @@ static void stat_add(stat_t *s, int status, double lat, size_t bytes)
 {
     s->count++;
     s->bytes += bytes;
-    if (status == 0) s->neterr++;
-    else if (status == 409) s->s409++;
-    else if (status >= 200 && status < 300) s->s2xx++;
-    else if (status >= 400 && status < 500) s->s4xx++;
-    else if (status >= 500) s->s5xx++;
+    if (status == 0)
+        s->neterr++;
+    else if (status == 409)
+        s->s409++;
+    else if (status >= 200 && status < 300)
+        s->s2xx++;
+    else if (status >= 400 && status < 500)
+        s->s4xx++;
+    else if (status >= 500)
+        s->s5xx++;
     h_add(s, lat);
 }
 
@@ -630,11 +841,13 @@ static void record_answer(flow_t *f, int status, const char *body, size_t len,
     if (f->ready >= L.t_warm) {
         stat_add(&L.kinds[f->kind], status, now - f->ready, bytes);
         stat_add(&L.classes[f->rcls], status, now - f->ready, bytes);
-        if (now > L.t_last) L.t_last = now;
+        if (now > L.t_last)
+            L.t_last = now;
     }
     if (status >= 500 && L.n5xx_printed < 5) {
         L.n5xx_printed++;
-        fprintf(stderr, "5xx: %s -> %d: %.300s\n", f->method_path, status, body ? body : "");
+        fprintf(stderr, "5xx: %s -> %d: %.300s\n", f->method_path, status,
+                body ? body : "");
     }
     if (L.logf && status != 409 && (status < 200 || status >= 300))
         fprintf(L.logf, "%s %d %.*s\n", f->method_path, status,
@@ -645,7 +858,8 @@ static void record_answer(flow_t *f, int status, const char *body, size_t len,
 
 static void conn_watch(conn_t *c, int want_out)
 {
-    struct epoll_event ev = {.events = EPOLLIN | (want_out ? EPOLLOUT : 0), .data.ptr = c};
+    struct epoll_event ev = { .events = EPOLLIN | (want_out ? EPOLLOUT : 0),
+                              .data.ptr = c };
     if (want_out != c->want_out) {
         epoll_ctl(L.ep, EPOLL_CTL_MOD, c->fd, &ev);
         c->want_out = want_out;
@@ -655,7 +869,8 @@ static void conn_watch(conn_t *c, int want_out)
 static void out_append(conn_t *c, const char *s, size_t n)
 {
     if (c->out_len + n + 1 > c->out_cap) {
-        while (c->out_len + n + 1 > c->out_cap) c->out_cap = c->out_cap * 2 + 1024;
+        while (c->out_len + n + 1 > c->out_cap)
+            c->out_cap = c->out_cap * 2 + 1024;
         c->out = xrealloc(c->out, c->out_cap);
     }
     memcpy(c->out + c->out_len, s, n);
@@ -669,28 +884,37 @@ static void conn_send(conn_t *c, flow_t *f)
 {
     char hdr[512];
     c->out_len = c->out_off = 0;
-    out_append(c, f->method_path, strlen(f->method_path));     /* "GET /path" */
+    out_append(c, f->method_path, strlen(f->method_path)); /* "GET /path" */
     int n = snprintf(hdr, sizeof hdr,
-        " HTTP/1.1\r\nHost: %s:%d\r\nX-Auth-Token: admin\r\n"
-        "%s%s%sAccept: application/json\r\n", O.host, O.port,
-        KINDS[f->kind].mv ? "OpenStack-API-Version: placement " : "",
-        KINDS[f->kind].mv ? KINDS[f->kind].mv : "", KINDS[f->kind].mv ? "\r\n" : "");
+                     " HTTP/1.1\r\nHost: %s:%d\r\nX-Auth-Token: admin\r\n"
+                     "%s%s%sAccept: application/json\r\n",
+                     O.host, O.port,
+                     KINDS[f->kind].mv ? "OpenStack-API-Version: placement "
+                                       : "",
+                     KINDS[f->kind].mv ? KINDS[f->kind].mv : "",
+                     KINDS[f->kind].mv ? "\r\n" : "");
     out_append(c, hdr, n);
     if (f->body) {
         size_t bl = strlen(f->body);
-        n = snprintf(hdr, sizeof hdr, "Content-Type: application/json\r\n"
-                     "Content-Length: %zu\r\n\r\n", bl);
+        n = snprintf(hdr, sizeof hdr,
+                     "Content-Type: application/json\r\n"
+                     "Content-Length: %zu\r\n\r\n",
+                     bl);
         out_append(c, hdr, n);
         out_append(c, f->body, bl);
-    } else if (strncmp(f->method_path, "GET ", 4)) {
-        out_append(c, "Content-Length: 0\r\n\r\n", 21);    /* PUT /traits/{t}, DELETE */
-    } else {
+    }
+    else if (strncmp(f->method_path, "GET ", 4)) {
+        out_append(c, "Content-Length: 0\r\n\r\n",
+                   21); /* PUT /traits/{t}, DELETE */
+    }
+    else {
         out_append(c, "\r\n", 2);
     }
     c->cur = f;
     c->state = CS_BUSY;
     c->in_len = c->hdr_len = c->body_len = c->scan = 0;
-    c->clen = -1; c->chunk_left = -1;
+    c->clen = -1;
+    c->chunk_left = -1;
     c->status = c->chunked = c->close_after = c->chunk_crlf = c->done_hdr = 0;
     conn_flush(c);
 }
@@ -700,9 +924,13 @@ static void conn_fail(conn_t *c);
 static void conn_flush(conn_t *c)
 {
     while (c->out_off < c->out_len) {
-        ssize_t w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_NOSIGNAL);
+        ssize_t w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
+                         MSG_NOSIGNAL);
         if (w < 0) {
-            if (errno == EAGAIN || errno == EINTR) { conn_watch(c, 1); return; }
+            if (errno == EAGAIN || errno == EINTR) {
+                conn_watch(c, 1);
+                return;
+            }
             conn_fail(c);
             return;
         }
@@ -716,19 +944,23 @@ static void parse_headers(conn_t *c)
 {
     c->status = atoi(c->in + 9);
     c->done_hdr = 1;
-    if (!strncmp(c->in, "HTTP/1.0", 8)) c->close_after = 1;
+    if (!strncmp(c->in, "HTTP/1.0", 8))
+        c->close_after = 1;
     for (char *l = strstr(c->in, "\r\n"); l && l < c->in + c->hdr_len - 4;) {
         l += 2;
         char *end = strstr(l, "\r\n");
         if (!strncasecmp(l, "Content-Length:", 15))
             c->clen = atoll(l + 15);
-        else if (!strncasecmp(l, "Transfer-Encoding:", 18) && memmem(l, end - l, "chunked", 7))
+        else if (!strncasecmp(l, "Transfer-Encoding:", 18) &&
+                 memmem(l, end - l, "chunked", 7))
             c->chunked = 1;
-        else if (!strncasecmp(l, "Connection:", 11) && memmem(l, end - l, "close", 5))
+        else if (!strncasecmp(l, "Connection:", 11) &&
+                 memmem(l, end - l, "close", 5))
             c->close_after = 1;
         l = end;
     }
-    if (c->status == 204 || c->status == 304 || (c->status >= 100 && c->status < 200))
+    if (c->status == 204 || c->status == 304 ||
+        (c->status >= 100 && c->status < 200))
         c->clen = 0;
     c->scan = c->hdr_len;
 }
@@ -741,21 +973,32 @@ static int dechunk(conn_t *c)
     for (;;) {
         if (c->chunk_left > 0) {
             size_t n = c->in_len - c->scan;
-            if (n == 0) return 0;
-            if ((long long)n > c->chunk_left) n = c->chunk_left;
+            if (n == 0)
+                return 0;
+            if ((long long)n > c->chunk_left)
+                n = c->chunk_left;
             memmove(base + c->body_len, c->in + c->scan, n);
-            c->body_len += n; c->scan += n; c->chunk_left -= n;
-            if (c->chunk_left == 0) { c->chunk_crlf = 1; c->chunk_left = -1; }
+            c->body_len += n;
+            c->scan += n;
+            c->chunk_left -= n;
+            if (c->chunk_left == 0) {
+                c->chunk_crlf = 1;
+                c->chunk_left = -1;
+            }
             continue;
         }
         if (c->chunk_crlf) {
-            if (c->in_len - c->scan < 2) return 0;
-            c->scan += 2; c->chunk_crlf = 0;
+            if (c->in_len - c->scan < 2)
+                return 0;
+            c->scan += 2;
+            c->chunk_crlf = 0;
         }
         char *nl = memmem(c->in + c->scan, c->in_len - c->scan, "\r\n", 2);
-        if (!nl) return 0;
-        if (c->chunk_left == -2) {      /* after the last chunk: trailers */
-            if (nl == c->in + c->scan) return 1;
+        if (!nl)
+            return 0;
+        if (c->chunk_left == -2) { /* after the last chunk: trailers */
+            if (nl == c->in + c->scan)
+                return 1;
             c->scan = nl + 2 - c->in;
             continue;
         }
@@ -770,17 +1013,20 @@ static int response_complete(conn_t *c)
 {
     if (!c->done_hdr) {
         char *e = memmem(c->in, c->in_len, "\r\n\r\n", 4);
-        if (!e) return 0;
+        if (!e)
+            return 0;
         c->hdr_len = e + 4 - c->in;
         parse_headers(c);
     }
-    if (c->chunked) return dechunk(c);
+    if (c->chunked)
+        return dechunk(c);
     if (c->clen >= 0) {
-        if (c->in_len - c->hdr_len < (size_t)c->clen) return 0;
+        if (c->in_len - c->hdr_len < (size_t)c->clen)
+            return 0;
         c->body_len = c->clen;
         return 1;
     }
-    return 0;       /* until close */
+    return 0; /* until close */
 }
 
 /* The answer is in: stats, then the flow's next step, then the connection
@@ -799,7 +1045,8 @@ static void conn_complete(conn_t *c)
         close(c->fd);
         c->state = CS_DOWN;
         conn_open(c);
-    } else {
+    }
+    else {
         conn_make_idle(c);
     }
 }
@@ -811,9 +1058,11 @@ static void conn_read(conn_t *c)
             c->in_cap = c->in_cap < 131072 ? 131072 : c->in_cap * 2;
             c->in = xrealloc(c->in, c->in_cap);
         }
-        ssize_t r = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len - 1, 0);
+        ssize_t r = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len - 1,
+                         0);
         if (r < 0) {
-            if (errno == EAGAIN || errno == EINTR) return;
+            if (errno == EAGAIN || errno == EINTR)
+                return;
             conn_fail(c);
             return;
         }
@@ -823,7 +1072,8 @@ static void conn_read(conn_t *c)
                 c->body_len = c->in_len - c->hdr_len;
                 c->close_after = 1;
                 conn_complete(c);
-            } else {
+            }
+            else {
                 conn_fail(c);
             }
             return;
@@ -834,7 +1084,9 @@ static void conn_read(conn_t *c)
             conn_complete(c);
             return;
         }
-        if (!c->cur) { c->in_len = 0; }     /* unsolicited bytes: ignore */
+        if (!c->cur) {
+            c->in_len = 0;
+        } /* unsolicited bytes: ignore */
     }
 }
 
@@ -849,23 +1101,30 @@ static void conn_fail(conn_t *c)
 {
     flow_t *f = c->cur;
     int was_idle = c->state == CS_IDLE;
-    if (c->fd >= 0) close(c->fd);
+    if (c->fd >= 0)
+        close(c->fd);
     c->fd = -1;
     c->cur = NULL;
-    if (was_idle)       /* drop it from the idle stack */
+    if (was_idle) /* drop it from the idle stack */
         for (int i = 0; i < L.nidle; i++)
-            if (L.idle[i] == c->idx) { L.idle[i] = L.idle[--L.nidle]; break; }
+            if (L.idle[i] == c->idx) {
+                L.idle[i] = L.idle[--L.nidle];
+                break;
+            }
     c->state = CS_DOWN;
     if (f) {
         if (c->in_len == 0 && f->resent < 3 &&
             (c->reused || !strncmp(f->method_path, "GET ", 4))) {
             f->resent++;
             L.fc.resent++;
-            f->qnext = L.qhead;         /* to the front: it was first */
+            f->qnext = L.qhead; /* to the front: it was first */
             L.qhead = f;
-            if (!L.qtail) L.qtail = f;
-            if (L.nidle) conn_make_idle(&L.conns[L.idle[--L.nidle]]);
-        } else {
+            if (!L.qtail)
+                L.qtail = f;
+            if (L.nidle)
+                conn_make_idle(&L.conns[L.idle[--L.nidle]]);
+        }
+        else {
             record_answer(f, 0, "", 0, c->in_len, now_s());
             flow_next(f, 0, "", 0);
         }
@@ -876,15 +1135,17 @@ static void conn_fail(conn_t *c)
 static void conn_open(conn_t *c)
 {
     c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (c->fd < 0) die("socket: %s", strerror(errno));
+    if (c->fd < 0)
+        die("socket: %s", strerror(errno));
     int one = 1;
     setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     c->reused = 0;
     c->state = CS_CONNECTING;
     c->want_out = 1;
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT, .data.ptr = c};
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT, .data.ptr = c };
     epoll_ctl(L.ep, EPOLL_CTL_ADD, c->fd, &ev);
-    if (connect(c->fd, (struct sockaddr *)&L.addr, sizeof L.addr) < 0 && errno != EINPROGRESS)
+    if (connect(c->fd, (struct sockaddr *)&L.addr, sizeof L.addr) < 0 &&
+        errno != EINPROGRESS)
         conn_fail(c);
 }
 
@@ -896,7 +1157,8 @@ static void conn_event(conn_t *c, uint32_t ev)
         getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
         if (err || (ev & (EPOLLERR | EPOLLHUP))) {
             c->state = CS_DOWN;
-            close(c->fd); c->fd = -1;
+            close(c->fd);
+            c->fd = -1;
             heap_push(now_s() + 0.1, T_RECONNECT, c->idx);
             return;
         }
@@ -904,12 +1166,14 @@ static void conn_event(conn_t *c, uint32_t ev)
         conn_make_idle(c);
         return;
     }
-    if (ev & EPOLLOUT && c->state == CS_BUSY) conn_flush(c);
+    if (ev & EPOLLOUT && c->state == CS_BUSY)
+        conn_flush(c);
     if (c->fd >= 0 && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
-        if (c->state == CS_IDLE) {  /* the server closed an idle connection */
+        if (c->state == CS_IDLE) { /* the server closed an idle connection */
             char b[256];
             ssize_t r = recv(c->fd, b, sizeof b, 0);
-            if (r <= 0 && !(r < 0 && errno == EAGAIN)) conn_fail(c);
+            if (r <= 0 && !(r < 0 && errno == EAGAIN))
+                conn_fail(c);
             return;
         }
         conn_read(c);
@@ -940,11 +1204,15 @@ static int concurrent_update(int status, const char *body)
     return status == 409 && body && strstr(body, "placement.concurrent_update");
 }
 
-static int host_ok(int h) { return h >= 0 && h < CL.ncn; }
+static int host_ok(int h)
+{
+    return h >= 0 && h < CL.ncn;
+}
 
 /* The GET /allocation_candidates of a boot or a migration, keys sorted and
  * values percent-encoded as nova's urlencode sends them (TRAFFIC.md 3). */
-static char *ac_path(int vcpu, int ram, int disk, const char *rc, const char *required)
+static char *ac_path(int vcpu, int ram, int disk, const char *rc,
+                     const char *required)
 {
     size_t len = 0, cap = 512;
     char *b = xmalloc(cap), tmp[128];
@@ -959,13 +1227,18 @@ static char *ac_path(int vcpu, int ram, int disk, const char *rc, const char *re
         url_append(&b, &len, &cap, required);
     }
     url_append(&b, &len, &cap, "&resources=");
-    if (rc) snprintf(tmp, sizeof tmp, "%s:1", rc);
+    if (rc)
+        snprintf(tmp, sizeof tmp, "%s:1", rc);
     else {
         int n = 0;
         tmp[0] = 0;
-        if (disk > 0) n += snprintf(tmp + n, sizeof tmp - n, "DISK_GB:%d", disk);
-        if (ram > 0) n += snprintf(tmp + n, sizeof tmp - n, "%sMEMORY_MB:%d", n ? "," : "", ram);
-        if (vcpu > 0) snprintf(tmp + n, sizeof tmp - n, "%sVCPU:%d", n ? "," : "", vcpu);
+        if (disk > 0)
+            n += snprintf(tmp + n, sizeof tmp - n, "DISK_GB:%d", disk);
+        if (ram > 0)
+            n += snprintf(tmp + n, sizeof tmp - n, "%sMEMORY_MB:%d",
+                          n ? "," : "", ram);
+        if (vcpu > 0)
+            snprintf(tmp + n, sizeof tmp - n, "%sVCPU:%d", n ? "," : "", vcpu);
     }
     url_append(&b, &len, &cap, tmp);
     url_append(&b, &len, &cap, "&root_required=");
@@ -974,13 +1247,16 @@ static char *ac_path(int vcpu, int ram, int disk, const char *rc, const char *re
 }
 
 /* {"allocations": A, "project_id": P, "user_id": U, "consumer_generation": g} */
-static json_object *alloc_body(json_object *allocs, const char *p, const char *u, long long gen)
+static json_object *alloc_body(json_object *allocs, const char *p,
+                               const char *u, long long gen)
 {
     json_object *o = json_object_new_object();
-    json_object_object_add(o, "allocations", allocs ? allocs : json_object_new_object());
+    json_object_object_add(o, "allocations",
+                           allocs ? allocs : json_object_new_object());
     json_object_object_add(o, "project_id", json_object_new_string(p));
     json_object_object_add(o, "user_id", json_object_new_string(u));
-    json_object_object_add(o, "consumer_generation", gen < 0 ? NULL : json_object_new_int64(gen));
+    json_object_object_add(o, "consumer_generation",
+                           gen < 0 ? NULL : json_object_new_int64(gen));
     return o;
 }
 
@@ -989,7 +1265,8 @@ static int take_candidates(flow_t *f, const char *body, size_t len)
 {
     json_object *o = parse_body(body, len), *ars = NULL;
     if (o && json_object_object_get_ex(o, "allocation_requests", &ars) &&
-        json_object_is_type(ars, json_type_array) && json_object_array_length(ars) > 0) {
+        json_object_is_type(ars, json_type_array) &&
+        json_object_array_length(ars) > 0) {
         f->cands = json_object_get(ars);
         size_t n = json_object_array_length(ars);
         size_t sub = n < (size_t)O.host_subset ? n : (size_t)O.host_subset;
@@ -1003,15 +1280,18 @@ static int take_candidates(flow_t *f, const char *body, size_t len)
 
 static json_object *candidate(flow_t *f)
 {
-    return json_object_array_get_idx(f->cands, (f->cand_first + f->ci) % f->cand_n);
+    return json_object_array_get_idx(f->cands,
+                                     (f->cand_first + f->ci) % f->cand_n);
 }
 
 /* The compute owning the provider with VCPU in {rp: {resources}}: the host
  * an allocation is on (-1: none, e.g. an Ironic node). */
 static int alloc_host(json_object *allocs)
 {
-    if (!allocs || !json_object_is_type(allocs, json_type_object)) return -1;
-    json_object_object_foreach(allocs, rp, val) {
+    if (!allocs || !json_object_is_type(allocs, json_type_object))
+        return -1;
+    json_object_object_foreach(allocs, rp, val)
+    {
         json_object *res = NULL, *v;
         if (json_object_object_get_ex(val, "resources", &res) &&
             json_object_object_get_ex(res, "VCPU", &v))
@@ -1022,11 +1302,13 @@ static int alloc_host(json_object *allocs)
 
 /* Read allocations, consumer_generation, project and user of a
  * GET /allocations/{c} answer. Returns the allocations object (owned) or NULL. */
-static json_object *read_allocations(flow_t *f, const char *body, size_t len, long long *gen)
+static json_object *read_allocations(flow_t *f, const char *body, size_t len,
+                                     long long *gen)
 {
     json_object *o = parse_body(body, len), *a = NULL, *v;
     *gen = -1;
-    if (!o) return NULL;
+    if (!o)
+        return NULL;
     if (json_object_object_get_ex(o, "consumer_generation", &v) && v)
         *gen = json_object_get_int64(v);
     /* usually the pool's own project/user: keep (not copy) them then, so
@@ -1037,7 +1319,8 @@ static json_object *read_allocations(flow_t *f, const char *body, size_t len, lo
     if (json_object_object_get_ex(o, "user_id", &v) && v &&
         (!f->u || strcmp(f->u, json_object_get_string(v))))
         f->u = arena_strdup(json_object_get_string(v));
-    if (json_object_object_get_ex(o, "allocations", &a)) json_object_get(a);
+    if (json_object_object_get_ex(o, "allocations", &a))
+        json_object_get(a);
     json_object_put(o);
     return a;
 }
@@ -1046,7 +1329,8 @@ static json_object *read_allocations(flow_t *f, const char *body, size_t len, lo
 
 static void ids_clear(sub_t *s)
 {
-    for (int i = 0; i < s->nids; i++) free(s->ids[i]);
+    for (int i = 0; i < s->nids; i++)
+        free(s->ids[i]);
     s->nids = 0;
     free(s->share);
     s->share = NULL;
@@ -1055,7 +1339,8 @@ static void ids_clear(sub_t *s)
 static void ids_add(sub_t *s, const char *id, int dedup)
 {
     for (int i = 0; dedup && i < s->nids; i++)
-        if (!strcmp(s->ids[i], id)) return;
+        if (!strcmp(s->ids[i], id))
+            return;
     *PUSH(s->ids, s->nids, s->idcap) = strdup(id);
 }
 
@@ -1066,7 +1351,11 @@ static void add_consumers(sub_t *s, const char *body, size_t len)
     json_object *o = parse_body(body, len), *a;
     if (o && json_object_object_get_ex(o, "allocations", &a) &&
         json_object_is_type(a, json_type_object)) {
-        json_object_object_foreach(a, c, v) { (void)v; ids_add(s, c, 1); }
+        json_object_object_foreach(a, c, v)
+        {
+            (void)v;
+            ids_add(s, c, 1);
+        }
     }
     json_object_put(o);
 }
@@ -1083,17 +1372,22 @@ static int tree_sync_step(flow_t *f, int status, const char *body, size_t len)
     const compute_t *cn = &CL.cn[s->compute];
     if (s->phase == SUB_START) {
         ids_clear(s);
-        s->phase = SUB_TREE; s->i = 0;
-    } else if (s->phase == SUB_TREE && status == 200) {
+        s->phase = SUB_TREE;
+        s->i = 0;
+    }
+    else if (s->phase == SUB_TREE && status == 200) {
         add_consumers(s, body, len);
     }
     if (s->phase == SUB_TREE) {
         if (s->i < cn->ntree) {
-            submit_as(f, C_PERIODIC, K_RP_ALLOCS, xasprintf(
-                "GET /resource_providers/%s/allocations", cn->tree[s->i++]), NULL);
+            submit_as(f, C_PERIODIC, K_RP_ALLOCS,
+                      xasprintf("GET /resource_providers/%s/allocations",
+                                cn->tree[s->i++]),
+                      NULL);
             return 1;
         }
-        s->phase = SUB_CONSUMERS; s->i = 0;
+        s->phase = SUB_CONSUMERS;
+        s->i = 0;
     }
     if (s->i < s->nids) {
         submit_as(f, C_PERIODIC, K_GET_ALLOC,
@@ -1112,7 +1406,8 @@ static void add_providers(sub_t *s, const char *body, size_t len)
     if (o && json_object_object_get_ex(o, "resource_providers", &a) &&
         json_object_is_type(a, json_type_array))
         for (size_t i = 0; i < json_object_array_length(a); i++)
-            if (json_object_object_get_ex(json_object_array_get_idx(a, i), "uuid", &u))
+            if (json_object_object_get_ex(json_object_array_get_idx(a, i),
+                                          "uuid", &u))
                 ids_add(s, json_object_get_string(u), 0);
     json_object_put(o);
 }
@@ -1126,13 +1421,15 @@ static char *sharing_path(const char *body, size_t len)
     json_object *o = parse_body(body, len), *a;
     char *b = NULL;
     if (o && json_object_object_get_ex(o, "aggregates", &a) &&
-        json_object_is_type(a, json_type_array) && json_object_array_length(a) > 0) {
+        json_object_is_type(a, json_type_array) &&
+        json_object_array_length(a) > 0) {
         size_t n = json_object_array_length(a), cap = 128 + 40 * n, l;
         b = xmalloc(cap);
         l = sprintf(b, "GET /resource_providers?member_of=in:");
         for (size_t i = 0; i < n; i++)
-            l += snprintf(b + l, cap - l, "%s%s", i ? "," : "",
-                          json_object_get_string(json_object_array_get_idx(a, i)));
+            l += snprintf(
+                b + l, cap - l, "%s%s", i ? "," : "",
+                json_object_get_string(json_object_array_get_idx(a, i)));
         snprintf(b + l, cap - l, "&required=MISC_SHARES_VIA_AGGREGATE");
     }
     json_object_put(o);
@@ -1151,26 +1448,38 @@ static int refresh_step(flow_t *f, int status, const char *body, size_t len)
         ids_clear(s);
         s->phase = SUB_IN_TREE;
         submit_as(f, C_PERIODIC, K_RP_IN_TREE,
-                  xasprintf("GET /resource_providers?in_tree=%s", cn->root), NULL);
+                  xasprintf("GET /resource_providers?in_tree=%s", cn->root),
+                  NULL);
         return 1;
     }
     if (s->phase == SUB_IN_TREE) {
-        if (status == 200) add_providers(s, body, len);
-        for (int i = 0; !s->nids && i < cn->ntree; i++) ids_add(s, cn->tree[i], 0);
-        s->phase = SUB_ASSOC; s->i = 0;
-    } else if (f->kind == K_RP_AGGS) {
+        if (status == 200)
+            add_providers(s, body, len);
+        for (int i = 0; !s->nids && i < cn->ntree; i++)
+            ids_add(s, cn->tree[i], 0);
+        s->phase = SUB_ASSOC;
+        s->i = 0;
+    }
+    else if (f->kind == K_RP_AGGS) {
         free(s->share);
         s->share = status == 200 ? sharing_path(body, len) : NULL;
     }
     for (; s->i < 4 * s->nids; s->i++) {
         const char *u = s->ids[s->i / 4];
-        int k = (int[]){K_RP_INV, K_RP_AGGS, K_RP_TRAITS, K_RP_SHARING}[s->i % 4];
-        char *path = k == K_RP_INV ? xasprintf("GET /resource_providers/%s/inventories", u)
-                   : k == K_RP_AGGS ? xasprintf("GET /resource_providers/%s/aggregates", u)
-                   : k == K_RP_TRAITS ? xasprintf("GET /resource_providers/%s/traits", u)
-                   : s->share;
-        if (!path) continue;
-        if (k == K_RP_SHARING) s->share = NULL;      /* submit owns it now */
+        int k = (int[]){ K_RP_INV, K_RP_AGGS, K_RP_TRAITS,
+                         K_RP_SHARING }[s->i % 4];
+        char *path = k == K_RP_INV
+                         ? xasprintf("GET /resource_providers/%s/inventories",
+                                     u)
+                     : k == K_RP_AGGS
+                         ? xasprintf("GET /resource_providers/%s/aggregates", u)
+                     : k == K_RP_TRAITS
+                         ? xasprintf("GET /resource_providers/%s/traits", u)
+                         : s->share;
+        if (!path)
+            continue;
+        if (k == K_RP_SHARING)
+            s->share = NULL; /* submit owns it now */
         s->i++;
         submit_as(f, C_PERIODIC, k, path, NULL);
         return 1;
@@ -1190,29 +1499,40 @@ static int refresh_step(flow_t *f, int status, const char *body, size_t len)
 static int claim_step(flow_t *f, int status, const char *body)
 {
     const char *c = f->type == F_BOOT ? f->newc : f->c;
-    if (f->claim == 2) {                            /* the PUT's answer */
-        if (status == 204) { f->claimed = 1; f->claim = 0; return 0; }
+    if (f->claim == 2) { /* the PUT's answer */
+        if (status == 204) {
+            f->claimed = 1;
+            f->claim = 0;
+            return 0;
+        }
         FCOUNT(f, claim_retries);
-        if (concurrent_update(status, body) && strstr(body, "consumer generation")) {
-            FCOUNT(f, claim_failed);                /* aborts, no next host */
+        if (concurrent_update(status, body) &&
+            strstr(body, "consumer generation")) {
+            FCOUNT(f, claim_failed); /* aborts, no next host */
             return f->claim = 0;
         }
         if (!concurrent_update(status, body) || ++f->attempts >= 4) {
             f->attempts = 0;
-            if (++f->ci >= f->cand_n) { FCOUNT(f, claim_failed); return f->claim = 0; }
+            if (++f->ci >= f->cand_n) {
+                FCOUNT(f, claim_failed);
+                return f->claim = 0;
+            }
         }
-    } else if (f->claim == 1) {                     /* the GET's answer */
+    }
+    else if (f->claim == 1) { /* the GET's answer */
         json_object *ar = candidate(f), *a = NULL, *m = NULL;
         json_object_object_get_ex(ar, "allocations", &a);
         json_object *o = alloc_body(json_object_get(a), f->p, f->u, -1);
         if (json_object_object_get_ex(ar, "mappings", &m))
             json_object_object_add(o, "mappings", json_object_get(m));
         f->claim = 2;
-        submit_as(f, C_SCHED, K_CLAIM, xasprintf("PUT /allocations/%s", c), json_dup(o));
+        submit_as(f, C_SCHED, K_CLAIM, xasprintf("PUT /allocations/%s", c),
+                  json_dup(o));
         return 1;
     }
     f->claim = 1;
-    submit_as(f, C_SCHED, K_GET_ALLOC, xasprintf("GET /allocations/%s", c), NULL);
+    submit_as(f, C_SCHED, K_GET_ALLOC, xasprintf("GET /allocations/%s", c),
+              NULL);
     return 1;
 }
 
@@ -1233,12 +1553,15 @@ static int periodic_step(flow_t *f, int status, const char *body, size_t len)
 {
     if (f->pos < f->cleanups) {
         f->pos++;
-        submit(f, K_CN_ALLOCS, xasprintf("GET /resource_providers/%s/allocations",
-                                         CL.cn[f->compute].root), NULL);
+        submit(f, K_CN_ALLOCS,
+               xasprintf("GET /resource_providers/%s/allocations",
+                         CL.cn[f->compute].root),
+               NULL);
         return 1;
     }
     if (f->refresh) {
-        if (refresh_step(f, status, body, len)) return 1;
+        if (refresh_step(f, status, body, len))
+            return 1;
         f->refresh = 0;
     }
     return tree_sync_step(f, status, body, len);
@@ -1258,30 +1581,44 @@ static int boot_step(flow_t *f, int status, const char *body, size_t len)
         /* fallthrough */
     case B_USAGES:
         if (O.quota_placement && f->pos++ < 2) {
-            submit(f, K_USAGES_P, xasprintf("GET /usages?project_id=%s", f->p), NULL);
+            submit(f, K_USAGES_P, xasprintf("GET /usages?project_id=%s", f->p),
+                   NULL);
             return 1;
         }
         f->step = B_AC;
-        if (f->rc) submit(f, K_AC, ac_path(0, 0, 0, f->rc, NULL), NULL);
-        else submit(f, K_AC, ac_path(f->fl->vcpu, f->fl->ram, f->fl->disk, NULL, f->fl->required), NULL);
+        if (f->rc)
+            submit(f, K_AC, ac_path(0, 0, 0, f->rc, NULL), NULL);
+        else
+            submit(f, K_AC,
+                   ac_path(f->fl->vcpu, f->fl->ram, f->fl->disk, NULL,
+                           f->fl->required),
+                   NULL);
         return 1;
     case B_AC:
-        if (status != 200) return 0;
-        if (!take_candidates(f, body, len)) { FCOUNT(f, novalidhost); return 0; }
+        if (status != 200)
+            return 0;
+        if (!take_candidates(f, body, len)) {
+            FCOUNT(f, novalidhost);
+            return 0;
+        }
         new_uuid(f->newc);
         f->step = B_CLAIM;
         /* fallthrough */
     case B_CLAIM:
-        if (claim_step(f, status, body)) return 1;
-        if (!f->claimed) return 0;
+        if (claim_step(f, status, body))
+            return 1;
+        if (!f->claimed)
+            return 0;
         FCOUNT(f, placed);
         f->host = claimed_host(f);
         inst_add(arena_strdup(f->newc), f->p, f->u, f->host);
         f->step = B_COMPUTE;
-        submit_as(f, C_PERIODIC, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->newc), NULL);
+        submit_as(f, C_PERIODIC, K_GET_ALLOC,
+                  xasprintf("GET /allocations/%s", f->newc), NULL);
         return 1;
     case B_COMPUTE:
-        if (!host_ok(f->host)) return 0;            /* Ironic: no tree to sync */
+        if (!host_ok(f->host))
+            return 0; /* Ironic: no tree to sync */
         f->sub.compute = f->host;
         f->step = B_SYNC;
         /* fallthrough */
@@ -1301,13 +1638,16 @@ static int delete_step(flow_t *f, int status, const char *body, size_t len)
         f->sub.compute = f->host;
         /* fallthrough */
     case 1:
-        if (host_ok(f->host) && tree_sync_step(f, status, body, len)) return 1;
+        if (host_ok(f->host) && tree_sync_step(f, status, body, len))
+            return 1;
         f->step = 2;
         submit(f, K_DEL_ALLOC, xasprintf("DELETE /allocations/%s", f->c), NULL);
         return 1;
     default:
-        if (status == 204) FCOUNT(f, deleted);
-        else if (status == 404) FCOUNT(f, skipped);
+        if (status == 204)
+            FCOUNT(f, deleted);
+        else if (status == 404)
+            FCOUNT(f, skipped);
         return 0;
     }
 }
@@ -1327,14 +1667,20 @@ static void migrate_move(flow_t *f, const char *from, long long gen_from,
 /* The instance's VCPU, RAM and disk from its allocations on the host. */
 static int migrate_size(flow_t *f, json_object *a)
 {
-    json_object_object_foreach(a, rp, val) {
+    json_object_object_foreach(a, rp, val)
+    {
         json_object *res = NULL, *v;
         (void)rp;
         if (!json_object_object_get_ex(val, "resources", &res) ||
-            !json_object_object_get_ex(res, "VCPU", &v)) continue;
+            !json_object_object_get_ex(res, "VCPU", &v))
+            continue;
         f->vcpu = json_object_get_int(v);
-        f->ram = json_object_object_get_ex(res, "MEMORY_MB", &v) ? json_object_get_int(v) : 0;
-        f->disk = json_object_object_get_ex(res, "DISK_GB", &v) ? json_object_get_int(v) : 0;
+        f->ram = json_object_object_get_ex(res, "MEMORY_MB", &v)
+                     ? json_object_get_int(v)
+                     : 0;
+        f->disk = json_object_object_get_ex(res, "DISK_GB", &v)
+                      ? json_object_get_int(v)
+                      : 0;
     }
     return f->vcpu > 0;
 }
@@ -1343,11 +1689,30 @@ static int migrate_size(flow_t *f, json_object *a)
 static void pool_move(const char *c, int host)
 {
     for (size_t i = 0; i < CL.nin; i++)
-        if (CL.in[i].c == c) { CL.in[i].host = host; return; }
+        if (CL.in[i].c == c) {
+            CL.in[i].host = host;
+            return;
+        }
 }
 
-enum { M_START, M_READ, M_GET_C, M_GET_M, M_POST, M_AC, M_CLAIM, M_PREP, M_DSYNC,
-       M_FINISH, M_CONF_GET, M_CONF_PUT, M_SSYNC, M_BACK_M, M_BACK_C, M_BACK_POST };
+enum {
+    M_START,
+    M_READ,
+    M_GET_C,
+    M_GET_M,
+    M_POST,
+    M_AC,
+    M_CLAIM,
+    M_PREP,
+    M_DSYNC,
+    M_FINISH,
+    M_CONF_GET,
+    M_CONF_PUT,
+    M_SSYNC,
+    M_BACK_M,
+    M_BACK_C,
+    M_BACK_POST
+};
 
 /* Give the allocations back to the instance, as the conductor's
  * revert_allocation_for_migration does when no host could be claimed
@@ -1360,11 +1725,13 @@ static int migrate_revert(flow_t *f)
 }
 
 /* The give-back after migrate_revert's GET of M: GET c, then the POST. */
-static int migrate_back_step(flow_t *f, int status, const char *body, size_t len)
+static int migrate_back_step(flow_t *f, int status, const char *body,
+                             size_t len)
 {
     switch (f->step) {
     case M_BACK_M:
-        if (status != 200) return 0;
+        if (status != 200)
+            return 0;
         json_object_put(f->alloc);
         f->alloc = read_allocations(f, body, len, &f->gen2);
         f->step = M_BACK_C;
@@ -1373,10 +1740,12 @@ static int migrate_back_step(flow_t *f, int status, const char *body, size_t len
     case M_BACK_C:
         json_object_put(read_allocations(f, body, len, &f->gen));
         f->step = M_BACK_POST;
-        migrate_move(f, f->mig, f->gen2, f->c, f->gen, json_object_get(f->alloc));
+        migrate_move(f, f->mig, f->gen2, f->c, f->gen,
+                     json_object_get(f->alloc));
         return 1;
     default:
-        if (status == 409) FCOUNT(f, migrate_conflict);
+        if (status == 409)
+            FCOUNT(f, migrate_conflict);
         return 0;
     }
 }
@@ -1394,20 +1763,28 @@ static int migrate_step(flow_t *f, int status, const char *body, size_t len)
         f->step = M_READ;
         submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->c), NULL);
         return 1;
-    case M_READ:                    /* replace_allocation_with_migration's read */
-        if (status != 200) return 0;
+    case M_READ: /* replace_allocation_with_migration's read */
+        if (status != 200)
+            return 0;
         a = read_allocations(f, body, len, &f->gen);
         f->host = alloc_host(a);
         json_object_put(a);
-        if (f->host < 0) { FCOUNT(f, skipped); return 0; }  /* gone, or Ironic */
+        if (f->host < 0) {
+            FCOUNT(f, skipped);
+            return 0;
+        } /* gone, or Ironic */
         new_uuid(f->mig);
         f->step = M_GET_C;
         submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->c), NULL);
         return 1;
-    case M_GET_C:                   /* move_allocations: source, then target */
-        if (status != 200) return 0;
+    case M_GET_C: /* move_allocations: source, then target */
+        if (status != 200)
+            return 0;
         f->alloc = read_allocations(f, body, len, &f->gen);
-        if (!f->alloc || !migrate_size(f, f->alloc)) { FCOUNT(f, skipped); return 0; }
+        if (!f->alloc || !migrate_size(f, f->alloc)) {
+            FCOUNT(f, skipped);
+            return 0;
+        }
         f->step = M_GET_M;
         submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->mig), NULL);
         return 1;
@@ -1416,49 +1793,63 @@ static int migrate_step(flow_t *f, int status, const char *body, size_t len)
         migrate_move(f, f->c, f->gen, f->mig, -1, json_object_get(f->alloc));
         return 1;
     case M_POST:
-        if (status != 204) { FCOUNT(f, migrate_conflict); return 0; }
+        if (status != 204) {
+            FCOUNT(f, migrate_conflict);
+            return 0;
+        }
         f->step = M_AC;
         submit(f, K_AC, ac_path(f->vcpu, f->ram, f->disk, NULL, NULL), NULL);
         return 1;
     case M_AC:
         if (status != 200 || !take_candidates(f, body, len)) {
-            if (status == 200) FCOUNT(f, novalidhost);
+            if (status == 200)
+                FCOUNT(f, novalidhost);
             return migrate_revert(f);
         }
         f->step = M_CLAIM;
         /* fallthrough */
     case M_CLAIM:
-        if (claim_step(f, status, body)) return 1;
-        if (!f->claimed) return migrate_revert(f);
+        if (claim_step(f, status, body))
+            return 1;
+        if (!f->claimed)
+            return migrate_revert(f);
         f->dest = claimed_host(f);
-        f->step = M_PREP;           /* dest compute: _prep_resize */
-        submit_as(f, C_PERIODIC, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->c), NULL);
+        f->step = M_PREP; /* dest compute: _prep_resize */
+        submit_as(f, C_PERIODIC, K_GET_ALLOC,
+                  xasprintf("GET /allocations/%s", f->c), NULL);
         return 1;
     case M_PREP:
         f->sub.compute = f->dest;
         f->step = M_DSYNC;
         /* fallthrough */
-    case M_DSYNC:                   /* the move claim's sync, then _finish_resize */
-        if (host_ok(f->dest) && tree_sync_step(f, status, body, len)) return 1;
+    case M_DSYNC: /* the move claim's sync, then _finish_resize */
+        if (host_ok(f->dest) && tree_sync_step(f, status, body, len))
+            return 1;
         f->step = M_FINISH;
-        submit_as(f, C_PERIODIC, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->c), NULL);
+        submit_as(f, C_PERIODIC, K_GET_ALLOC,
+                  xasprintf("GET /allocations/%s", f->c), NULL);
         return 1;
-    case M_FINISH:                  /* confirm at the source */
+    case M_FINISH: /* confirm at the source */
         f->step = M_CONF_GET;
-        submit_as(f, C_PERIODIC, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->mig), NULL);
+        submit_as(f, C_PERIODIC, K_GET_ALLOC,
+                  xasprintf("GET /allocations/%s", f->mig), NULL);
         return 1;
     case M_CONF_GET:
         json_object_put(read_allocations(f, body, len, &f->gen2));
         f->step = M_CONF_PUT;
-        submit_as(f, C_DELETE, K_PUT_ALLOC, xasprintf("PUT /allocations/%s", f->mig),
+        submit_as(f, C_DELETE, K_PUT_ALLOC,
+                  xasprintf("PUT /allocations/%s", f->mig),
                   json_dup(alloc_body(NULL, f->p, f->u, f->gen2)));
         return 1;
     case M_CONF_PUT:
-        if (status == 204) { FCOUNT(f, migrated); pool_move(f->c, f->dest); }
+        if (status == 204) {
+            FCOUNT(f, migrated);
+            pool_move(f->c, f->dest);
+        }
         f->sub.compute = f->host;
         f->step = M_SSYNC;
         /* fallthrough */
-    case M_SSYNC:                   /* drop_move_claim_at_source */
+    case M_SSYNC: /* drop_move_claim_at_source */
         return host_ok(f->host) && tree_sync_step(f, status, body, len);
     default:
         return migrate_back_step(f, status, body, len);
@@ -1471,18 +1862,23 @@ static int listing_step(flow_t *f)
 {
     int cmd = f->step / 2;
     if (f->step++ % 2 == 0) {
-        if (cmd > 2 || (cmd == 1 && !CL.ncn) || (cmd == 2 && !CL.npu)) return 0;
+        if (cmd > 2 || (cmd == 1 && !CL.ncn) || (cmd == 2 && !CL.npu))
+            return 0;
         submit(f, K_OSC_ROOT, xasprintf("GET /"), NULL);
         return 1;
     }
     if (cmd == 0)
         submit(f, K_RP_LIST, xasprintf("GET /resource_providers"), NULL);
     else if (cmd == 1)
-        submit(f, K_RP_USAGES, xasprintf("GET /resource_providers/%s/usages",
-                                         CL.cn[rng_below(&RNG_FLOW, CL.ncn)].root), NULL);
+        submit(f, K_RP_USAGES,
+               xasprintf("GET /resource_providers/%s/usages",
+                         CL.cn[rng_below(&RNG_FLOW, CL.ncn)].root),
+               NULL);
     else
-        submit(f, K_OSC_USAGES, xasprintf("GET /usages?project_id=%s",
-                                          CL.pu[rng_below(&RNG_FLOW, CL.npu)].p), NULL);
+        submit(f, K_OSC_USAGES,
+               xasprintf("GET /usages?project_id=%s",
+                         CL.pu[rng_below(&RNG_FLOW, CL.npu)].p),
+               NULL);
     return 1;
 }
 
@@ -1491,15 +1887,26 @@ static int listing_step(flow_t *f)
  * build.py's providers carry (OVS supports 4, and also PUTs
  * CUSTOM_NETWORK_TUNNEL_PROVIDER: left out so that the run creates no
  * traits); the agent's packet-rate inventory PUT (step 10) is left out. */
-enum { N_NAME, N_PHYSNET, N_VNIC, N_PUT_AGENT, N_PUT_DEV, N_DEV_TRAITS,
-       N_AGENT_TRAITS, N_DEV_INV };
-static const char *VNIC[2] = {"CUSTOM_VNIC_TYPE_NORMAL", "CUSTOM_VNIC_TYPE_DIRECT"};
+enum {
+    N_NAME,
+    N_PHYSNET,
+    N_VNIC,
+    N_PUT_AGENT,
+    N_PUT_DEV,
+    N_DEV_TRAITS,
+    N_AGENT_TRAITS,
+    N_DEV_INV
+};
+static const char *VNIC[2] = { "CUSTOM_VNIC_TYPE_NORMAL",
+                               "CUSTOM_VNIC_TYPE_DIRECT" };
 
 static void neutron_plan(flow_t *f, int ndev)
 {
-    static const int per_dev[] = {N_NAME, N_PHYSNET, -1, N_PUT_AGENT, N_PUT_DEV,
-                                  N_DEV_TRAITS, N_AGENT_TRAITS, N_DEV_INV};
-    if (ndev > 4) ndev = 4;
+    static const int per_dev[] = { N_NAME,         N_PHYSNET, -1,
+                                   N_PUT_AGENT,    N_PUT_DEV, N_DEV_TRAITS,
+                                   N_AGENT_TRAITS, N_DEV_INV };
+    if (ndev > 4)
+        ndev = 4;
     f->nops = 0;
     for (size_t k = 0; k < sizeof per_dev / sizeof *per_dev; k++) {
         int n = per_dev[k] == N_AGENT_TRAITS ? 1 : per_dev[k] < 0 ? 2 : ndev;
@@ -1513,12 +1920,15 @@ static void neutron_plan(flow_t *f, int ndev)
 
 /* PUT /resource_providers/{u} {name, parent_provider_uuid} (neutron-lib's
  * ensure_resource_provider); names as build.py gives them. */
-static void neutron_put_rp(flow_t *f, const char *u, const char *parent, const char *name)
+static void neutron_put_rp(flow_t *f, const char *u, const char *parent,
+                           const char *name)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "name", json_object_new_string(name));
-    json_object_object_add(o, "parent_provider_uuid", json_object_new_string(parent));
-    submit(f, K_NEU_PUT_RP, xasprintf("PUT /resource_providers/%s", u), json_dup(o));
+    json_object_object_add(o, "parent_provider_uuid",
+                           json_object_new_string(parent));
+    submit(f, K_NEU_PUT_RP, xasprintf("PUT /resource_providers/%s", u),
+           json_dup(o));
 }
 
 /* The first request of the current operation. */
@@ -1528,11 +1938,13 @@ static int neutron_request(flow_t *f)
     int op = f->ops[f->op][0], d = f->ops[f->op][1];
     char name[256];
     switch (op) {
-    case N_NAME:    /* neutron looks the hypervisor up once per bridge */
-        submit(f, K_NEU_BY_NAME, xasprintf("GET /resource_providers?name=%s", cn->host), NULL);
+    case N_NAME: /* neutron looks the hypervisor up once per bridge */
+        submit(f, K_NEU_BY_NAME,
+               xasprintf("GET /resource_providers?name=%s", cn->host), NULL);
         break;
     case N_PHYSNET:
-        submit(f, K_NEU_TRAIT, xasprintf("PUT /traits/CUSTOM_PHYSNET_PHYSNET%d", d), NULL);
+        submit(f, K_NEU_TRAIT,
+               xasprintf("PUT /traits/CUSTOM_PHYSNET_PHYSNET%d", d), NULL);
         break;
     case N_VNIC:
         submit(f, K_NEU_TRAIT, xasprintf("PUT /traits/%s", VNIC[d]), NULL);
@@ -1542,18 +1954,22 @@ static int neutron_request(flow_t *f)
         neutron_put_rp(f, cn->agent, cn->root, name);
         break;
     case N_PUT_DEV:
-        snprintf(name, sizeof name, "%s:Open vSwitch agent:br-phy%d", cn->host, d);
+        snprintf(name, sizeof name, "%s:Open vSwitch agent:br-phy%d", cn->host,
+                 d);
         neutron_put_rp(f, cn->devs[d], cn->agent, name);
         break;
-    case N_DEV_INV:     /* see neutron_put */
+    case N_DEV_INV: /* see neutron_put */
         f->pos = 1;
-        submit(f, K_NEU_GET_INV, xasprintf("GET /resource_providers/%s/inventories",
-                                           cn->devs[d]), NULL);
+        submit(f, K_NEU_GET_INV,
+               xasprintf("GET /resource_providers/%s/inventories", cn->devs[d]),
+               NULL);
         break;
-    default:            /* the GET only fetches the generation */
+    default: /* the GET only fetches the generation */
         f->pos = 1;
-        submit(f, K_NEU_GET_RP, xasprintf("GET /resource_providers/%s",
-                                          op == N_AGENT_TRAITS ? cn->agent : cn->devs[d]), NULL);
+        submit(f, K_NEU_GET_RP,
+               xasprintf("GET /resource_providers/%s",
+                         op == N_AGENT_TRAITS ? cn->agent : cn->devs[d]),
+               NULL);
     }
     return 1;
 }
@@ -1571,10 +1987,14 @@ static int neutron_put(flow_t *f, int status, const char *body, size_t len)
     if (o && !json_object_object_get_ex(o, "resource_provider_generation", &g))
         json_object_object_get_ex(o, "generation", &g);
     f->pos = 2;
-    if (!g) { json_object_put(o); return 0; }       /* skip to the next op */
+    if (!g) {
+        json_object_put(o);
+        return 0;
+    } /* skip to the next op */
     if (op == N_DEV_INV) {
-        submit(f, K_NEU_PUT_INV, xasprintf("PUT /resource_providers/%s/inventories",
-                                           cn->devs[d]), json_dup(o));
+        submit(f, K_NEU_PUT_INV,
+               xasprintf("PUT /resource_providers/%s/inventories", cn->devs[d]),
+               json_dup(o));
         return 1;
     }
     json_object *b = json_object_new_object(), *t = json_object_new_array();
@@ -1582,12 +2002,15 @@ static int neutron_put(flow_t *f, int status, const char *body, size_t len)
     snprintf(physnet, sizeof physnet, "CUSTOM_PHYSNET_PHYSNET%d", d);
     if (op == N_DEV_TRAITS)
         json_object_array_add(t, json_object_new_string(physnet));
-    for (int v = 0; v < 2; v++) json_object_array_add(t, json_object_new_string(VNIC[v]));
+    for (int v = 0; v < 2; v++)
+        json_object_array_add(t, json_object_new_string(VNIC[v]));
     json_object_object_add(b, "traits", t);
-    json_object_object_add(b, "resource_provider_generation", json_object_get(g));
+    json_object_object_add(b, "resource_provider_generation",
+                           json_object_get(g));
     json_object_put(o);
-    submit(f, K_NEU_RP_TRAITS, xasprintf("PUT /resource_providers/%s/traits",
-                                         op == N_AGENT_TRAITS ? cn->agent : cn->devs[d]),
+    submit(f, K_NEU_RP_TRAITS,
+           xasprintf("PUT /resource_providers/%s/traits",
+                     op == N_AGENT_TRAITS ? cn->agent : cn->devs[d]),
            json_dup(b));
     return 1;
 }
@@ -1596,19 +2019,23 @@ static int neutron_put(flow_t *f, int status, const char *body, size_t len)
  * concurrent_update, 10 tries in all (TRAFFIC.md 6 step 7). */
 static int neutron_step(flow_t *f, int status, const char *body, size_t len)
 {
-    if (f->pos == 1 && neutron_put(f, status, body, len)) return 1;
-    if (f->pos == 2 && status == 409) FCOUNT(f, conflicts);
+    if (f->pos == 1 && neutron_put(f, status, body, len))
+        return 1;
+    if (f->pos == 2 && status == 409)
+        FCOUNT(f, conflicts);
     if (f->pos == 2 && concurrent_update(status, body) && ++f->retries < 10)
         return neutron_request(f);
     f->pos = f->retries = 0;
-    if (++f->op >= f->nops) return 0;
+    if (++f->op >= f->nops)
+        return 0;
     return neutron_request(f);
 }
 
 static int flood_step(flow_t *f)
 {
     f->step++;
-    if (now_s() >= L.t_end) return 0;
+    if (now_s() >= L.t_end)
+        return 0;
     submit(f, K_FLOOD, xasprintf("GET %s", O.flood), NULL);
     return 1;
 }
@@ -1618,35 +2045,55 @@ static int flood_step(flow_t *f)
 static void flow_next(flow_t *f, int status, const char *body, size_t len)
 {
     int more;
-    if (f->started) f->ready = now_s();
+    if (f->started)
+        f->ready = now_s();
     f->started = 1;
     switch (f->type) {
     case F_PERIODIC:
-    case F_RACK:     more = periodic_step(f, status, body, len); break;
-    case F_BOOT:     more = boot_step(f, status, body, len); break;
-    case F_DELETE:   more = delete_step(f, status, body, len); break;
-    case F_MIGRATE:  more = migrate_step(f, status, body, len); break;
-    case F_LISTING:  more = listing_step(f); break;
-    case F_NEUTRON:  more = neutron_step(f, status, body, len); break;
-    default:         more = flood_step(f); break;
+    case F_RACK:
+        more = periodic_step(f, status, body, len);
+        break;
+    case F_BOOT:
+        more = boot_step(f, status, body, len);
+        break;
+    case F_DELETE:
+        more = delete_step(f, status, body, len);
+        break;
+    case F_MIGRATE:
+        more = migrate_step(f, status, body, len);
+        break;
+    case F_LISTING:
+        more = listing_step(f);
+        break;
+    case F_NEUTRON:
+        more = neutron_step(f, status, body, len);
+        break;
+    default:
+        more = flood_step(f);
+        break;
     }
-    if (!more) flow_free(f);
+    if (!more)
+        flow_free(f);
 }
 
 /* ---- the schedule ----------------------------------------------------- */
 
 static void start_boot(double t)
 {
-    if (!CL.npu) return;
+    if (!CL.npu)
+        return;
     flow_t *f = flow_new(F_BOOT, C_SCHED, t);
     const pu_t *pu = &CL.pu[rng_below(&RNG_FLOW, CL.npu)];
-    f->p = pu->p; f->u = pu->u;
+    f->p = pu->p;
+    f->u = pu->u;
     if (CL.nir && rng_unit(&RNG_FLOW) < O.baremetal) {
         f->rc = CL.ir[rng_below(&RNG_FLOW, CL.nir)].rc;
         FCOUNT(f, baremetal);
-    } else if (CL.nfl) {
+    }
+    else if (CL.nfl) {
         f->fl = &CL.fl[rng_below(&RNG_FLOW, CL.nfl)];
-    } else {
+    }
+    else {
         flow_free(f);
         return;
     }
@@ -1656,11 +2103,16 @@ static void start_boot(double t)
 /* Delete takes the instance out of the pool; migrate leaves it in. */
 static void start_instance_flow(int type, int cls, double t)
 {
-    if (!CL.nin) return;
+    if (!CL.nin)
+        return;
     size_t i = rng_below(&RNG_FLOW, CL.nin);
     flow_t *f = flow_new(type, cls, t);
-    f->c = CL.in[i].c; f->p = CL.in[i].p; f->u = CL.in[i].u; f->host = CL.in[i].host;
-    if (type == F_DELETE) CL.in[i] = CL.in[--CL.nin];
+    f->c = CL.in[i].c;
+    f->p = CL.in[i].p;
+    f->u = CL.in[i].u;
+    f->host = CL.in[i].host;
+    if (type == F_DELETE)
+        CL.in[i] = CL.in[--CL.nin];
     flow_next(f, 0, NULL, 0);
 }
 
@@ -1670,17 +2122,20 @@ static void start_instance_flow(int type, int cls, double t)
 static void start_compute_flow(int type, int compute, double t)
 {
     compute_t *cn = &CL.cn[compute];
-    if (type == F_NEUTRON && (!cn->agent || !cn->ndev)) return;
+    if (type == F_NEUTRON && (!cn->agent || !cn->ndev))
+        return;
     flow_t *f = flow_new(type, type == F_NEUTRON ? C_NEUTRON : C_PERIODIC, t);
     f->compute = f->sub.compute = compute;
     if (type == F_PERIODIC) {
         f->cleanups = 1;
         f->refresh = O.refresh_k > 0 && ++cn->nper % O.refresh_k == 0;
-    } else if (type == F_RACK) {
+    }
+    else if (type == F_RACK) {
         f->cleanups = 2;
         f->refresh = 1;
         cn->nper = 0;
-    } else {
+    }
+    else {
         neutron_plan(f, cn->ndev);
     }
     flow_next(f, 0, NULL, 0);
@@ -1692,18 +2147,24 @@ static void fire(timer_t_ tm, double now)
 {
     double next = -1;
     if (tm.type == T_RECONNECT) {
-        if (L.conns[tm.idx].state == CS_DOWN) conn_open(&L.conns[tm.idx]);
+        if (L.conns[tm.idx].state == CS_DOWN)
+            conn_open(&L.conns[tm.idx]);
         return;
     }
-    if (tm.t >= L.t_end) return;
-    if (tm.t >= L.t_warm) h_add(&L.lag, now - tm.t);
+    if (tm.t >= L.t_end)
+        return;
+    if (tm.t >= L.t_warm)
+        h_add(&L.lag, now - tm.t);
     switch (tm.type) {
     case T_PERIODIC:
         /* fixed start-to-start spacing, as oslo.service runs it (TRAFFIC.md 0) */
         start_compute_flow(F_PERIODIC, tm.idx, tm.t);
         next = tm.t + O.periodic;
         break;
-    case T_BOOT: start_boot(tm.t); next = tm.t + rng_exp(&RNG_SCHED, O.boot_rate); break;
+    case T_BOOT:
+        start_boot(tm.t);
+        next = tm.t + rng_exp(&RNG_SCHED, O.boot_rate);
+        break;
     case T_DELETE:
         start_instance_flow(F_DELETE, C_DELETE, tm.t);
         next = tm.t + rng_exp(&RNG_SCHED, O.delete_rate);
@@ -1713,7 +2174,8 @@ static void fire(timer_t_ tm, double now)
         next = tm.t + rng_exp(&RNG_SCHED, O.migrate_rate);
         break;
     case T_NEUTRON:
-        if (CL.ncn) start_compute_flow(F_NEUTRON, rng_below(&RNG_FLOW, CL.ncn), tm.t);
+        if (CL.ncn)
+            start_compute_flow(F_NEUTRON, rng_below(&RNG_FLOW, CL.ncn), tm.t);
         next = tm.t + rng_exp(&RNG_SCHED, O.neutron_rate);
         break;
     case T_LISTING: {
@@ -1729,7 +2191,8 @@ static void fire(timer_t_ tm, double now)
         break;
     }
     }
-    if (next >= 0 && next < L.t_end) heap_push(next, tm.type, tm.idx);
+    if (next >= 0 && next < L.t_end)
+        heap_push(next, tm.type, tm.idx);
 }
 
 static void schedule_start(void)
@@ -1745,15 +2208,23 @@ static void schedule_start(void)
     for (int i = 0; i < CL.ncn; i++) {
         /* a random first run (periodic_fuzzy_delay), and a random place in
          * the refresh cycle: the computes did not all start together */
-        if (O.periodic > 0) heap_push(t0 + rng_unit(&RNG_SCHED) * O.periodic, T_PERIODIC, i);
-        if (O.refresh_k > 0) CL.cn[i].nper = (int)rng_below(&RNG_SCHED, O.refresh_k);
+        if (O.periodic > 0)
+            heap_push(t0 + rng_unit(&RNG_SCHED) * O.periodic, T_PERIODIC, i);
+        if (O.refresh_k > 0)
+            CL.cn[i].nper = (int)rng_below(&RNG_SCHED, O.refresh_k);
     }
-    if (O.boot_rate > 0) heap_push(t0 + rng_exp(&RNG_SCHED, O.boot_rate), T_BOOT, 0);
-    if (O.delete_rate > 0) heap_push(t0 + rng_exp(&RNG_SCHED, O.delete_rate), T_DELETE, 0);
-    if (O.migrate_rate > 0) heap_push(t0 + rng_exp(&RNG_SCHED, O.migrate_rate), T_MIGRATE, 0);
-    if (O.neutron_rate > 0) heap_push(t0 + rng_exp(&RNG_SCHED, O.neutron_rate), T_NEUTRON, 0);
-    if (O.list_interval > 0) heap_push(t0 + rng_unit(&RNG_SCHED) * O.list_interval, T_LISTING, 0);
-    if (O.rack_k > 0 && CL.ncn) heap_push(t0 + O.rack_t, T_RACK, 0);
+    if (O.boot_rate > 0)
+        heap_push(t0 + rng_exp(&RNG_SCHED, O.boot_rate), T_BOOT, 0);
+    if (O.delete_rate > 0)
+        heap_push(t0 + rng_exp(&RNG_SCHED, O.delete_rate), T_DELETE, 0);
+    if (O.migrate_rate > 0)
+        heap_push(t0 + rng_exp(&RNG_SCHED, O.migrate_rate), T_MIGRATE, 0);
+    if (O.neutron_rate > 0)
+        heap_push(t0 + rng_exp(&RNG_SCHED, O.neutron_rate), T_NEUTRON, 0);
+    if (O.list_interval > 0)
+        heap_push(t0 + rng_unit(&RNG_SCHED) * O.list_interval, T_LISTING, 0);
+    if (O.rack_k > 0 && CL.ncn)
+        heap_push(t0 + O.rack_t, T_RACK, 0);
 }
 
 /* ---- the loop ----------------------------------------------------------- */
@@ -1766,12 +2237,16 @@ static int wait_events(struct epoll_event *evs, int max, double wait)
     static int no_pwait2;
     int n = -1;
     if (!no_pwait2) {
-        struct timespec ts = {(time_t)wait, (long)((wait - (time_t)wait) * 1e9)};
+        struct timespec ts = { (time_t)wait,
+                               (long)((wait - (time_t)wait) * 1e9) };
         n = epoll_pwait2(L.ep, evs, max, &ts, NULL);
-        if (n < 0 && errno == ENOSYS) no_pwait2 = 1;
+        if (n < 0 && errno == ENOSYS)
+            no_pwait2 = 1;
     }
-    if (no_pwait2) n = epoll_wait(L.ep, evs, max, (int)ceil(wait * 1000));
-    if (n < 0 && errno != EINTR) die("epoll: %s", strerror(errno));
+    if (no_pwait2)
+        n = epoll_wait(L.ep, evs, max, (int)ceil(wait * 1000));
+    if (n < 0 && errno != EINTR)
+        die("epoll: %s", strerror(errno));
     return n < 0 ? 0 : n;
 }
 
@@ -1780,13 +2255,18 @@ static void run_loop(void)
     struct epoll_event evs[256];
     for (;;) {
         double now = now_s();
-        while (L.nheap && L.heap[0].t <= now) fire(heap_pop(), now);
-        if (now >= L.t_end && (L.active == 0 || now >= L.t_end + 30)) break;
+        while (L.nheap && L.heap[0].t <= now)
+            fire(heap_pop(), now);
+        if (now >= L.t_end && (L.active == 0 || now >= L.t_end + 30))
+            break;
         double wait = L.nheap ? L.heap[0].t - now : 0.1;
-        if (wait > 0.1) wait = 0.1;
-        if (wait < 0) wait = 0;
+        if (wait > 0.1)
+            wait = 0.1;
+        if (wait < 0)
+            wait = 0;
         int n = wait_events(evs, 256, wait);
-        for (int i = 0; i < n; i++) conn_event(evs[i].data.ptr, evs[i].events);
+        for (int i = 0; i < n; i++)
+            conn_event(evs[i].data.ptr, evs[i].events);
     }
     L.fc.flows_unfinished = L.active;
 }
@@ -1802,10 +2282,14 @@ static json_object *stat_json(const stat_t *s)
     json_object_object_add(o, "4xx", json_object_new_int64(s->s4xx));
     json_object_object_add(o, "5xx", json_object_new_int64(s->s5xx));
     json_object_object_add(o, "neterr", json_object_new_int64(s->neterr));
-    json_object_object_add(o, "p50_ms", json_object_new_double(h_percentile_ms(s, 0.50)));
-    json_object_object_add(o, "p90_ms", json_object_new_double(h_percentile_ms(s, 0.90)));
-    json_object_object_add(o, "p99_ms", json_object_new_double(h_percentile_ms(s, 0.99)));
-    json_object_object_add(o, "max_ms", json_object_new_double(s->max_us / 1000.0));
+    json_object_object_add(o, "p50_ms",
+                           json_object_new_double(h_percentile_ms(s, 0.50)));
+    json_object_object_add(o, "p90_ms",
+                           json_object_new_double(h_percentile_ms(s, 0.90)));
+    json_object_object_add(o, "p99_ms",
+                           json_object_new_double(h_percentile_ms(s, 0.99)));
+    json_object_object_add(o, "max_ms",
+                           json_object_new_double(s->max_us / 1000.0));
     json_object_object_add(o, "bytes", json_object_new_int64(s->bytes));
     return o;
 }
@@ -1813,22 +2297,38 @@ static json_object *stat_json(const stat_t *s)
 static json_object *config_json(void)
 {
     json_object *o = json_object_new_object();
-#define CS(k, v) json_object_object_add(o, k, (v) ? json_object_new_string(v) : NULL)
+#define CS(k, v) \
+    json_object_object_add(o, k, (v) ? json_object_new_string(v) : NULL)
 #define CD(k, v) json_object_object_add(o, k, json_object_new_double(v))
 #define CI(k, v) json_object_object_add(o, k, json_object_new_int64(v))
-    CS("desc", O.desc); CS("host", O.host); CI("port", O.port); CI("conns", O.conns);
-    CS("flood", O.flood); CI("computes", CL.ncn); CD("periodic", O.periodic);
-    CD("refresh", O.refresh); CI("refresh_every", O.refresh_k);
-    CI("quota_placement", O.quota_placement); CD("boot_rate", O.boot_rate); CD("baremetal", O.baremetal);
-    CD("az_fraction", O.az_fraction); CI("host_subset", O.host_subset);
-    CD("delete_rate", O.delete_rate); CD("migrate_rate", O.migrate_rate);
-    CD("list_interval", O.list_interval); CD("neutron_rate", O.neutron_rate);
-    CI("rack_k", O.rack_k); CD("rack_t", O.rack_t); CD("duration", O.duration);
-    CD("warmup", O.warmup); CI("seed", (long long)O.seed);
+    CS("desc", O.desc);
+    CS("host", O.host);
+    CI("port", O.port);
+    CI("conns", O.conns);
+    CS("flood", O.flood);
+    CI("computes", CL.ncn);
+    CD("periodic", O.periodic);
+    CD("refresh", O.refresh);
+    CI("refresh_every", O.refresh_k);
+    CI("quota_placement", O.quota_placement);
+    CD("boot_rate", O.boot_rate);
+    CD("baremetal", O.baremetal);
+    CD("az_fraction", O.az_fraction);
+    CI("host_subset", O.host_subset);
+    CD("delete_rate", O.delete_rate);
+    CD("migrate_rate", O.migrate_rate);
+    CD("list_interval", O.list_interval);
+    CD("neutron_rate", O.neutron_rate);
+    CI("rack_k", O.rack_k);
+    CD("rack_t", O.rack_t);
+    CD("duration", O.duration);
+    CD("warmup", O.warmup);
+    CI("seed", (long long)O.seed);
     json_object *mv = json_object_new_object();
     for (int k = 0; k < K_COUNT; k++)
-        json_object_object_add(mv, KINDS[k].name,
-                               json_object_new_string(KINDS[k].mv ? KINDS[k].mv : "none"));
+        json_object_object_add(
+            mv, KINDS[k].name,
+            json_object_new_string(KINDS[k].mv ? KINDS[k].mv : "none"));
     json_object_object_add(o, "microversions", mv);
     return o;
 }
@@ -1837,11 +2337,21 @@ static json_object *flows_json(void)
 {
     json_object *o = json_object_new_object();
 #define FJ(n) json_object_object_add(o, #n, json_object_new_int64(L.fc.n))
-    FJ(flows_started); FJ(flows_unfinished); FJ(placed); FJ(novalidhost);
-    FJ(claim_retries); FJ(claim_failed); FJ(deleted);
-    FJ(migrated); FJ(skipped); FJ(migrate_conflict); FJ(conflicts); FJ(baremetal);
+    FJ(flows_started);
+    FJ(flows_unfinished);
+    FJ(placed);
+    FJ(novalidhost);
+    FJ(claim_retries);
+    FJ(claim_failed);
+    FJ(deleted);
+    FJ(migrated);
+    FJ(skipped);
+    FJ(migrate_conflict);
+    FJ(conflicts);
+    FJ(baremetal);
     FJ(resent);
-    json_object_object_add(o, "instances_in_pool", json_object_new_int64(CL.nin));
+    json_object_object_add(o, "instances_in_pool",
+                           json_object_new_int64(CL.nin));
     return o;
 }
 
@@ -1855,147 +2365,264 @@ static double cpu_seconds(void)
 
 static void print_row(const char *name, const stat_t *s)
 {
-    printf("%-46s %8llu %8llu %6llu %6llu %5llu %5llu %8.2f %8.2f %8.2f %9.2f\n", name,
-           (unsigned long long)s->count, (unsigned long long)s->s2xx,
-           (unsigned long long)s->s409, (unsigned long long)s->s4xx,
-           (unsigned long long)s->s5xx, (unsigned long long)s->neterr,
-           h_percentile_ms(s, .5), h_percentile_ms(s, .9), h_percentile_ms(s, .99),
-           s->max_us / 1000.0);
+    printf(
+        "%-46s %8llu %8llu %6llu %6llu %5llu %5llu %8.2f %8.2f %8.2f %9.2f\n",
+        name, (unsigned long long)s->count, (unsigned long long)s->s2xx,
+        (unsigned long long)s->s409, (unsigned long long)s->s4xx,
+        (unsigned long long)s->s5xx, (unsigned long long)s->neterr,
+        h_percentile_ms(s, .5), h_percentile_ms(s, .9), h_percentile_ms(s, .99),
+        s->max_us / 1000.0);
 }
 
 static void report(double t_stop)
 {
     uint64_t total = 0;
-    for (int c = 0; c < C_COUNT; c++) total += L.classes[c].count;
+    for (int c = 0; c < C_COUNT; c++)
+        total += L.classes[c].count;
     double span = (L.t_last > L.t_warm ? L.t_last : t_stop) - L.t_warm;
     double rps = span > 0 ? total / span : 0, cpu = cpu_seconds();
-    json_object *root = json_object_new_object(), *ov = json_object_new_object();
-    json_object *cls = json_object_new_object(), *kinds = json_object_new_object();
+    json_object *root = json_object_new_object(),
+                *ov = json_object_new_object();
+    json_object *cls = json_object_new_object(),
+                *kinds = json_object_new_object();
     json_object_object_add(ov, "requests", json_object_new_int64(total));
     json_object_object_add(ov, "requests_per_s", json_object_new_double(rps));
-    json_object_object_add(ov, "duration_s", json_object_new_double(t_stop - L.t0));
+    json_object_object_add(ov, "duration_s",
+                           json_object_new_double(t_stop - L.t0));
     json_object_object_add(ov, "measured_s", json_object_new_double(span));
-    json_object_object_add(ov, "lag_p99_ms", json_object_new_double(h_percentile_ms(&L.lag, .99)));
-    json_object_object_add(ov, "lag_max_ms", json_object_new_double(L.lag.max_us / 1000.0));
+    json_object_object_add(
+        ov, "lag_p99_ms", json_object_new_double(h_percentile_ms(&L.lag, .99)));
+    json_object_object_add(ov, "lag_max_ms",
+                           json_object_new_double(L.lag.max_us / 1000.0));
     json_object_object_add(ov, "cpu_s", json_object_new_double(cpu));
     for (int c = 0; c < C_COUNT; c++)
-        if (L.classes[c].count) json_object_object_add(cls, CLASS_NAMES[c], stat_json(&L.classes[c]));
+        if (L.classes[c].count)
+            json_object_object_add(cls, CLASS_NAMES[c],
+                                   stat_json(&L.classes[c]));
     for (int k = 0; k < K_COUNT; k++)
-        if (L.kinds[k].count) json_object_object_add(kinds, KINDS[k].name, stat_json(&L.kinds[k]));
+        if (L.kinds[k].count)
+            json_object_object_add(kinds, KINDS[k].name,
+                                   stat_json(&L.kinds[k]));
     json_object_object_add(root, "config", config_json());
     json_object_object_add(root, "overall", ov);
     json_object_object_add(root, "classes", cls);
     json_object_object_add(root, "kinds", kinds);
     json_object_object_add(root, "flows", flows_json());
-    if (O.out && json_object_to_file_ext(O.out, root, JSON_C_TO_STRING_PRETTY) < 0)
+    if (O.out &&
+        json_object_to_file_ext(O.out, root, JSON_C_TO_STRING_PRETTY) < 0)
         fprintf(stderr, "cloudload: cannot write %s\n", O.out);
     json_object_put(root);
 
-    printf("%-46s %8s %8s %6s %6s %5s %5s %8s %8s %8s %9s\n", "kind / class", "count",
-           "2xx", "409", "4xx", "5xx", "err", "p50ms", "p90ms", "p99ms", "max_ms");
-    for (int k = 0; k < K_COUNT; k++) if (L.kinds[k].count) print_row(KINDS[k].name, &L.kinds[k]);
-    for (int c = 0; c < C_COUNT; c++) if (L.classes[c].count) {
-        char n[64];
-        snprintf(n, sizeof n, "[%s]", CLASS_NAMES[c]);
-        print_row(n, &L.classes[c]);
-    }
-    printf("requests %llu in %.1f s: %.0f/s; lag p99 %.2f ms max %.2f ms; cpu %.2f s\n",
+    printf("%-46s %8s %8s %6s %6s %5s %5s %8s %8s %8s %9s\n", "kind / class",
+           "count", "2xx", "409", "4xx", "5xx", "err", "p50ms", "p90ms",
+           "p99ms", "max_ms");
+    for (int k = 0; k < K_COUNT; k++)
+        if (L.kinds[k].count)
+            print_row(KINDS[k].name, &L.kinds[k]);
+    for (int c = 0; c < C_COUNT; c++)
+        if (L.classes[c].count) {
+            char n[64];
+            snprintf(n, sizeof n, "[%s]", CLASS_NAMES[c]);
+            print_row(n, &L.classes[c]);
+        }
+    printf("requests %llu in %.1f s: %.0f/s; lag p99 %.2f ms max %.2f ms; cpu "
+           "%.2f s\n",
            (unsigned long long)total, span, rps, h_percentile_ms(&L.lag, .99),
            L.lag.max_us / 1000.0, cpu);
-    printf("placed %llu novalidhost %llu claim_retries %llu claim_failed %llu deleted %llu "
-           "migrated %llu skipped %llu migrate_conflict %llu neutron_conflicts %llu unfinished %llu\n",
-           (unsigned long long)L.fc.placed, (unsigned long long)L.fc.novalidhost,
-           (unsigned long long)L.fc.claim_retries, (unsigned long long)L.fc.claim_failed,
-           (unsigned long long)L.fc.deleted, (unsigned long long)L.fc.migrated,
-           (unsigned long long)L.fc.skipped, (unsigned long long)L.fc.migrate_conflict,
-           (unsigned long long)L.fc.conflicts, (unsigned long long)L.fc.flows_unfinished);
+    printf(
+        "placed %llu novalidhost %llu claim_retries %llu claim_failed %llu "
+        "deleted %llu "
+        "migrated %llu skipped %llu migrate_conflict %llu neutron_conflicts "
+        "%llu unfinished %llu\n",
+        (unsigned long long)L.fc.placed, (unsigned long long)L.fc.novalidhost,
+        (unsigned long long)L.fc.claim_retries,
+        (unsigned long long)L.fc.claim_failed, (unsigned long long)L.fc.deleted,
+        (unsigned long long)L.fc.migrated, (unsigned long long)L.fc.skipped,
+        (unsigned long long)L.fc.migrate_conflict,
+        (unsigned long long)L.fc.conflicts,
+        (unsigned long long)L.fc.flows_unfinished);
 }
 
 /* ---- main --------------------------------------------------------------- */
 
 static void usage(void)
 {
-    fputs(
-"usage: cloudload --desc FILE [options] | --flood PATH [options]\n"
-"  --host H (127.0.0.1) --port P (8778) --conns M (64) --computes N (all)\n"
-"  --periodic S (60) --refresh S (300) --list-interval S (10)   (0 disables)\n"
-"    a periodic refreshes its tree on every K-th run, K = floor(refresh /\n"
-"    periodic) + 1 (nova's strict > staleness test: 300/60 -> every 6th)\n"
-"  --quota-placement  boots GET /usages twice (nova count_usage_from_placement)\n"
-"  --boot-rate R --delete-rate R --migrate-rate R --neutron-rate R  (per s)\n"
-"  --baremetal F (0.05) --az-fraction F (0.3) --host-subset N (5)\n"
-"  --rack-start K@T  --duration S (60) --warmup S (5) --seed N\n"
-"  --out FILE (JSON)  --log-failures FILE  --flood PATH (closed-loop ceiling)\n"
-"desc records: N n | CN idx root k uuid... | AG root agg[,agg] | PU proj user |\n"
-"  IN consumer proj user [compute index of its host, -1 none] |\n"
-"  NB root host agent bridge... | FL name vcpu ram_mb disk_gb traits|- |\n"
-"  AZ agg | IR node rc\n",
-        stderr);
+    fputs("usage: cloudload --desc FILE [options] | --flood PATH [options]\n"
+          "  --host H (127.0.0.1) --port P (8778) --conns M (64) --computes N "
+          "(all)\n"
+          "  --periodic S (60) --refresh S (300) --list-interval S (10)   (0 "
+          "disables)\n"
+          "    a periodic refreshes its tree on every K-th run, K = "
+          "floor(refresh /\n"
+          "    periodic) + 1 (nova's strict > staleness test: 300/60 -> every "
+          "6th)\n"
+          "  --quota-placement  boots GET /usages twice (nova "
+          "count_usage_from_placement)\n"
+          "  --boot-rate R --delete-rate R --migrate-rate R --neutron-rate R  "
+          "(per s)\n"
+          "  --baremetal F (0.05) --az-fraction F (0.3) --host-subset N (5)\n"
+          "  --rack-start K@T  --duration S (60) --warmup S (5) --seed N\n"
+          "  --out FILE (JSON)  --log-failures FILE  --flood PATH (closed-loop "
+          "ceiling)\n"
+          "desc records: N n | CN idx root k uuid... | AG root agg[,agg] | PU "
+          "proj user |\n"
+          "  IN consumer proj user [compute index of its host, -1 none] |\n"
+          "  NB root host agent bridge... | FL name vcpu ram_mb disk_gb "
+          "traits|- |\n"
+          "  AZ agg | IR node rc\n",
+          stderr);
     exit(2);
 }
 
 static void parse_args(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"desc", 1, 0, 'd'}, {"host", 1, 0, 'H'}, {"port", 1, 0, 'p'}, {"conns", 1, 0, 'c'},
-        {"computes", 1, 0, 'n'}, {"periodic", 1, 0, 1}, {"refresh", 1, 0, 2},
-        {"boot-rate", 1, 0, 3}, {"baremetal", 1, 0, 4}, {"az-fraction", 1, 0, 5},
-        {"host-subset", 1, 0, 6}, {"delete-rate", 1, 0, 7}, {"migrate-rate", 1, 0, 8},
-        {"list-interval", 1, 0, 9}, {"neutron-rate", 1, 0, 10}, {"rack-start", 1, 0, 11},
-        {"duration", 1, 0, 12}, {"warmup", 1, 0, 13}, {"seed", 1, 0, 14},
-        {"flood", 1, 0, 15}, {"out", 1, 0, 16}, {"log-failures", 1, 0, 17},
-        {"quota-placement", 0, 0, 18},
-        {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    static const struct option lo[] = { { "desc", 1, 0, 'd' },
+                                        { "host", 1, 0, 'H' },
+                                        { "port", 1, 0, 'p' },
+                                        { "conns", 1, 0, 'c' },
+                                        { "computes", 1, 0, 'n' },
+                                        { "periodic", 1, 0, 1 },
+                                        { "refresh", 1, 0, 2 },
+                                        { "boot-rate", 1, 0, 3 },
+                                        { "baremetal", 1, 0, 4 },
+                                        { "az-fraction", 1, 0, 5 },
+                                        { "host-subset", 1, 0, 6 },
+                                        { "delete-rate", 1, 0, 7 },
+                                        { "migrate-rate", 1, 0, 8 },
+                                        { "list-interval", 1, 0, 9 },
+                                        { "neutron-rate", 1, 0, 10 },
+                                        { "rack-start", 1, 0, 11 },
+                                        { "duration", 1, 0, 12 },
+                                        { "warmup", 1, 0, 13 },
+                                        { "seed", 1, 0, 14 },
+                                        { "flood", 1, 0, 15 },
+                                        { "out", 1, 0, 16 },
+                                        { "log-failures", 1, 0, 17 },
+                                        { "quota-placement", 0, 0, 18 },
+                                        { "help", 0, 0, 'h' },
+                                        { 0, 0, 0, 0 } };
     int ch;
     while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (ch) {
-        case 'd': O.desc = optarg; break;
-        case 'H': O.host = optarg; break;
-        case 'p': O.port = atoi(optarg); break;
-        case 'c': O.conns = atoi(optarg); break;
-        case 'n': O.computes = atoi(optarg); break;
-        case 1: O.periodic = atof(optarg); break;
-        case 2: O.refresh = atof(optarg); break;
-        case 3: O.boot_rate = atof(optarg); break;
-        case 4: O.baremetal = atof(optarg); break;
-        case 5: O.az_fraction = atof(optarg); break;
-        case 6: O.host_subset = atoi(optarg); break;
-        case 7: O.delete_rate = atof(optarg); break;
-        case 8: O.migrate_rate = atof(optarg); break;
-        case 9: O.list_interval = atof(optarg); break;
-        case 10: O.neutron_rate = atof(optarg); break;
-        case 11:
-            if (sscanf(optarg, "%d@%lf", &O.rack_k, &O.rack_t) != 2) usage();
+        case 'd':
+            O.desc = optarg;
             break;
-        case 12: O.duration = atof(optarg); break;
-        case 13: O.warmup = atof(optarg); break;
-        case 14: O.seed = strtoull(optarg, NULL, 0); break;
-        case 15: O.flood = optarg; break;
-        case 16: O.out = optarg; break;
-        case 17: O.log_failures = optarg; break;
-        case 18: O.quota_placement = 1; break;
-        default: usage();
+        case 'H':
+            O.host = optarg;
+            break;
+        case 'p':
+            O.port = atoi(optarg);
+            break;
+        case 'c':
+            O.conns = atoi(optarg);
+            break;
+        case 'n':
+            O.computes = atoi(optarg);
+            break;
+        case 1:
+            O.periodic = atof(optarg);
+            break;
+        case 2:
+            O.refresh = atof(optarg);
+            break;
+        case 3:
+            O.boot_rate = atof(optarg);
+            break;
+        case 4:
+            O.baremetal = atof(optarg);
+            break;
+        case 5:
+            O.az_fraction = atof(optarg);
+            break;
+        case 6:
+            O.host_subset = atoi(optarg);
+            break;
+        case 7:
+            O.delete_rate = atof(optarg);
+            break;
+        case 8:
+            O.migrate_rate = atof(optarg);
+            break;
+        case 9:
+            O.list_interval = atof(optarg);
+            break;
+        case 10:
+            O.neutron_rate = atof(optarg);
+            break;
+        case 11:
+            if (sscanf(optarg, "%d@%lf", &O.rack_k, &O.rack_t) != 2)
+                usage();
+            break;
+        case 12:
+            O.duration = atof(optarg);
+            break;
+        case 13:
+            O.warmup = atof(optarg);
+            break;
+        case 14:
+            O.seed = strtoull(optarg, NULL, 0);
+            break;
+        case 15:
+            O.flood = optarg;
+            break;
+        case 16:
+            O.out = optarg;
+            break;
+        case 17:
+            O.log_failures = optarg;
+            break;
+        case 18:
+            O.quota_placement = 1;
+            break;
+        default:
+            usage();
         }
     }
-    if ((!O.desc && !O.flood) || O.conns < 1 || optind != argc) usage();
-    if (O.host_subset < 1) O.host_subset = 1;
-    O.refresh_k = O.refresh > 0 && O.periodic > 0 ? (int)floor(O.refresh / O.periodic) + 1 : 0;
+    if ((!O.desc && !O.flood) || O.conns < 1 || optind != argc)
+        usage();
+    if (O.host_subset < 1)
+        O.host_subset = 1;
+    O.refresh_k = O.refresh > 0 && O.periodic > 0
+                      ? (int)floor(O.refresh / O.periodic) + 1
+                      : 0;
 }
 
 static void cleanup(void)
 {
     for (int i = 0; i < O.conns; i++) {
         conn_t *c = &L.conns[i];
-        if (c->cur) flow_free(c->cur);
-        if (c->fd >= 0) close(c->fd);
-        free(c->in); free(c->out);
+        if (c->cur)
+            flow_free(c->cur);
+        if (c->fd >= 0)
+            close(c->fd);
+        free(c->in);
+        free(c->out);
     }
-    while (L.qhead) { flow_t *f = L.qhead; L.qhead = f->qnext; flow_free(f); }
-    free(L.conns); free(L.idle); free(L.heap);
-    while (ARENA) { struct arena_block *b = ARENA; ARENA = b->next; free(b); }
-    free(CL.text); free(CL.cn); free(CL.treeptrs); free(CL.pu); free(CL.in);
-    free(CL.fl); free(CL.az); free(CL.ir); free(CL.ag); free(CL.slot);
-    if (L.logf) fclose(L.logf);
+    while (L.qhead) {
+        flow_t *f = L.qhead;
+        L.qhead = f->qnext;
+        flow_free(f);
+    }
+    free(L.conns);
+    free(L.idle);
+    free(L.heap);
+    while (ARENA) {
+        struct arena_block *b = ARENA;
+        ARENA = b->next;
+        free(b);
+    }
+    free(CL.text);
+    free(CL.cn);
+    free(CL.treeptrs);
+    free(CL.pu);
+    free(CL.in);
+    free(CL.fl);
+    free(CL.az);
+    free(CL.ir);
+    free(CL.ag);
+    free(CL.slot);
+    if (L.logf)
+        fclose(L.logf);
     close(L.ep);
 }
 
@@ -2004,18 +2631,25 @@ int main(int argc, char **argv)
     parse_args(argc, argv);
     RNG_SCHED.s = O.seed * 0x100000001b3ULL + 1;
     RNG_FLOW.s = O.seed ^ 0x5bd1e995deadbeefULL;
-    RNG_UUID.s = (uint64_t)time(NULL) * 1000003ULL ^ (uint64_t)getpid() << 32 ^ (uint64_t)(now_s() * 1e9);
-    if (O.desc) load_desc(O.desc);
+    RNG_UUID.s = (uint64_t)time(NULL) * 1000003ULL ^ (uint64_t)getpid() << 32 ^
+                 (uint64_t)(now_s() * 1e9);
+    if (O.desc)
+        load_desc(O.desc);
     if (O.log_failures && !(L.logf = fopen(O.log_failures, "a")))
         die("%s: %s", O.log_failures, strerror(errno));
     L.addr.sin_family = AF_INET;
     L.addr.sin_port = htons(O.port);
-    if (inet_pton(AF_INET, O.host, &L.addr.sin_addr) != 1) die("bad --host %s (IPv4)", O.host);
+    if (inet_pton(AF_INET, O.host, &L.addr.sin_addr) != 1)
+        die("bad --host %s (IPv4)", O.host);
     signal(SIGPIPE, SIG_IGN);
     L.ep = epoll_create1(EPOLL_CLOEXEC);
     L.conns = calloc(O.conns, sizeof *L.conns);
     L.idle = xmalloc(O.conns * sizeof *L.idle);
-    for (int i = 0; i < O.conns; i++) { L.conns[i].idx = i; L.conns[i].fd = -1; conn_open(&L.conns[i]); }
+    for (int i = 0; i < O.conns; i++) {
+        L.conns[i].idx = i;
+        L.conns[i].fd = -1;
+        conn_open(&L.conns[i]);
+    }
     L.t0 = now_s();
     L.t_warm = L.t0 + O.warmup;
     L.t_end = L.t0 + O.duration;
