@@ -125,18 +125,23 @@ static const struct kind_def {
  * compute-side reads inside boots, deletes and migrations (tree syncs and
  * the compute's GET /allocations/{c}) count as periodic: they are the same
  * resource-tracker reads (TRAFFIC.md 1c); a migration's confirm PUT counts
- * as delete. */
+ * as delete. A rack's restart (TRAFFIC.md 2) is counted apart, as
+ * rackstart: its reads are the periodic's, but forty computes at once are a
+ * burst whose own latency says how long the rack takes to sync, where the
+ * periodic class says what the steady cloud sees. */
 enum cls {
     C_PERIODIC,
     C_SCHED,
     C_DELETE,
     C_LISTING,
     C_NEUTRON,
+    C_RACK,
     C_FLOOD,
     C_COUNT
 };
 static const char *CLASS_NAMES[C_COUNT] = { "periodic", "sched",   "delete",
-                                            "listing",  "neutron", "flood" };
+                                            "listing",  "neutron", "rackstart",
+                                            "flood" };
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -741,7 +746,7 @@ static void submit_as(flow_t *f, int cls, int kind, char *method_path,
                       char *body)
 {
     f->kind = kind;
-    f->rcls = cls;
+    f->rcls = f->type == F_RACK && cls == C_PERIODIC ? C_RACK : cls;
     free(f->method_path);
     free(f->body);
     f->method_path = method_path;
