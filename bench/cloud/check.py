@@ -23,12 +23,15 @@ aggregates; providers by uuid). The database is read with psql (the DB URL
 as postgresql://user:pass@host:port/db).
 """
 import argparse
-import http.client
 import json
 import random
 import subprocess
+import os
 import sys
-import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', '..', 't', 'lib'))
+from placement_client import Api  # noqa: E402
 
 READS = (('allocations', '1.0'), ('in_tree', '1.14'), ('aggregates', '1.19'),
          ('traits', '1.6'), ('usages', '1.0'))
@@ -91,33 +94,9 @@ WHERE i.id IS NULL GROUP BY 1, 2, 3""")
 
 
 # ------------------------------------------------------------------- http
-class Server:
-    def __init__(self, url):
-        u = urllib.parse.urlsplit(url if '//' in url else 'http://' + url)
-        self.host, self.port = u.hostname, u.port or 80
-        self.prefix = u.path.rstrip('/')
-        self.conn = None
-
-    def get(self, path, mv):
-        hdr = {'X-Auth-Token': 'admin', 'Accept': 'application/json',
-               'OpenStack-API-Version': 'placement ' + mv}
-        for attempt in (0, 1):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
-            try:
-                self.conn.request('GET', self.prefix + path, headers=hdr)
-                r = self.conn.getresponse()
-                body = r.read()
-                if r.getheader('connection', '').lower() == 'close':
-                    self.conn.close()
-                    self.conn = None
-                return r.status, body
-            except (http.client.HTTPException, OSError):
-                self.conn.close()
-                self.conn = None
-                if attempt:
-                    raise
-        raise AssertionError('unreachable')
+def server(url):
+    """A kept-alive client of one Placement server (t/lib's)."""
+    return Api(url if '//' in url else 'http://' + url)
 
 
 def normalize(x):
@@ -137,13 +116,9 @@ def normalize(x):
     return x
 
 
-def answer(server, path, mv):
-    status, body = server.get(path, mv)
-    try:
-        doc = normalize(json.loads(body.decode('utf-8')))
-    except ValueError:
-        doc = body.decode('utf-8', 'replace')
-    return status, doc
+def answer(api, path, mv):
+    status, doc = api.call('GET', path, mv=mv)
+    return status, normalize(doc)
 
 
 def read_desc(path):
@@ -196,7 +171,7 @@ class Tally:
 
 
 def compare(a):
-    sa, sb = Server(a.a), Server(a.b)
+    sa, sb = server(a.a), server(a.b)
     t = Tally('compare')
     for root, tree in sample(read_desc(a.desc), a.sample, a.seed):
         for kind, path in requests_for(root, tree):
@@ -260,7 +235,7 @@ JOIN traits t ON t.id = x.trait_id
 WHERE rp.uuid IN (%s)""" % qa):
         traits[u].append(tn)
 
-    sa = Server(a.a)
+    sa = server(a.a)
     t = Tally('truth')
     for root, tree in trees:
         for kind, path in requests_for(root, tree):

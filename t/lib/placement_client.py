@@ -18,11 +18,12 @@ class Api:
         self.conn = http.client.HTTPConnection(u.hostname, u.port,
                                                timeout=120)
 
-    def call(self, method, path, body=None):
-        """(status, decoded JSON body or None)"""
+    def call(self, method, path, body=None, mv=None):
+        """(status, decoded JSON body or None); mv: another microversion
+        than 1.39 for this request"""
         data = json.dumps(body) if body is not None else None
         try:
-            resp = self.send(method, path, data)
+            resp = self.send(method, path, data, mv)
         except (http.client.RemoteDisconnected, ConnectionResetError,
                 BrokenPipeError):
             # httpd closed the kept-alive connection while it was idle
@@ -30,13 +31,17 @@ class Api:
             # takes longer), before reading this request: send it again
             # on a new one
             self.conn.close()
-            resp = self.send(method, path, data)
+            resp = self.send(method, path, data, mv)
         text = resp.read().decode('utf-8')
         return resp.status, json.loads(text) if text else None
 
-    def send(self, method, path, data):
+    def send(self, method, path, data, mv=None):
+        headers = HEADERS
+        if mv:
+            headers = dict(HEADERS, **{'openstack-api-version':
+                                       'placement ' + mv})
         self.conn.request(method, self.prefix + path, body=data,
-                          headers=HEADERS)
+                          headers=headers)
         return self.conn.getresponse()
 
 
