@@ -623,11 +623,15 @@ int pl_handler(request_rec *r)
     }
     req = apr_pcalloc(r->pool, sizeof(*req));
     req->r = r;
-    req->pool = pl_memory_request_pool(r);
-    req->mv = -1;
     req->conf = ap_get_module_config(r->per_dir_config, &placement_module);
     req->prefix = mount_prefix(r, req->conf);
     req->path = r->uri + strlen(req->prefix);
+    /* the one kind of request that may need tens of MB, and keeps them
+     * for the next one (pl_memory.c) */
+    req->pool = pl_memory_request_pool(
+        r, r->method_number == M_GET &&
+               strcmp(req->path, "/allocation_candidates") == 0);
+    req->mv = -1;
     req->args = parse_args(r->pool, r->args);
     req->request_id = pl_uuid_request_id(r->pool);
     pl_req_log_init(req);

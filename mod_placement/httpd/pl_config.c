@@ -280,6 +280,7 @@ const char *pl_config_ks_www_authenticate_uri(const pl_dir_conf_t *c)
  * each is forgotten with the pool of the configuration that set it. */
 static int keystone_max_validations; /* PlacementKeystoneMaxValidations */
 static int max_body_memory_mb;       /* PlacementMaxBodyMemory */
+static int candidates_memory_mb;     /* PlacementCandidatesMemory */
 
 int pl_config_keystone_max_validations(void)
 {
@@ -291,6 +292,15 @@ apr_uint64_t pl_config_max_body_memory(void)
 {
     apr_uint64_t mb = max_body_memory_mb ? (apr_uint64_t)max_body_memory_mb
                                          : 512;
+
+    return mb * 1024 * 1024;
+}
+
+/* 32 MB by default (docs/directives.md, PlacementCandidatesMemory) */
+apr_size_t pl_config_candidates_memory(void)
+{
+    apr_size_t mb = candidates_memory_mb ? (apr_size_t)candidates_memory_mb
+                                         : 32;
 
     return mb * 1024 * 1024;
 }
@@ -414,6 +424,11 @@ static const server_number_t max_validations_number = {
 static const server_number_t max_body_memory_number = {
     &max_body_memory_mb, 16, 1024L * 1024, /* a terabyte */
     "PlacementMaxBodyMemory: megabytes, a whole number 16..1048576"
+};
+
+static const server_number_t candidates_memory_number = {
+    &candidates_memory_mb, 1, 1024,
+    "PlacementCandidatesMemory: megabytes, a whole number 1..1024"
 };
 
 static apr_status_t forget_server_number(void *value)
@@ -773,6 +788,10 @@ const command_rec pl_cmds[] = {
                   "MB: what the JSON bodies one child parses at once may "
                   "cost together; a large body waits for room, at most "
                   "Timeout, then 503 (default 512); server config only"),
+    SERVER_NUMBER("PlacementCandidatesMemory", candidates_memory_number,
+                  "MB: what a child keeps of one allocation candidates "
+                  "request's memory for the next (default 32); server "
+                  "config only"),
     SERVER_NUMBER("PlacementKeystoneMaxValidations", max_validations_number,
                   "N: token validations with Keystone in flight per child; "
                   "an unknown token beyond them is answered 503 at once "

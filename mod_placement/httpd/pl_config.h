@@ -144,5 +144,9 @@ int pl_config_keystone_max_validations(void);
 /** PlacementMaxBodyMemory, in bytes: what the JSON bodies one child
  *  parses at once may cost together (pl_body_budget.c; default 512 MB). */
 apr_uint64_t pl_config_max_body_memory(void);
+/** PlacementCandidatesMemory, in bytes: what a child keeps of one
+ *  allocation candidates request's memory for the next (pl_memory.c;
+ *  default 32 MB). */
+apr_size_t pl_config_candidates_memory(void);
 
 #endif /* PL_CONFIG_H */

@@ -20,9 +20,19 @@
  * unmap stopping the child's other threads to flush their TLBs, was a
  * third of the child's CPU (issue 26, the scheduler loop at 50 workers).
  * Memory that json-c and the database drivers took from malloc goes back
- * once an answer (or a large request body) leaves more than a megabyte
- * of it free (malloc_trim): glibc would keep it in the thread's arena
- * otherwise.
+ * once an answer (or a large request body) leaves more than a quarter of
+ * PlacementCandidatesMemory of it free (malloc_trim): glibc would keep it
+ * in the thread's arena otherwise.
+ *
+ * A request for allocation candidates on a cloud of thousands of computes
+ * uses tens of MB (nova's at 2,500 computes: a 3.6 MB answer); handed back
+ * to the system at its end, the next one faults it in again, zeroed by
+ * the kernel, which cost half its CPU (docs/scale.md). So each child has
+ * one roomy allocator more, lent to a candidates request when no other
+ * holds it, that keeps up to PlacementCandidatesMemory. Between requests
+ * a child keeps at most ThreadsPerChild x REQUEST_KEEP_BYTES in its
+ * spares, PlacementCandidatesMemory in the roomy one and a quarter of it
+ * free in malloc.
  */
 #include <stdlib.h> /* defines __GLIBC__ on glibc */
 #ifdef __GLIBC__
@@ -32,6 +42,7 @@
 #include <apr_thread_mutex.h>
 #include <ap_mpm.h>
 
+#include "pl_config.h"
 #include "pl_memory.h"
 
 /* The most a spare allocator keeps between requests: a candidates
@@ -43,13 +54,6 @@
  * may be large. */
 #define TRIM_AFTER_BYTES ((apr_off_t)16 * 1024)
 
-/* ...and is handed back when malloc holds more than this of it free.
- * Below, the next request reuses it: trimming after every such answer
- * cost the gate query (245 KB, its driver result about 100 KB) eight
- * madvise calls and 16-18 page faults, the pages mapped again by the
- * next request. */
-#define TRIM_FREE_BYTES ((size_t)1024 * 1024)
-
 /* The child's spare allocators (made in child_init). A request's pool
  * may be destroyed by another thread than the one that made it (event's
  * write completion), hence the lock. */
@@ -57,13 +61,23 @@ static struct {
     apr_thread_mutex_t *lock;
     apr_allocator_t **spare;
     int count;
-    int max; /* ThreadsPerChild */
+    int max;                /* ThreadsPerChild */
+    apr_allocator_t *roomy; /* the candidates' one, when not lent */
+    int roomy_made;
+    apr_size_t roomy_keep; /* PlacementCandidatesMemory */
+    size_t trim_free;      /* malloc's free memory handed back above it */
 } spares;
 
 void pl_memory_child_init(apr_pool_t *pchild)
 {
     int threads = 0;
 
+    spares.roomy_keep = pl_config_candidates_memory();
+    /* 8 MB by default: what a candidates request leaves in malloc (json-c
+     * objects, driver results) is reused by the next one. Below 1 MB,
+     * trimming after every answer over 16 KB cost the gate query (245
+     * KB) eight madvise calls and 16-18 page faults. */
+    spares.trim_free = spares.roomy_keep / 4;
     if (ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads) != APR_SUCCESS ||
         threads < 1) {
         threads = 1;
@@ -78,6 +92,17 @@ void pl_memory_child_init(apr_pool_t *pchild)
     spares.max = threads;
 }
 
+static apr_allocator_t *new_allocator(apr_size_t keep)
+{
+    apr_allocator_t *a = NULL;
+
+    if (apr_allocator_create(&a) != APR_SUCCESS) {
+        return NULL;
+    }
+    apr_allocator_max_free_set(a, keep);
+    return a;
+}
+
 /* A spare allocator, or a new one; NULL if none can be made. */
 static apr_allocator_t *take_allocator(void)
 {
@@ -89,10 +114,42 @@ static apr_allocator_t *take_allocator(void)
         }
         apr_thread_mutex_unlock(spares.lock);
     }
-    if (a == NULL && apr_allocator_create(&a) == APR_SUCCESS) {
-        apr_allocator_max_free_set(a, REQUEST_KEEP_BYTES);
+    return a ? a : new_allocator(REQUEST_KEEP_BYTES);
+}
+
+/* The roomy allocator, made at its first use; NULL while another
+ * request holds it. */
+static apr_allocator_t *take_roomy(void)
+{
+    apr_allocator_t *a = NULL;
+    int make = 0;
+
+    if (spares.lock && apr_thread_mutex_lock(spares.lock) == APR_SUCCESS) {
+        a = spares.roomy;
+        spares.roomy = NULL;
+        make = !spares.roomy_made;
+        spares.roomy_made = 1;
+        apr_thread_mutex_unlock(spares.lock);
     }
-    return a;
+    /* made once: if that fails, the spares serve every request */
+    return make ? new_allocator(spares.roomy_keep) : a;
+}
+
+static apr_status_t give_back_roomy(void *data)
+{
+    apr_allocator_t *a = data;
+
+    if (apr_thread_mutex_lock(spares.lock) == APR_SUCCESS) {
+        if (spares.roomy == NULL) {
+            spares.roomy = a;
+            a = NULL;
+        }
+        apr_thread_mutex_unlock(spares.lock);
+    }
+    if (a != NULL) {
+        apr_allocator_destroy(a);
+    }
+    return APR_SUCCESS;
 }
 
 /* Registered on r->pool: runs after its subpools, the request's pool
@@ -129,7 +186,7 @@ static size_t free_in_malloc(void)
 void pl_memory_trim(void)
 {
 #ifdef __GLIBC__
-    if (free_in_malloc() > TRIM_FREE_BYTES) {
+    if (free_in_malloc() > spares.trim_free) {
         malloc_trim(0);
     }
 #endif
@@ -151,24 +208,26 @@ static apr_status_t trim_after_answer(void *data)
     return APR_SUCCESS;
 }
 
-apr_pool_t *pl_memory_request_pool(request_rec *r)
+apr_pool_t *pl_memory_request_pool(request_rec *r, int roomy)
 {
-    apr_allocator_t *a;
+    apr_status_t (*give_back)(void *) = give_back_allocator;
+    apr_allocator_t *a = roomy ? take_roomy() : NULL;
     apr_pool_t *p;
 
     apr_pool_cleanup_register(r->pool, r, trim_after_answer,
                               apr_pool_cleanup_null);
-    a = take_allocator();
-    if (a == NULL) {
+    if (a != NULL) {
+        give_back = give_back_roomy;
+    }
+    else if ((a = take_allocator()) == NULL) {
         return r->pool;
     }
     /* a child of r->pool: destroyed with it, after the answer is sent */
     if (apr_pool_create_ex(&p, r->pool, NULL, a) != APR_SUCCESS) {
-        give_back_allocator(a);
+        give_back(a);
         return r->pool;
     }
-    apr_pool_cleanup_register(r->pool, a, give_back_allocator,
-                              apr_pool_cleanup_null);
+    apr_pool_cleanup_register(r->pool, a, give_back, apr_pool_cleanup_null);
     apr_pool_tag(p, "placement_request");
     return p;
 }

@@ -12,11 +12,13 @@
  * The pool a placement request allocates from: a child of r->pool
  * (destroyed with it) whose blocks come from an allocator the child
  * lends for the request and keeps, with its free blocks, for the next
- * one (at most ThreadsPerChild of them). Also
- * hands malloc'd memory back to the system after large answers. Falls
- * back to r->pool if no allocator can be made.
+ * one (at most ThreadsPerChild of them); a request for allocation
+ * candidates (roomy) takes the child's roomy allocator when it is free,
+ * which keeps up to PlacementCandidatesMemory. Also hands malloc'd memory
+ * back to the system after large answers. Falls back to r->pool if no
+ * allocator can be made.
  */
-apr_pool_t *pl_memory_request_pool(request_rec *r);
+apr_pool_t *pl_memory_request_pool(request_rec *r, int roomy);
 
 /** Hand what malloc holds free back to the system, if over a megabyte
  *  (glibc keeps it in the freeing thread's arena otherwise). */

@@ -24,14 +24,14 @@ QUERY = '&'.join(['resources%d=CUSTOM_BOUND:1' % (i + 1)
                   for i in range(GROUPS)] + ['group_policy=isolate'])
 
 
-def build(api_url):
+def build(api_url, children=CHILDREN):
     api = Api(api_url)
     api.call('PUT', '/resource_classes/CUSTOM_BOUND')
     root = str(uuid.uuid4())
     st, _ = api.call('POST', '/resource_providers',
                      {'name': 'bound-' + root, 'uuid': root})
     ok = st == 200
-    for i in range(CHILDREN):
+    for i in range(children):
         child = str(uuid.uuid4())
         st1, _ = api.call('POST', '/resource_providers',
                           {'name': 'bound-' + child, 'uuid': child,
