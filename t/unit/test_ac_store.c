@@ -510,6 +510,58 @@ static void test_candidates(void)
            "candidates: the default budget, all four, no warning");
 }
 
+/* The next round follows the yield: trees 100..199, DISK_GB 1 each,
+ * the odd ones used. limit=20 reads 36 trees first, which give 18; two
+ * more wanted at one a two trees is 5 trees, a quarter more and 16:
+ * 21, not four times 36 (every tree left). */
+static void test_candidates_by_yield(void)
+{
+    pl_db_t *db = open_db();
+    pl_store_ac_cache_t *cache = pl_store_ac_cache_make(pool, 1000);
+    const pl_ac_request_t *req;
+    pl_ac_result_t *res;
+    pl_ac_world_t *w;
+    pl_ac_opts_t opts;
+    int i;
+
+    exec(db, "INSERT INTO resource_classes (id, name) VALUES (2, 'DISK_GB')");
+    for (i = 100; i < 200; i++) {
+        exec(db, apr_psprintf(pool,
+                              "INSERT INTO resource_providers (id, uuid, "
+                              "name, generation, root_provider_id) VALUES "
+                              "(%d, '00000000-0000-0000-0000-%012d', "
+                              "'y%d', 1, %d)",
+                              i, i, i, i));
+        exec(db, apr_psprintf(pool,
+                              "INSERT INTO inventories (resource_provider_id, "
+                              "resource_class_id, total, reserved, min_unit, "
+                              "max_unit, step_size, allocation_ratio) VALUES "
+                              "(%d, 2, 1, 0, 1, 1, 1, 1.0)",
+                              i));
+        if (i % 2) {
+            exec(db, apr_psprintf(pool,
+                                  "INSERT INTO allocations "
+                                  "(resource_provider_id, consumer_id, "
+                                  "resource_class_id, used) VALUES "
+                                  "(%d, 'c', 2, 1)",
+                                  i));
+        }
+    }
+    req = request(pool, PL_MV(1, 39), "resources=DISK_GB:1&limit=20");
+    memset(&opts, 0, sizeof(opts));
+    opts.limit = req->limit;
+    opts.max_candidates = -1;
+    TAP_IS_INT(pl_store_ac_candidates(db, pool, req, &opts, cache, &w, &res),
+               APR_SUCCESS, "by yield: read and built");
+    TAP_IS_INT(res->cands->nelts, 20, "by yield: the bound's 20");
+    TAP_IS_INT(w->reads, 2, "by yield: in two reads");
+    TAP_IS_INT(w->roots_read, 36 + 21,
+               "by yield: 36 trees, then the 21 their yield asks for");
+    TAP_OK(w->truncated, "by yield: the trees after them left unread");
+    TAP_IS_INT(APR_ARRAY_IDX(res->roots, 19, apr_int64_t), 138,
+               "by yield: the 20th from tree 138, in id order");
+}
+
 int main(void)
 {
     pl_db_t *db;
@@ -534,5 +586,6 @@ int main(void)
     test_refilled(db);
     test_generation_rules(db);
     test_candidates();
+    test_candidates_by_yield();
     return tap_done();
 }
