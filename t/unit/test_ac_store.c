@@ -409,6 +409,30 @@ static void capture(void *baton, const char *file, int line, int level,
     logged_level = level;
 }
 
+/* Tree id: one provider with one DISK_GB, used or free. */
+static void add_disk_tree(pl_db_t *db, int id, int used)
+{
+    exec(db, apr_psprintf(pool,
+                          "INSERT INTO resource_providers (id, uuid, name, "
+                          "generation, root_provider_id) VALUES "
+                          "(%d, '00000000-0000-0000-0000-%012d', 'd%d', 1, "
+                          "%d)",
+                          id, id, id, id));
+    exec(db, apr_psprintf(pool,
+                          "INSERT INTO inventories (resource_provider_id, "
+                          "resource_class_id, total, reserved, min_unit, "
+                          "max_unit, step_size, allocation_ratio) VALUES "
+                          "(%d, 2, 1, 0, 1, 1, 1, 1.0)",
+                          id));
+    if (used) {
+        exec(db, apr_psprintf(pool,
+                              "INSERT INTO allocations (resource_provider_id, "
+                              "consumer_id, resource_class_id, used) VALUES "
+                              "(%d, 'c', 2, 1)",
+                              id));
+    }
+}
+
 /* pl_store_ac_candidates on trees 10..49, DISK_GB 1 each, all used but
  * 49's: with limit=1 the first 17 trees give nothing, so four times as
  * many more are read after them and the build runs again. */
@@ -427,26 +451,7 @@ static void test_candidates(void)
 
     exec(db, "INSERT INTO resource_classes (id, name) VALUES (2, 'DISK_GB')");
     for (i = 10; i < 50; i++) {
-        exec(db, apr_psprintf(pool,
-                              "INSERT INTO resource_providers (id, uuid, "
-                              "name, generation, root_provider_id) VALUES "
-                              "(%d, '00000000-0000-0000-0000-0000000000%d', "
-                              "'d%d', 1, %d)",
-                              i, i, i, i));
-        exec(db, apr_psprintf(pool,
-                              "INSERT INTO inventories (resource_provider_id, "
-                              "resource_class_id, total, reserved, min_unit, "
-                              "max_unit, step_size, allocation_ratio) VALUES "
-                              "(%d, 2, 1, 0, 1, 1, 1, 1.0)",
-                              i));
-        if (i < 49) {
-            exec(db, apr_psprintf(pool,
-                                  "INSERT INTO allocations "
-                                  "(resource_provider_id, consumer_id, "
-                                  "resource_class_id, used) VALUES "
-                                  "(%d, 'c', 2, 1)",
-                                  i));
-        }
+        add_disk_tree(db, i, i < 49);
     }
     req = request(pool, PL_MV(1, 39), "resources=DISK_GB:1&limit=1");
     memset(&opts, 0, sizeof(opts));
@@ -526,26 +531,7 @@ static void test_candidates_by_yield(void)
 
     exec(db, "INSERT INTO resource_classes (id, name) VALUES (2, 'DISK_GB')");
     for (i = 100; i < 200; i++) {
-        exec(db, apr_psprintf(pool,
-                              "INSERT INTO resource_providers (id, uuid, "
-                              "name, generation, root_provider_id) VALUES "
-                              "(%d, '00000000-0000-0000-0000-%012d', "
-                              "'y%d', 1, %d)",
-                              i, i, i, i));
-        exec(db, apr_psprintf(pool,
-                              "INSERT INTO inventories (resource_provider_id, "
-                              "resource_class_id, total, reserved, min_unit, "
-                              "max_unit, step_size, allocation_ratio) VALUES "
-                              "(%d, 2, 1, 0, 1, 1, 1, 1.0)",
-                              i));
-        if (i % 2) {
-            exec(db, apr_psprintf(pool,
-                                  "INSERT INTO allocations "
-                                  "(resource_provider_id, consumer_id, "
-                                  "resource_class_id, used) VALUES "
-                                  "(%d, 'c', 2, 1)",
-                                  i));
-        }
+        add_disk_tree(db, i, i % 2);
     }
     req = request(pool, PL_MV(1, 39), "resources=DISK_GB:1&limit=20");
     memset(&opts, 0, sizeof(opts));
