@@ -635,6 +635,13 @@ static const char *root_conds(apr_pool_t *p, const tree_filter_t *f,
  * which takes IS NOT NULL for a loose filter, walks the roots in id
  * order and stops at the limit instead of first joining whole tables (an
  * EXISTS, which it plans as a join, sorted 50,000 trait rows there).
+ * A root is the provider that is its own root: said as parent IS NULL,
+ * PostgreSQL took the parent index and the id range as a bitmap, probed
+ * every root left and sorted them before the limit (nova's request at
+ * 2,500 computes: 1,714 roots probed in 22 ms for the 730 asked); said
+ * so, only the primary key serves the walk, in order, and it stops at
+ * the limit (745 roots, 12 ms). Every provider names its root (the
+ * trees statement reads trees by root_provider_id).
  */
 static const char *walk_sql(apr_pool_t *p, const tree_filter_t *f,
                             int max_trees, apr_int64_t after)
@@ -659,7 +666,7 @@ static const char *walk_sql(apr_pool_t *p, const tree_filter_t *f,
     }
     return apr_psprintf(p,
                         "SELECT r.id FROM resource_providers r WHERE "
-                        "r.parent_provider_id IS NULL AND r.id > "
+                        "r.root_provider_id = r.id AND r.id > "
                         "%" APR_INT64_T_FMT "%s AND (SELECT CASE WHEN %s "
                         "THEN 1 END FROM resource_providers t%s WHERE "
                         "t.root_provider_id = r.id) IS NOT NULL ORDER BY r.id "
