@@ -48,10 +48,11 @@ apr_status_t pl_store_ac_early_ends(pl_db_t *db, apr_pool_t *p,
  * The text of a query of the root ids of the trees req may use, NULL if
  * none can serve. max_trees > 0 and no sharing provider: the first
  * max_trees of them by id, after the root id after; else all of them.
+ * In the words of the dialect whose planner walks them best.
  */
 const char *pl_store_ac_roots(apr_pool_t *p, const pl_ac_request_t *req,
                               const pl_ac_world_t *w, int max_trees,
-                              apr_int64_t after);
+                              apr_int64_t after, pl_db_dialect_e dialect);
 
 /** The kinds of the trees statement's rows are below this; a statement
  *  riding with it has its own kinds from here. */

@@ -251,7 +251,8 @@ static apr_status_t read_more(pl_db_t *db, apr_pool_t *p,
     if (w->sharing->nelts) {
         max_trees = 0;
     }
-    roots = pl_store_ac_roots(p, req, w, max_trees, w->read_after);
+    roots = pl_store_ac_roots(p, req, w, max_trees, w->read_after,
+                              pl_db_dialect(db));
     if (roots) {
         rv = pl_store_ac_read_trees(db, p, cache, roots, w->read_after > 0,
                                     rider, w, &nroots, &w->read_after);

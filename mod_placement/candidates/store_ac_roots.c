@@ -635,11 +635,25 @@ static const char *root_conds(apr_pool_t *p, const tree_filter_t *f,
  * which takes IS NOT NULL for a loose filter, walks the roots in id
  * order and stops at the limit instead of first joining whole tables (an
  * EXISTS, which it plans as a join, sorted 50,000 trait rows there).
+ * A root: on PostgreSQL the provider that is its own root. Said as
+ * parent IS NULL, PostgreSQL took the parent index and the id range as a
+ * bitmap, probed every root left and sorted them before the limit
+ * (nova's request at 2,500 computes: 1,714 roots probed in 22 ms for
+ * the 730 asked); said so, only the primary key serves the walk, in
+ * order, and it stops at the limit (745 roots, 12 ms). Every provider
+ * names its root (the trees statement reads trees by root_provider_id).
+ * MariaDB and SQLite keep parent IS NULL: the parent index's NULL range
+ * is in id order there, and MariaDB reads it up to the limit and no
+ * further (docs/benchmarks.md, the walk at 100,000 providers).
  */
 static const char *walk_sql(apr_pool_t *p, const tree_filter_t *f,
-                            int max_trees, apr_int64_t after)
+                            int max_trees, apr_int64_t after,
+                            pl_db_dialect_e dialect)
 {
     const char *joins = "", *tests = "";
+    const char *is_root = dialect == PL_DB_PGSQL
+                              ? "r.root_provider_id = r.id"
+                              : "r.parent_provider_id IS NULL";
     int i;
 
     for (i = 0; i < f->needs->nelts; i++) {
@@ -657,15 +671,14 @@ static const char *walk_sql(apr_pool_t *p, const tree_filter_t *f,
             test ? test
                  : apr_psprintf(p, "COUNT(DISTINCT %s.%s) >= 1", x, t->col));
     }
-    return apr_psprintf(p,
-                        "SELECT r.id FROM resource_providers r WHERE "
-                        "r.parent_provider_id IS NULL AND r.id > "
-                        "%" APR_INT64_T_FMT "%s AND (SELECT CASE WHEN %s "
-                        "THEN 1 END FROM resource_providers t%s WHERE "
-                        "t.root_provider_id = r.id) IS NOT NULL ORDER BY r.id "
-                        "LIMIT %d",
-                        after, root_conds(p, f, "r.id", 0), tests, joins,
-                        max_trees);
+    return apr_psprintf(
+        p,
+        "SELECT r.id FROM resource_providers r WHERE "
+        "%s AND r.id > %" APR_INT64_T_FMT "%s AND (SELECT CASE WHEN %s "
+        "THEN 1 END FROM resource_providers t%s WHERE "
+        "t.root_provider_id = r.id) IS NOT NULL ORDER BY r.id "
+        "LIMIT %d",
+        is_root, after, root_conds(p, f, "r.id", 0), tests, joins, max_trees);
 }
 
 /* The roots of the trees that meet need i, more conditions on them
@@ -745,7 +758,7 @@ static int can_serve(apr_pool_t *p, const pl_ac_request_t *req,
 
 const char *pl_store_ac_roots(apr_pool_t *p, const pl_ac_request_t *req,
                               const pl_ac_world_t *w, int max_trees,
-                              apr_int64_t after)
+                              apr_int64_t after, pl_db_dialect_e dialect)
 {
     tree_filter_t f;
 
@@ -769,5 +782,5 @@ const char *pl_store_ac_roots(apr_pool_t *p, const pl_ac_request_t *req,
                             "%" APR_INT64_T_FMT " ORDER BY id LIMIT %d",
                             set_sql(p, &f), after, max_trees);
     }
-    return walk_sql(p, &f, max_trees, after);
+    return walk_sql(p, &f, max_trees, after, dialect);
 }

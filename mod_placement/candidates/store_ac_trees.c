@@ -90,6 +90,37 @@ static int rider_accepts(pl_store_ac_rider_t *rider, rider_rows_t *r)
     return 1;
 }
 
+/*
+ * The usage of each class of each provider of provs (kind 2). On
+ * PostgreSQL, summed provider by provider (LATERAL): each sum is one
+ * range of the allocations index, already in class order, where the
+ * join of all of them was hashed by provider and class: nova's request
+ * at 2,500 computes sums 78,000 allocation rows of 1,016 trees in its
+ * first round, and its statement took 20.5 ms instead of 27.5. MariaDB
+ * and SQLite have no LATERAL.
+ */
+static const char *usage_sql(apr_pool_t *p, const char *provs,
+                             const char *where, pl_db_dialect_e dialect)
+{
+    if (dialect == PL_DB_PGSQL) {
+        return apr_pstrcat(p,
+                           "SELECT 2, p.id, u.rc, u.used, NULL, NULL, NULL "
+                           "FROM ",
+                           provs,
+                           " p CROSS JOIN LATERAL (SELECT "
+                           "a.resource_class_id AS rc, SUM(a.used) AS used "
+                           "FROM allocations a WHERE a.resource_provider_id "
+                           "= p.id GROUP BY a.resource_class_id) u",
+                           where, NULL);
+    }
+    return apr_pstrcat(p,
+                       "SELECT 2, a.resource_provider_id, a.resource_class_id, "
+                       "SUM(a.used), NULL, NULL, NULL FROM allocations a JOIN ",
+                       provs, " p ON p.id = a.resource_provider_id", where,
+                       " GROUP BY a.resource_provider_id, a.resource_class_id",
+                       NULL);
+}
+
 typedef struct trees_t {
     apr_pool_t *p;
     pl_ac_world_t *w;
@@ -117,8 +148,9 @@ typedef struct trees_t {
  * bound, where the walk starts), so the database keeps its plan.
  */
 static const char *trees_sql(apr_pool_t *p, const pl_ac_world_t *w,
-                             const char *roots, int roots_listed)
+                             const char *roots, pl_db_dialect_e dialect)
 {
+    int roots_listed = dialect == PL_DB_MYSQL;
     const char *with = "", *provs = "provs", *where = "";
 
     if (roots_listed) {
@@ -146,11 +178,7 @@ static const char *trees_sql(apr_pool_t *p, const pl_ac_world_t *w,
                           "AND g.aggregate_id IN (",
                           pl_store_ac_ids_of_names(p, w->aggs), ")", NULL)
             : "",
-        where,
-        " UNION ALL SELECT 2, a.resource_provider_id, a.resource_class_id, "
-        "SUM(a.used), NULL, NULL, NULL FROM allocations a JOIN ",
-        provs, " p ON p.id = a.resource_provider_id", where,
-        " GROUP BY a.resource_provider_id, a.resource_class_id", NULL);
+        where, " UNION ALL ", usage_sql(p, provs, where, dialect), NULL);
 }
 
 static void push_link(apr_array_header_t *out, apr_int64_t rp_id,
@@ -703,7 +731,8 @@ pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p, pl_store_ac_cache_t *cache,
                   apr_array_make(p, 64, sizeof(usage_t)),
                   pl_idmap_make(p, 64),
                   pl_idmap_make(p, 8) };
-    int i, listed = pl_db_dialect(db) == PL_DB_MYSQL;
+    pl_db_dialect_e dialect = pl_db_dialect(db);
+    int i, listed = dialect == PL_DB_MYSQL;
     int had = w->provs->nelts;
     const usage_t *u, *end;
     pl_ac_facts_t **facts;
@@ -721,7 +750,7 @@ pl_store_ac_read_trees(pl_db_t *db, apr_pool_t *p, pl_store_ac_cache_t *cache,
     if (roots == NULL) {
         return APR_SUCCESS;
     }
-    sql = trees_sql(p, w, roots, listed);
+    sql = trees_sql(p, w, roots, dialect);
     if (rider) {
         sql = apr_pstrcat(p, sql, " UNION ALL ", rider->sql, NULL);
     }
