@@ -1079,6 +1079,7 @@ static void conn_read(conn_t *c)
                 conn_complete(c);
             }
             else {
+                errno = 0; /* the server closed it: no error */
                 conn_fail(c);
             }
             return;
@@ -1104,6 +1105,7 @@ static void conn_read(conn_t *c)
  * for its flow. Then reconnect. */
 static void conn_fail(conn_t *c)
 {
+    int err = errno; /* of the call that failed, before close() */
     flow_t *f = c->cur;
     int was_idle = c->state == CS_IDLE;
     if (c->fd >= 0)
@@ -1130,7 +1132,15 @@ static void conn_fail(conn_t *c)
                 conn_make_idle(&L.conns[L.idle[--L.nidle]]);
         }
         else {
-            record_answer(f, 0, "", 0, c->in_len, now_s());
+            /* why, for --log-failures: what came back before the break,
+             * whether the connection had served before, the resends */
+            char why[160];
+            int n = snprintf(why, sizeof why,
+                             "(no whole answer: %zu bytes in, %s connection, "
+                             "sent again %d times, errno %d)",
+                             c->in_len, c->reused ? "kept-alive" : "new",
+                             f->resent, err);
+            record_answer(f, 0, why, (size_t)n, c->in_len, now_s());
             flow_next(f, 0, "", 0);
         }
     }
@@ -1177,6 +1187,8 @@ static void conn_event(conn_t *c, uint32_t ev)
         if (c->state == CS_IDLE) { /* the server closed an idle connection */
             char b[256];
             ssize_t r = recv(c->fd, b, sizeof b, 0);
+            if (r == 0)
+                errno = 0; /* the server closed it: no error */
             if (r <= 0 && !(r < 0 && errno == EAGAIN))
                 conn_fail(c);
             return;
