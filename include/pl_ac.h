@@ -231,6 +231,10 @@ typedef struct pl_ac_opts_t {
     /** NULL: off; pl_store_ac_candidates logs its counters there, one
      *  line a request (pl_ac_build logs nothing) */
     const pl_log_t *log;
+    /** NULL, or what names the request's shape (its query string):
+     *  pl_store_ac_candidates sizes the first round of trees by what the
+     *  last request of the same shape needed */
+    const char *shape;
 } pl_ac_opts_t;
 
 /** One amount of one class from one provider. */

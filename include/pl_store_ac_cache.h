@@ -86,6 +86,20 @@ pl_rows_t *pl_store_ac_cache_lookups(pl_store_ac_cache_t *c, apr_pool_t *p,
 void pl_store_ac_cache_keep_lookups(pl_store_ac_cache_t *c, const char *sql,
                                     const pl_rows_t *rows);
 
+/**
+ * How many trees a request of this shape (its query string) read per
+ * candidate it kept the last time this child answered one; 0 when none
+ * is remembered. Only a guess for the size of the first round of trees
+ * (store_ac.c): the answer never depends on it.
+ */
+double pl_store_ac_cache_trees_per_cand(pl_store_ac_cache_t *c,
+                                        const char *shape);
+
+/** Remember that for the next request of the same shape (the last of
+ *  a few dozen shapes, each in a slot of its own hash). */
+void pl_store_ac_cache_keep_trees_per_cand(pl_store_ac_cache_t *c,
+                                           const char *shape, double n);
+
 /** Providers kept now, and how often the cache started again empty. */
 void pl_store_ac_cache_stats(pl_store_ac_cache_t *c, int *pkept, int *presets);
 

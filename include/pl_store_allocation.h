@@ -42,9 +42,12 @@ apr_status_t pl_store_allocation_by_consumer(pl_db_t *db, apr_pool_t *p,
                                              apr_array_header_t **prows,
                                              pl_consumer_t **pc);
 
-/** Allocations on provider prov_id (pl_alloc_row_t). */
+/** Allocations on the provider of this uuid (pl_alloc_row_t), and its
+ *  generation. @return APR_SUCCESS; APR_ENOENT: no such provider;
+ *  database errors. */
 apr_status_t pl_store_allocation_by_provider(pl_db_t *db, apr_pool_t *p,
-                                             apr_int64_t prov_id,
+                                             const char *uuid,
+                                             apr_int64_t *pgeneration,
                                              apr_array_header_t **prows);
 
 /** A consumer taking part in a write: what the request asks of it, and

@@ -50,6 +50,21 @@ apr_status_t pl_store_consumer_type_ensure(pl_db_t *db, apr_pool_t *p,
 apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p, const char *uuid,
                                    pl_consumer_t **pc);
 
+/* For a statement that reads consumers (as c) with the rest of a row:
+ * their columns, with their project's, user's and type's names, and the
+ * joins that give them; pl_store_consumer_from_row reads the columns of
+ * row i from column col on. */
+#define PL_CONSUMER_COLUMNS                                      \
+    "c.id, c.uuid, c.project_id, c.user_id, p.external_id, "     \
+    "u.external_id, c.generation, c.consumer_type_id, ct.name, " \
+    "c.created_at, c.updated_at"
+#define PL_CONSUMER_JOINS                     \
+    "JOIN projects p ON p.id = c.project_id " \
+    "JOIN users u ON u.id = c.user_id "       \
+    "LEFT JOIN consumer_types ct ON ct.id = c.consumer_type_id "
+pl_consumer_t *pl_store_consumer_from_row(apr_pool_t *p, const pl_rows_t *rows,
+                                          int i, int col);
+
 /** What a write names a consumer by, and (out) the ids of those names
  *  found. */
 typedef struct pl_consumer_names_t {

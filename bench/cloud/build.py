@@ -26,7 +26,8 @@ The cloud, the same for the same arguments:
   * the description: CN (compute index, root, its tree), AG (its
     aggregates), NB (its host name, neutron agent and bridge providers, for
     neutron's resync), IN (instance, project, user, the compute index of
-    its host or -1 on Ironic), PU, FL, AZ, IR records.
+    its host or -1 on Ironic), PU, FL, AZ, IR records, and NT (the
+    traits a brand-new compute reports).
   * instances on the computes up to --fill of their VCPU capacity; each
     host's target is fill x U(0.5, 1.5) of it, so that some hosts have room
     and some are full, and no host goes over any class: MEMORY_MB (flavors
@@ -319,6 +320,9 @@ def main():
         f.writelines('FL %s %d %d %d %s\n' % x for x in FLAVORS)
         f.writelines('AZ %s\n' % z for z in az_uuids)
         f.writelines(desc_ir)
+        # the traits a brand-new libvirt compute reports (cloudload's
+        # --new-computes)
+        f.write('NT %s\n' % ','.join(CPU_TRAITS + COMPUTE_TRAITS))
 
     with open(a.sql, 'w') as f:
         write_sql(f, sets, rp_rows, inv_rows, set_rows, agg_rows, pu, inst_rows)

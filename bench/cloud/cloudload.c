@@ -25,6 +25,8 @@
  *   listing   three osc-placement commands, each after GET /
  *   neutron   one OVS agent's placement sync
  *   rack      --rack-start K@T: K computes restart (nova-compute start)
+ *   new       --new-computes K@T: K brand-new computes start (their first
+ *             start: the provider made, its inventory and traits set)
  * The description format is in usage().
  */
 #define _GNU_SOURCE
@@ -79,6 +81,10 @@ enum kind {
     K_NEU_RP_TRAITS,
     K_NEU_GET_INV,
     K_NEU_PUT_INV,
+    K_NEW_RP,
+    K_NEW_INV,
+    K_TRAITS_IN,
+    K_NEW_TRAITS,
     K_FLOOD,
     K_COUNT
 };
@@ -117,6 +123,10 @@ static const struct kind_def {
                         "1.37" },
     [K_NEU_PUT_INV] = { "PUT /resource_providers/{u}/inventories neutron",
                         "1.37" },
+    [K_NEW_RP] = { "POST /resource_providers new", "1.20" },
+    [K_NEW_INV] = { "PUT /resource_providers/{cn}/inventories new", "1.26" },
+    [K_TRAITS_IN] = { "GET /traits?name=in new", "1.6" },
+    [K_NEW_TRAITS] = { "PUT /resource_providers/{cn}/traits new", "1.6" },
     [K_FLOOD] = { "GET flood", NULL },
 };
 /* clang-format on */
@@ -152,8 +162,8 @@ static struct opts {
     int refresh_k, quota_placement;
     double delete_rate, migrate_rate, list_interval, neutron_rate;
     double duration, warmup;
-    int rack_k;
-    double rack_t;
+    int rack_k, new_k;
+    double rack_t, new_t;
     unsigned long long seed;
 } O = {
     .host = "127.0.0.1",
@@ -404,7 +414,8 @@ static struct cloud {
     agrec_t *ag;
     int nag, agcap; /* AG and NB records until joined */
     int *slot;
-    size_t slotcap; /* root uuid -> compute index */
+    size_t slotcap;         /* root uuid -> compute index */
+    const char *new_traits; /* NT: a new compute's traits, comma-separated */
 } CL;
 
 #define PUSH(arr, n, cap)                                             \
@@ -499,6 +510,9 @@ static void parse_record(char **f, int n, int lineno)
     }
     else if (!strcmp(t, "AZ") && n >= 2) {
         *PUSH(CL.az, CL.naz, CL.azcap) = f[1];
+    }
+    else if (!strcmp(t, "NT") && n >= 2) {
+        CL.new_traits = f[1];
     }
     else if (!strcmp(t, "IR") && n >= 3) {
         ironic_t *r = PUSH(CL.ir, CL.nir, CL.ircap);
@@ -613,6 +627,7 @@ enum flow_type {
     F_MIGRATE,
     F_LISTING,
     F_NEUTRON,
+    F_NEW,
     F_FLOOD
 };
 
@@ -653,6 +668,7 @@ enum conn_state { CS_DOWN, CS_CONNECTING, CS_IDLE, CS_BUSY };
 typedef struct conn {
     int fd, state, idx, reused, want_out;
     flow_t *cur;
+    flow_t *resend; /* sent first once this connection is open again */
     char *out;
     size_t out_len, out_off, out_cap;
     char *in;
@@ -670,11 +686,14 @@ enum timer_type {
     T_LISTING,
     T_NEUTRON,
     T_RACK,
-    T_RECONNECT
+    T_NEW,
+    T_RECONNECT,
+    T_RESUME /* a flow's request held back by nova's retry sleep */
 };
 typedef struct {
     double t;
     int type, idx;
+    struct flow *f; /* T_RESUME's flow */
 } timer_t_;
 
 static struct {
@@ -691,7 +710,8 @@ static struct {
     struct {
         uint64_t placed, novalidhost, claim_retries, claim_failed, deleted,
             migrated, skipped, migrate_conflict, conflicts, flows_started,
-            flows_unfinished, baremetal, resent;
+            flows_unfinished, baremetal, resent, retry_sleeps, computes_new,
+            stale; /* idle connections found closed before a send */
     } fc;
     FILE *logf;
     int n5xx_printed;
@@ -699,12 +719,9 @@ static struct {
     int finished;
 } L;
 
-static void heap_push(double t, int type, int idx)
+static void heap_add(timer_t_ tm)
 {
-    timer_t_ *h = PUSH(L.heap, L.nheap, L.heapcap);
-    h->t = t;
-    h->type = type;
-    h->idx = idx;
+    *PUSH(L.heap, L.nheap, L.heapcap) = tm;
     for (size_t i = L.nheap - 1; i > 0;) {
         size_t p = (i - 1) / 2;
         if (L.heap[p].t <= L.heap[i].t)
@@ -714,6 +731,11 @@ static void heap_push(double t, int type, int idx)
         L.heap[i] = tmp;
         i = p;
     }
+}
+
+static void heap_push(double t, int type, int idx)
+{
+    heap_add((timer_t_){ .t = t, .type = type, .idx = idx });
 }
 
 static timer_t_ heap_pop(void)
@@ -740,20 +762,35 @@ static void conn_open(conn_t *c);
 static void conn_send(conn_t *c, flow_t *f);
 static void flow_next(flow_t *f, int status, const char *body, size_t len);
 
-/* Queue a flow's current request: a free connection takes it now, else it
- * waits in FIFO order (the wait counts in its latency). */
-static void submit_as(flow_t *f, int cls, int kind, char *method_path,
-                      char *body)
+static void conn_fail(conn_t *c);
+
+/* An idle kept-alive connection the server closed has its end of stream
+ * waiting to be read: httpd's event MPM closes every idle keep-alive
+ * connection of a process whose workers are all busy, all at once. Like
+ * urllib3 (under nova's and neutron's clients), which checks a pooled
+ * connection for that before it sends on it, take an idle connection only
+ * once it is seen open; the closed ones are opened again. */
+static conn_t *idle_conn(void)
 {
-    f->kind = kind;
-    f->rcls = f->type == F_RACK && cls == C_PERIODIC ? C_RACK : cls;
-    free(f->method_path);
-    free(f->body);
-    f->method_path = method_path;
-    f->body = body;
-    f->resent = 0;
-    if (L.nidle) {
-        conn_send(&L.conns[L.idle[--L.nidle]], f);
+    while (L.nidle) {
+        conn_t *c = &L.conns[L.idle[--L.nidle]];
+        char b;
+        if (recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) < 0 &&
+            (errno == EAGAIN || errno == EWOULDBLOCK))
+            return c;
+        L.fc.stale++;
+        conn_fail(c); /* holds no request: closed, reopened */
+    }
+    return NULL;
+}
+
+/* A flow's current request waits for a connection: a free one takes it
+ * now, else it waits in FIFO order (the wait counts in its latency). */
+static void flow_queue(flow_t *f)
+{
+    conn_t *c = idle_conn();
+    if (c) {
+        conn_send(c, f);
         return;
     }
     f->qnext = NULL;
@@ -762,6 +799,26 @@ static void submit_as(flow_t *f, int cls, int kind, char *method_path,
     else
         L.qhead = f;
     L.qtail = f;
+}
+
+/* Make method_path (and body) the flow's current request. */
+static void flow_request(flow_t *f, int cls, int kind, char *method_path,
+                         char *body)
+{
+    f->kind = kind;
+    f->rcls = f->type == F_RACK && cls == C_PERIODIC ? C_RACK : cls;
+    free(f->method_path);
+    free(f->body);
+    f->method_path = method_path;
+    f->body = body;
+    f->resent = 0;
+}
+
+static void submit_as(flow_t *f, int cls, int kind, char *method_path,
+                      char *body)
+{
+    flow_request(f, cls, kind, method_path, body);
+    flow_queue(f);
 }
 
 static void submit(flow_t *f, int kind, char *method_path, char *body)
@@ -820,6 +877,18 @@ static flow_t *flow_new(int type, int cls, double sched)
         if ((f)->sched >= L.t_warm) \
             L.fc.field++;           \
     } while (0)
+
+/* As submit_as, after nova's retry sleep: `retries` (nova's report client)
+ * sleeps a random 0 to 2 x attempt seconds before attempts 1-3. The
+ * request's latency starts when the sleep ends. */
+static void submit_after_sleep(flow_t *f, int attempt, int cls, int kind,
+                               char *method_path, char *body)
+{
+    double sleep = rng_unit(&RNG_FLOW) * 2 * attempt;
+    flow_request(f, cls, kind, method_path, body);
+    FCOUNT(f, retry_sleeps);
+    heap_add((timer_t_){ .t = now_s() + sleep, .type = T_RESUME, .f = f });
+}
 
 /* ---- statistics of one answer ---------------------------------------------- */
 
@@ -923,8 +992,6 @@ static void conn_send(conn_t *c, flow_t *f)
     c->status = c->chunked = c->close_after = c->chunk_crlf = c->done_hdr = 0;
     conn_flush(c);
 }
-
-static void conn_fail(conn_t *c);
 
 static void conn_flush(conn_t *c)
 {
@@ -1096,13 +1163,15 @@ static void conn_read(conn_t *c)
     }
 }
 
-/* The connection broke. A request that got no byte back on a connection
- * the server may have closed while idle (keep-alive race; httpd's event
- * MPM closes idle keep-alive connections when its workers are busy) is
- * sent again, up to 3 times (counted in flows.resent); so is a GET that
- * got no byte back on a new connection (httpd at MaxRequestWorkers closes
- * some unanswered; a GET is safe to resend). Any other is a network error
- * for its flow. Then reconnect. */
+/* The connection broke. A request that got no byte back on a kept-alive
+ * connection is sent again, up to 3 times (counted in flows.resent): the
+ * server closed it as the request came (httpd's event MPM closes every
+ * idle keep-alive connection of a process whose workers are all busy, at
+ * once); so is a GET that got no byte back on a new connection (httpd at
+ * MaxRequestWorkers closes some unanswered; a GET is safe to resend). It
+ * goes again on this connection, opened anew, not on another kept-alive
+ * one that the same closing may have reached. Any other is a network
+ * error for its flow. Then reconnect. */
 static void conn_fail(conn_t *c)
 {
     int err = errno; /* of the call that failed, before close() */
@@ -1124,12 +1193,7 @@ static void conn_fail(conn_t *c)
             (c->reused || !strncmp(f->method_path, "GET ", 4))) {
             f->resent++;
             L.fc.resent++;
-            f->qnext = L.qhead; /* to the front: it was first */
-            L.qhead = f;
-            if (!L.qtail)
-                L.qtail = f;
-            if (L.nidle)
-                conn_make_idle(&L.conns[L.idle[--L.nidle]]);
+            c->resend = f;
         }
         else {
             /* why, for --log-failures: what came back before the break,
@@ -1178,7 +1242,14 @@ static void conn_event(conn_t *c, uint32_t ev)
             return;
         }
         conn_watch(c, 0);
-        conn_make_idle(c);
+        if (c->resend) {
+            flow_t *f = c->resend;
+            c->resend = NULL;
+            conn_send(c, f);
+        }
+        else {
+            conn_make_idle(c);
+        }
         return;
     }
     if (ev & EPOLLOUT && c->state == CS_BUSY)
@@ -1510,8 +1581,8 @@ static int refresh_step(flow_t *f, int status, const char *body, size_t len)
  * attempt GET /allocations/{c} (1.28) then PUT /allocations/{c} (1.36) with
  * the candidate's allocations and mappings. A provider generation race
  * (concurrent_update, not on the consumer generation) retries the same
- * candidate, 4 attempts in all (nova's sleep between them is left out);
- * any other failure tries the next candidate, through all of them.
+ * candidate after nova's sleep, 4 attempts in all; any other failure tries
+ * the next candidate at once, through all of them.
  * 1 while it issued a request; then f->claimed says if it got one. */
 static int claim_step(flow_t *f, int status, const char *body)
 {
@@ -1548,8 +1619,12 @@ static int claim_step(flow_t *f, int status, const char *body)
         return 1;
     }
     f->claim = 1;
-    submit_as(f, C_SCHED, K_GET_ALLOC, xasprintf("GET /allocations/%s", c),
-              NULL);
+    if (f->attempts) /* the same candidate again */
+        submit_after_sleep(f, f->attempts, C_SCHED, K_GET_ALLOC,
+                           xasprintf("GET /allocations/%s", c), NULL);
+    else
+        submit_as(f, C_SCHED, K_GET_ALLOC, xasprintf("GET /allocations/%s", c),
+                  NULL);
     return 1;
 }
 
@@ -1731,11 +1806,32 @@ enum {
     M_BACK_POST
 };
 
+/* move_allocations' POST answered other than 204. A provider generation
+ * race (concurrent_update, not on a consumer generation) redoes the move,
+ * its two reads from `source` on, after nova's sleep: 4 attempts in all
+ * (nova's `retries`). Anything else ends the move. 1 when it is redone. */
+static int move_retry(flow_t *f, int status, const char *body, int step,
+                      const char *source)
+{
+    if (status == 409)
+        FCOUNT(f, migrate_conflict);
+    if (!concurrent_update(status, body) ||
+        strstr(body, "consumer generation") || ++f->attempts >= 4) {
+        f->attempts = 0;
+        return 0;
+    }
+    f->step = step;
+    submit_after_sleep(f, f->attempts, f->cls, K_GET_ALLOC,
+                       xasprintf("GET /allocations/%s", source), NULL);
+    return 1;
+}
+
 /* Give the allocations back to the instance, as the conductor's
  * revert_allocation_for_migration does when no host could be claimed
  * (TRAFFIC.md 5 step 7): move_allocations M -> c, GET M, GET c, POST. */
 static int migrate_revert(flow_t *f)
 {
+    f->attempts = 0;
     f->step = M_BACK_M;
     submit(f, K_GET_ALLOC, xasprintf("GET /allocations/%s", f->mig), NULL);
     return 1;
@@ -1760,10 +1856,8 @@ static int migrate_back_step(flow_t *f, int status, const char *body,
         migrate_move(f, f->mig, f->gen2, f->c, f->gen,
                      json_object_get(f->alloc));
         return 1;
-    default:
-        if (status == 409)
-            FCOUNT(f, migrate_conflict);
-        return 0;
+    default: /* M_BACK_POST */
+        return status != 204 && move_retry(f, status, body, M_BACK_M, f->mig);
     }
 }
 
@@ -1797,6 +1891,7 @@ static int migrate_step(flow_t *f, int status, const char *body, size_t len)
     case M_GET_C: /* move_allocations: source, then target */
         if (status != 200)
             return 0;
+        json_object_put(f->alloc); /* a redone move's earlier read */
         f->alloc = read_allocations(f, body, len, &f->gen);
         if (!f->alloc || !migrate_size(f, f->alloc)) {
             FCOUNT(f, skipped);
@@ -1810,10 +1905,9 @@ static int migrate_step(flow_t *f, int status, const char *body, size_t len)
         migrate_move(f, f->c, f->gen, f->mig, -1, json_object_get(f->alloc));
         return 1;
     case M_POST:
-        if (status != 204) {
-            FCOUNT(f, migrate_conflict);
-            return 0;
-        }
+        if (status != 204)
+            return move_retry(f, status, body, M_GET_C, f->c);
+        f->attempts = 0;
         f->step = M_AC;
         submit(f, K_AC, ac_path(f->vcpu, f->ram, f->disk, NULL, NULL), NULL);
         return 1;
@@ -2048,6 +2142,129 @@ static int neutron_step(flow_t *f, int status, const char *body, size_t len)
     return neutron_request(f);
 }
 
+/* Flow 9, TRAFFIC.md 2's very first start of a brand-new compute: nova
+ * finds no provider in its tree, makes it, reads its allocations (none),
+ * sets the libvirt inventory at generation 0, asks which of its traits
+ * Placement knows and sets them at the generation the inventory's answer
+ * gave. Its traits (NT) are standard ones, all known: no PUT /traits/{t}. */
+enum new_compute_step {
+    NEW_START,
+    NEW_IN_TREE,
+    NEW_POST,
+    NEW_ALLOCS,
+    NEW_INV,
+    NEW_TRAITS_IN,
+    NEW_SET_TRAITS
+};
+
+/* The inventory nova's libvirt driver reports for build.py's computes. */
+static json_object *new_inventory(void)
+{
+    static const struct {
+        const char *rc;
+        int total, reserved;
+        double ratio;
+    } INV[] = { { "VCPU", 64, 0, 4.0 },
+                { "MEMORY_MB", 262144, 512, 1.0 },
+                { "DISK_GB", 2000, 0, 1.0 } };
+    json_object *all = json_object_new_object();
+    for (size_t i = 0; i < sizeof INV / sizeof INV[0]; i++) {
+        json_object *r = json_object_new_object();
+        json_object_object_add(r, "total", json_object_new_int(INV[i].total));
+        json_object_object_add(r, "reserved",
+                               json_object_new_int(INV[i].reserved));
+        json_object_object_add(r, "min_unit", json_object_new_int(1));
+        json_object_object_add(r, "max_unit",
+                               json_object_new_int(INV[i].total));
+        json_object_object_add(r, "step_size", json_object_new_int(1));
+        json_object_object_add(r, "allocation_ratio",
+                               json_object_new_double(INV[i].ratio));
+        json_object_object_add(all, INV[i].rc, r);
+    }
+    json_object *b = json_object_new_object();
+    json_object_object_add(b, "resource_provider_generation",
+                           json_object_new_int(0));
+    json_object_object_add(b, "inventories", all);
+    return b;
+}
+
+/* The PUT of its traits: every name of NT at generation gen. */
+static json_object *new_traits_body(long long gen)
+{
+    json_object *t = json_object_new_array();
+    char *names = strdup(CL.new_traits), *save = NULL;
+    for (char *n = strtok_r(names, ",", &save); n;
+         n = strtok_r(NULL, ",", &save))
+        json_object_array_add(t, json_object_new_string(n));
+    free(names);
+    json_object *b = json_object_new_object();
+    json_object_object_add(b, "traits", t);
+    json_object_object_add(b, "resource_provider_generation",
+                           json_object_new_int64(gen));
+    return b;
+}
+
+static int new_compute_step(flow_t *f, int status, const char *body, size_t len)
+{
+    json_object *o, *g = NULL;
+    switch (f->step) {
+    case NEW_START:
+        new_uuid(f->newc);
+        f->step = NEW_IN_TREE;
+        submit(f, K_RP_IN_TREE,
+               xasprintf("GET /resource_providers?in_tree=%s", f->newc), NULL);
+        return 1;
+    case NEW_IN_TREE: /* an empty list */
+        if (status != 200)
+            return 0;
+        o = json_object_new_object();
+        json_object_object_add(o, "uuid", json_object_new_string(f->newc));
+        json_object_object_add(o, "name", json_object_new_string(f->newc));
+        f->step = NEW_POST;
+        submit(f, K_NEW_RP, xasprintf("POST /resource_providers"), json_dup(o));
+        return 1;
+    case NEW_POST:
+        if (status != 200)
+            return 0;
+        f->step = NEW_ALLOCS;
+        submit(f, K_RP_ALLOCS,
+               xasprintf("GET /resource_providers/%s/allocations", f->newc),
+               NULL);
+        return 1;
+    case NEW_ALLOCS:
+        f->step = NEW_INV;
+        submit(f, K_NEW_INV,
+               xasprintf("PUT /resource_providers/%s/inventories", f->newc),
+               json_dup(new_inventory()));
+        return 1;
+    case NEW_INV:
+        o = status == 200 ? parse_body(body, len) : NULL;
+        if (!o ||
+            !json_object_object_get_ex(o, "resource_provider_generation", &g)) {
+            json_object_put(o);
+            return 0;
+        }
+        f->gen = json_object_get_int64(g);
+        json_object_put(o);
+        f->step = NEW_TRAITS_IN;
+        submit(f, K_TRAITS_IN,
+               xasprintf("GET /traits?name=in:%s", CL.new_traits), NULL);
+        return 1;
+    case NEW_TRAITS_IN:
+        if (status != 200)
+            return 0;
+        f->step = NEW_SET_TRAITS;
+        submit(f, K_NEW_TRAITS,
+               xasprintf("PUT /resource_providers/%s/traits", f->newc),
+               json_dup(new_traits_body(f->gen)));
+        return 1;
+    default: /* NEW_SET_TRAITS */
+        if (status == 200)
+            FCOUNT(f, computes_new);
+        return 0;
+    }
+}
+
 static int flood_step(flow_t *f)
 {
     f->step++;
@@ -2084,6 +2301,9 @@ static void flow_next(flow_t *f, int status, const char *body, size_t len)
         break;
     case F_NEUTRON:
         more = neutron_step(f, status, body, len);
+        break;
+    case F_NEW:
+        more = new_compute_step(f, status, body, len);
         break;
     default:
         more = flood_step(f);
@@ -2168,6 +2388,11 @@ static void fire(timer_t_ tm, double now)
             conn_open(&L.conns[tm.idx]);
         return;
     }
+    if (tm.type == T_RESUME) { /* even past the end: the flow finishes */
+        tm.f->ready = tm.t;
+        flow_queue(tm.f);
+        return;
+    }
     if (tm.t >= L.t_end)
         return;
     if (tm.t >= L.t_warm)
@@ -2201,6 +2426,10 @@ static void fire(timer_t_ tm, double now)
         next = tm.t + O.list_interval;
         break;
     }
+    case T_NEW:
+        for (int k = 0; k < O.new_k; k++)
+            flow_next(flow_new(F_NEW, C_RACK, tm.t), 0, NULL, 0);
+        break;
     case T_RACK: {
         int first = (int)rng_below(&RNG_SCHED, CL.ncn);
         for (int k = 0; k < O.rack_k && k < CL.ncn; k++)
@@ -2242,6 +2471,12 @@ static void schedule_start(void)
         heap_push(t0 + rng_unit(&RNG_SCHED) * O.list_interval, T_LISTING, 0);
     if (O.rack_k > 0 && CL.ncn)
         heap_push(t0 + O.rack_t, T_RACK, 0);
+    if (O.new_k > 0) {
+        if (!CL.new_traits)
+            die("--new-computes: the description has no NT record (write it "
+                "again with build.py)");
+        heap_push(t0 + O.new_t, T_NEW, 0);
+    }
 }
 
 /* ---- the loop ----------------------------------------------------------- */
@@ -2338,6 +2573,8 @@ static json_object *config_json(void)
     CD("neutron_rate", O.neutron_rate);
     CI("rack_k", O.rack_k);
     CD("rack_t", O.rack_t);
+    CI("new_k", O.new_k);
+    CD("new_t", O.new_t);
     CD("duration", O.duration);
     CD("warmup", O.warmup);
     CI("seed", (long long)O.seed);
@@ -2367,6 +2604,9 @@ static json_object *flows_json(void)
     FJ(conflicts);
     FJ(baremetal);
     FJ(resent);
+    FJ(retry_sleeps);
+    FJ(computes_new);
+    FJ(stale);
     json_object_object_add(o, "instances_in_pool",
                            json_object_new_int64(CL.nin));
     return o;
@@ -2450,13 +2690,16 @@ static void report(double t_stop)
         "placed %llu novalidhost %llu claim_retries %llu claim_failed %llu "
         "deleted %llu "
         "migrated %llu skipped %llu migrate_conflict %llu neutron_conflicts "
-        "%llu unfinished %llu\n",
+        "%llu retry_sleeps %llu stale_connections %llu computes_new %llu "
+        "unfinished %llu\n",
         (unsigned long long)L.fc.placed, (unsigned long long)L.fc.novalidhost,
         (unsigned long long)L.fc.claim_retries,
         (unsigned long long)L.fc.claim_failed, (unsigned long long)L.fc.deleted,
         (unsigned long long)L.fc.migrated, (unsigned long long)L.fc.skipped,
         (unsigned long long)L.fc.migrate_conflict,
         (unsigned long long)L.fc.conflicts,
+        (unsigned long long)L.fc.retry_sleeps, (unsigned long long)L.fc.stale,
+        (unsigned long long)L.fc.computes_new,
         (unsigned long long)L.fc.flows_unfinished);
 }
 
@@ -2478,7 +2721,9 @@ static void usage(void)
           "  --boot-rate R --delete-rate R --migrate-rate R --neutron-rate R  "
           "(per s)\n"
           "  --baremetal F (0.05) --az-fraction F (0.3) --host-subset N (5)\n"
-          "  --rack-start K@T  --duration S (60) --warmup S (5) --seed N\n"
+          "  --rack-start K@T  --new-computes K@T  --duration S (60) --warmup "
+          "S (5)\n"
+          "  --seed N\n"
           "  --out FILE (JSON)  --log-failures FILE  --flood PATH (closed-loop "
           "ceiling)\n"
           "desc records: N n | CN idx root k uuid... | AG root agg[,agg] | PU "
@@ -2486,7 +2731,7 @@ static void usage(void)
           "  IN consumer proj user [compute index of its host, -1 none] |\n"
           "  NB root host agent bridge... | FL name vcpu ram_mb disk_gb "
           "traits|- |\n"
-          "  AZ agg | IR node rc\n",
+          "  AZ agg | IR node rc | NT trait,trait... (a new compute's)\n",
           stderr);
     exit(2);
 }
@@ -2516,6 +2761,7 @@ static void parse_args(int argc, char **argv)
                                         { "out", 1, 0, 16 },
                                         { "log-failures", 1, 0, 17 },
                                         { "quota-placement", 0, 0, 18 },
+                                        { "new-computes", 1, 0, 19 },
                                         { "help", 0, 0, 'h' },
                                         { 0, 0, 0, 0 } };
     int ch;
@@ -2568,6 +2814,10 @@ static void parse_args(int argc, char **argv)
             break;
         case 11:
             if (sscanf(optarg, "%d@%lf", &O.rack_k, &O.rack_t) != 2)
+                usage();
+            break;
+        case 19:
+            if (sscanf(optarg, "%d@%lf", &O.new_k, &O.new_t) != 2)
                 usage();
             break;
         case 12:

@@ -450,26 +450,31 @@ int pl_api_allocation_consumer_get(pl_req_t *req)
 
 int pl_api_allocation_provider_list(pl_req_t *req)
 {
+    const char *uuid = req->params[0];
     apr_array_header_t *rows;
-    pl_provider_t *prov;
+    apr_int64_t generation;
     json_object *root;
     apr_status_t rv;
+    pl_db_t *db;
     int st;
 
-    if ((st = pl_api_rp_of_path(req,
-                                "Resource provider '%s' not "
-                                "found: No resource provider with "
-                                "uuid %s found",
-                                &prov))) {
+    if ((st = pl_req_db(req, &db))) {
         return st;
     }
-    rv = pl_store_allocation_by_provider(req->db, req->pool, prov->id, &rows);
+    rv = pl_store_allocation_by_provider(db, req->pool, uuid, &generation,
+                                         &rows);
+    if (rv == APR_ENOENT) {
+        return pl_err(req, HTTP_NOT_FOUND, NULL,
+                      "Resource provider '%s' not found: No resource "
+                      "provider with uuid %s found",
+                      uuid, uuid);
+    }
     if (rv != APR_SUCCESS) {
         return pl_err_store(req, rv, "listing allocations");
     }
     root = allocations_json(req, rows, 1);
     json_object_object_add(root, "resource_provider_generation",
-                           json_object_new_int64(prov->generation));
+                           json_object_new_int64(generation));
     touch_rows(req, rows);
     return pl_reply_json(req, HTTP_OK, root);
 }

@@ -350,6 +350,7 @@ int pl_api_ac_list(pl_req_t *req)
     opts.strategy = pl_config_ac_strategy(req->conf) ? PL_AC_BREADTH_FIRST
                                                      : PL_AC_DEPTH_FIRST;
     opts.log = &req->log;
+    opts.shape = req->r->args;
     cache = pl_provider_cache(req->r->server);
     rv = pl_store_ac_candidates(db, req->pool, acr, &opts, cache, &world, &res);
     if (rv != APR_SUCCESS) {

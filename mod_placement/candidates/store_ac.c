@@ -393,15 +393,53 @@ apr_status_t pl_store_ac_world(pl_db_t *db, apr_pool_t *p,
 /* How many candidate trees to read first: enough for the bound when
  * nearly every tree gives a candidate, with room for a few that give
  * none (more are read, after these, when too many did); 0 (all) without
- * a bound, or when the bound is a random sample of all. */
-static int first_trees(const pl_ac_opts_t *opts)
+ * a bound, or when the bound is a random sample of all. When the last
+ * request of the same shape needed more trees per candidate (hosts full
+ * or disabled between those with room), as many as it needed and a
+ * tenth more, at most four times the least: nova's request at 2,500
+ * computes read its 1,746 trees in two rounds, and now in one. */
+static int first_trees(const pl_ac_opts_t *opts, double trees_per_cand)
 {
-    int bound = pl_ac_bound(opts);
+    int bound = pl_ac_bound(opts), least;
+    double guess;
 
-    if (opts->randomize || bound <= 0 || bound > INT_MAX / 4) {
+    if (opts->randomize || bound <= 0 || bound > INT_MAX / 8) {
         return 0;
     }
-    return bound + 16;
+    least = bound + 16;
+    guess = 1.1 * bound * trees_per_cand + 16;
+    if (guess <= least) {
+        return least;
+    }
+    return guess < 4.0 * least ? (int)guess : 4 * least;
+}
+
+/* The trees this answer needed per candidate it kept: those read up to
+ * the last one that gave a candidate (every one read, when the bound did
+ * not stop it), over the candidates; 0 when it kept none. Trees are read
+ * and searched in root id order. */
+static double trees_per_cand(const pl_ac_world_t *w, const pl_ac_result_t *res)
+{
+    apr_int64_t last = 0;
+    int i, needed = 0;
+
+    if (res->cands->nelts == 0) {
+        return 0;
+    }
+    if (!res->truncated) {
+        return (double)w->roots_read / res->cands->nelts;
+    }
+    for (i = 0; i < res->roots->nelts; i++) {
+        apr_int64_t root = APR_ARRAY_IDX(res->roots, i, apr_int64_t);
+
+        last = root > last ? root : last;
+    }
+    for (i = 0; i < w->provs->nelts; i++) {
+        const pl_ac_prov_t *prov = &APR_ARRAY_IDX(w->provs, i, pl_ac_prov_t);
+
+        needed += prov->parent_id == 0 && prov->id <= last;
+    }
+    return (double)needed / res->cands->nelts;
 }
 
 /* How many more trees the next round reads, when those read so far gave
@@ -470,7 +508,8 @@ pl_store_ac_candidates(pl_db_t *db, apr_pool_t *p, const pl_ac_request_t *req,
                        const pl_ac_opts_t *opts, pl_store_ac_cache_t *cache,
                        pl_ac_world_t **pworld, pl_ac_result_t **pres)
 {
-    int max_trees = first_trees(opts);
+    double per_cand = pl_store_ac_cache_trees_per_cand(cache, opts->shape);
+    int max_trees = first_trees(opts, per_cand);
     pl_ac_opts_t each = *opts;
     pl_ac_stats_t one, all = { 0, 0, 0 };
     pl_ac_result_t *res;
@@ -503,6 +542,10 @@ pl_store_ac_candidates(pl_db_t *db, apr_pool_t *p, const pl_ac_request_t *req,
     if (rv == APR_SUCCESS) {
         if (opts->stats) {
             *opts->stats = all;
+        }
+        if (first_trees(opts, 0) > 0 && res->outcome == PL_AC_OK) {
+            pl_store_ac_cache_keep_trees_per_cand(cache, opts->shape,
+                                                  trees_per_cand(w, res));
         }
         log_counters(opts, w, res, &all);
     }

@@ -11,7 +11,9 @@
  * trait id names one trait for good (traits are never renamed), there
  * are a few hundred, and readers can then take the names as they are.
  * The last rows of each statement of lookups live in a third pool,
- * cleared once LOOKUPS_MAX copies were kept in it.
+ * cleared once LOOKUPS_MAX copies were kept in it. The trees per
+ * candidate of the last request of each shape live in a small table, a
+ * slot for each hash of the shape, the last one winning a slot.
  */
 #include <string.h>
 #include <apr_hash.h>
@@ -20,6 +22,8 @@
 
 #include "pl_store_ac_cache.h"
 #include "pl_idmap.h"
+
+#define YIELDS_KEPT 64
 
 struct pl_store_ac_cache_t {
     apr_thread_rwlock_t *lock;
@@ -33,6 +37,10 @@ struct pl_store_ac_cache_t {
     int max;             /* entries kept at most */
     int stored;          /* entries stored since the last reset */
     int resets;
+    struct {
+        apr_uint64_t shape; /* its hash; 0: free */
+        double trees_per_cand;
+    } yields[YIELDS_KEPT];
 };
 
 static apr_status_t destroy_pool(void *data)
@@ -243,5 +251,49 @@ void pl_store_ac_cache_stats(pl_store_ac_cache_t *c, int *pkept, int *presets)
     apr_thread_rwlock_rdlock(c->lock);
     *pkept = (int)pl_idmap_count(c->by_id);
     *presets = c->resets;
+    apr_thread_rwlock_unlock(c->lock);
+}
+
+/* FNV-1a of the shape, never 0 (a free slot's) */
+static apr_uint64_t shape_hash(const char *shape)
+{
+    apr_uint64_t h = APR_UINT64_C(14695981039346656037);
+
+    for (; *shape; shape++) {
+        h = (h ^ (unsigned char)*shape) * APR_UINT64_C(1099511628211);
+    }
+    return h ? h : 1;
+}
+
+double pl_store_ac_cache_trees_per_cand(pl_store_ac_cache_t *c,
+                                        const char *shape)
+{
+    apr_uint64_t h;
+    double n = 0;
+
+    if (c == NULL || shape == NULL) {
+        return 0;
+    }
+    h = shape_hash(shape);
+    apr_thread_rwlock_rdlock(c->lock);
+    if (c->yields[h % YIELDS_KEPT].shape == h) {
+        n = c->yields[h % YIELDS_KEPT].trees_per_cand;
+    }
+    apr_thread_rwlock_unlock(c->lock);
+    return n;
+}
+
+void pl_store_ac_cache_keep_trees_per_cand(pl_store_ac_cache_t *c,
+                                           const char *shape, double n)
+{
+    apr_uint64_t h;
+
+    if (c == NULL || shape == NULL) {
+        return;
+    }
+    h = shape_hash(shape);
+    apr_thread_rwlock_wrlock(c->lock);
+    c->yields[h % YIELDS_KEPT].shape = h;
+    c->yields[h % YIELDS_KEPT].trees_per_cand = n;
     apr_thread_rwlock_unlock(c->lock);
 }

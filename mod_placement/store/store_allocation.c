@@ -34,6 +34,10 @@ static pl_alloc_row_t *push_alloc_row(apr_array_header_t *out,
     return r;
 }
 
+/* One statement, the allocations with their consumer: the periodic
+ * reads of every compute are mostly this (GET /allocations/{c} for each
+ * consumer on a host), and a second statement for the consumer cost a
+ * round trip more each. The consumer's columns repeat on every row. */
 apr_status_t pl_store_allocation_by_consumer(pl_db_t *db, apr_pool_t *p,
                                              const char *uuid,
                                              apr_array_header_t **prows,
@@ -45,16 +49,17 @@ apr_status_t pl_store_allocation_by_consumer(pl_db_t *db, apr_pool_t *p,
 
     *pc = NULL;
     *prows = apr_array_make(p, 4, sizeof(pl_alloc_row_t));
-    rv = pl_db_select(db, p, &rows,
-                      "SELECT rp.uuid, rp.generation, rc.name, a.used, "
-                      "a.created_at, a.updated_at "
-                      "FROM allocations a "
-                      "JOIN resource_providers rp "
-                      "ON rp.id = a.resource_provider_id "
-                      "JOIN resource_classes rc ON rc.id = a.resource_class_id "
-                      "JOIN consumers c ON c.uuid = a.consumer_id "
-                      "WHERE a.consumer_id = %s ORDER BY a.id",
-                      PL_ARGS(uuid));
+    rv = pl_db_select(
+        db, p, &rows,
+        "SELECT rp.uuid, rp.generation, rc.name, a.used, "
+        "a.created_at, a.updated_at, " PL_CONSUMER_COLUMNS
+        " FROM allocations a "
+        "JOIN resource_providers rp "
+        "ON rp.id = a.resource_provider_id "
+        "JOIN resource_classes rc ON rc.id = a.resource_class_id "
+        "JOIN consumers c ON c.uuid = a.consumer_id " PL_CONSUMER_JOINS
+        "WHERE a.consumer_id = %s ORDER BY a.id",
+        PL_ARGS(uuid));
     if (rv != APR_SUCCESS) {
         return rv;
     }
@@ -65,21 +70,18 @@ apr_status_t pl_store_allocation_by_consumer(pl_db_t *db, apr_pool_t *p,
         r->provider_generation = apr_atoi64(PL_CELL(rows, i, 1));
         r->consumer_uuid = uuid;
     }
-    if (rows->nrows == 0) {
-        return APR_SUCCESS;
+    if (rows->nrows > 0) {
+        *pc = pl_store_consumer_from_row(p, rows, 0, 6);
     }
-    rv = pl_store_consumer_get(db, p, uuid, pc);
-    if (rv == APR_ENOENT) {
-        /* deleted between the two reads: as if it had nothing */
-        apr_array_clear(*prows);
-        *pc = NULL;
-        return APR_SUCCESS;
-    }
-    return rv;
+    return APR_SUCCESS;
 }
 
+/* One statement, the provider's generation with its allocations (a
+ * provider without any gives one row of NULLs past its generation):
+ * every compute's periodic reads each provider of its tree so. */
 apr_status_t pl_store_allocation_by_provider(pl_db_t *db, apr_pool_t *p,
-                                             apr_int64_t prov_id,
+                                             const char *uuid,
+                                             apr_int64_t *pgeneration,
                                              apr_array_header_t **prows)
 {
     pl_rows_t *rows;
@@ -87,22 +89,33 @@ apr_status_t pl_store_allocation_by_provider(pl_db_t *db, apr_pool_t *p,
     int i;
 
     *prows = apr_array_make(p, 4, sizeof(pl_alloc_row_t));
-    rv = pl_db_select(db, p, &rows,
-                      "SELECT c.uuid, c.generation, rc.name, a.used, "
-                      "a.created_at, a.updated_at "
-                      "FROM allocations a "
-                      "JOIN consumers c ON c.uuid = a.consumer_id "
-                      "JOIN projects pr ON pr.id = c.project_id "
-                      "JOIN users u ON u.id = c.user_id "
-                      "JOIN resource_classes rc ON rc.id = a.resource_class_id "
-                      "WHERE a.resource_provider_id = %s ORDER BY a.id",
-                      PL_ARGS(pl_db_i64(p, prov_id)));
+    rv = pl_db_select(
+        db, p, &rows,
+        "SELECT c.uuid, c.generation, rc.name, a.used, "
+        "a.created_at, a.updated_at, rp.generation "
+        "FROM resource_providers rp "
+        "LEFT JOIN (allocations a "
+        "JOIN consumers c ON c.uuid = a.consumer_id "
+        "JOIN projects pr ON pr.id = c.project_id "
+        "JOIN users u ON u.id = c.user_id "
+        "JOIN resource_classes rc ON rc.id = a.resource_class_id) "
+        "ON a.resource_provider_id = rp.id "
+        "WHERE rp.uuid = %s ORDER BY a.id",
+        PL_ARGS(uuid));
     if (rv != APR_SUCCESS) {
         return rv;
     }
+    if (rows->nrows == 0) {
+        return APR_ENOENT;
+    }
+    *pgeneration = apr_atoi64(PL_CELL(rows, 0, 6));
     for (i = 0; i < rows->nrows; i++) {
-        pl_alloc_row_t *r = push_alloc_row(*prows, rows, i);
+        pl_alloc_row_t *r;
 
+        if (PL_CELL(rows, i, 0) == NULL) { /* no allocation */
+            continue;
+        }
+        r = push_alloc_row(*prows, rows, i);
         r->consumer_uuid = PL_CELL(rows, i, 0);
         r->consumer_generation = apr_atoi64(PL_CELL(rows, i, 1));
     }

@@ -105,16 +105,8 @@ apr_status_t pl_store_consumer_type_ensure(pl_db_t *db, apr_pool_t *p,
                       UPSERT_NAME("consumer_types", "name"), name, pid);
 }
 
-/* The columns of a consumer with its project's, user's and type's
- * names (consumer_from_row reads them). */
-#define CONSUMER_COLUMNS                                         \
-    "c.id, c.uuid, c.project_id, c.user_id, p.external_id, "     \
-    "u.external_id, c.generation, c.consumer_type_id, ct.name, " \
-    "c.created_at, c.updated_at"
-
-/* The consumer of row i, columns from col on (CONSUMER_COLUMNS). */
-static pl_consumer_t *consumer_from_row(apr_pool_t *p, const pl_rows_t *rows,
-                                        int i, int col)
+pl_consumer_t *pl_store_consumer_from_row(apr_pool_t *p, const pl_rows_t *rows,
+                                          int i, int col)
 {
     pl_consumer_t *c = apr_pcalloc(p, sizeof(*c));
     const char *v;
@@ -142,11 +134,8 @@ apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p, const char *uuid,
     apr_status_t rv;
 
     rv = pl_db_select(db, p, &rows,
-                      "SELECT " CONSUMER_COLUMNS " FROM consumers c "
-                      "JOIN projects p ON p.id = c.project_id "
-                      "JOIN users u ON u.id = c.user_id "
-                      "LEFT JOIN consumer_types ct "
-                      "ON ct.id = c.consumer_type_id "
+                      "SELECT " PL_CONSUMER_COLUMNS
+                      " FROM consumers c " PL_CONSUMER_JOINS
                       "WHERE c.uuid = %s",
                       PL_ARGS(uuid));
     if (rv != APR_SUCCESS) {
@@ -155,7 +144,7 @@ apr_status_t pl_store_consumer_get(pl_db_t *db, apr_pool_t *p, const char *uuid,
     if (rows->nrows == 0) {
         return APR_ENOENT;
     }
-    *pc = consumer_from_row(p, rows, 0, 0);
+    *pc = pl_store_consumer_from_row(p, rows, 0, 0);
     return APR_SUCCESS;
 }
 
@@ -175,7 +164,7 @@ apr_status_t pl_store_consumer_resolve(pl_db_t *db, apr_pool_t *p,
         "SELECT (SELECT id FROM projects WHERE external_id = %s), "
         "(SELECT id FROM users WHERE external_id = %s), "
         "(SELECT id FROM consumer_types WHERE name = %s), "
-        "p.id, u.id, " CONSUMER_COLUMNS " FROM (SELECT 1 AS one) k "
+        "p.id, u.id, " PL_CONSUMER_COLUMNS " FROM (SELECT 1 AS one) k "
         "LEFT JOIN consumers c ON c.uuid = %s "
         "LEFT JOIN projects p ON p.id = c.project_id "
         "LEFT JOIN users u ON u.id = c.user_id "
@@ -197,7 +186,7 @@ apr_status_t pl_store_consumer_resolve(pl_db_t *db, apr_pool_t *p,
     n->type_id = v ? apr_atoi64(v) : 0;
     *pc = NULL;
     if (PL_CELL(rows, 0, 3) && PL_CELL(rows, 0, 4) && PL_CELL(rows, 0, 5)) {
-        *pc = consumer_from_row(p, rows, 0, 5);
+        *pc = pl_store_consumer_from_row(p, rows, 0, 5);
     }
     return APR_SUCCESS;
 }

@@ -15,8 +15,9 @@ child of CUSTOM_WALK_PKT: every 12th from the first has room (1 A and 2 B
 used), 9 of every 12 are full (4 A used), 2 of every 12 are disabled
 (COMPUTE_STATUS_DISABLED on the root). Asked: 2 A and 3 B on a root not
 disabled, as nova asks, with limits 1, 3, 5 and 6 (the walk) and 1000
-(the set). Needs LogLevel placement:debug, whose line per request says
-how many rounds read the trees. Prints "ok ..." / "not ok ..." lines.
+(the set), then limit=3 again (a shape the child has seen: one round).
+Needs LogLevel placement:debug, whose line per request says how many
+rounds read the trees. Prints "ok ..." / "not ok ..." lines.
 """
 
 import json
@@ -148,6 +149,19 @@ def main():
         n = rounds(log, rid)
         check('... read in %d round%s' % (reads, 's' if reads > 1 else ''),
               n == reads, n)
+
+    # A child remembers how many trees the last request of a shape needed
+    # per candidate, and reads that many first: limit=3 again takes one
+    # round where a child has seen it. Of 4 more, at most one is the
+    # other child's first (two children), so 3 at least take one round.
+    again = [candidates(api_url, QUERY + '&limit=3') for _ in range(4)]
+    check('limit=3 four times more: the same answer each time',
+          all(st == 200 and body['allocation_requests'] ==
+              whole['allocation_requests'][:3] for st, body, _ in again),
+          [roots_of(body) for _, body, _ in again])
+    n = [rounds(log, rid) for _, _, rid in again]
+    check('... 3 of them at least read in one round, none in more than 2',
+          n.count(1) >= 3 and all(x in (1, 2) for x in n), n)
 
 
 if __name__ == '__main__':
