@@ -31,6 +31,7 @@
 #include "pl_token_cache.h"
 #include "pl_provider_cache.h"
 #include "pl_memory.h"
+#include "pl_coalesce.h"
 #include "pl_body_budget.h"
 #include "pl_metrics.h"
 #include "pl_authorize.h"
@@ -117,6 +118,7 @@ static void pl_child_init(apr_pool_t *pchild, server_rec *s)
     apr_status_t rv = pl_store_std_sync_init(pchild);
 
     pl_memory_child_init(pchild);
+    pl_coalesce_child_init(pchild);
     pl_body_budget_child_init(pchild, s);
     pl_token_cache_child_init(pchild, s);
     pl_provider_cache_child_init(pchild, s);

@@ -19,6 +19,7 @@
 #include "pl_schemas.h"
 #include "pl_jstream.h"
 #include "pl_idmap.h"
+#include "pl_coalesce.h"
 
 static const char *query_schema(int mv)
 {
@@ -246,35 +247,40 @@ typedef struct answer_t {
     const pl_idmap_t *uuids;
 } answer_t;
 
-/* The answer, streamed: the client gets it in STREAM_BUFFER pieces while
- * the rest is being written. Nothing here can fail but the connection. */
-static void write_answer(pl_req_t *req, void *baton)
+/* The answer's text. Nothing here can fail but the connection. */
+static void answer_js(pl_jstream_t *js, apr_pool_t *p, const answer_t *a)
 {
-    const answer_t *a = baton;
-    pl_idmap_t *quoted = pl_idmap_make(req->pool, 64);
-    pl_jstream_t js;
+    pl_idmap_t *quoted = pl_idmap_make(p, 64);
     int i;
 
-    pl_jstream_response(&js, req->r, req->pool, STREAM_BUFFER);
-    PL_JS_LIT(&js, "{\"allocation_requests\": [");
-    for (i = 0; i < a->res->cands->nelts && !js.failed; i++) {
+    PL_JS_LIT(js, "{\"allocation_requests\": [");
+    for (i = 0; i < a->res->cands->nelts && !js->failed; i++) {
         if (i) {
-            PL_JS_LIT(&js, ", ");
+            PL_JS_LIT(js, ", ");
         }
-        request_json(&js, a->mv,
-                     APR_ARRAY_IDX(a->res->cands, i, pl_ac_cand_t *), a->uuids,
-                     quoted);
+        request_json(js, a->mv, APR_ARRAY_IDX(a->res->cands, i, pl_ac_cand_t *),
+                     a->uuids, quoted);
     }
-    PL_JS_LIT(&js, "], \"provider_summaries\": {");
-    for (i = 0; i < a->sums->nelts && !js.failed; i++) {
+    PL_JS_LIT(js, "], \"provider_summaries\": {");
+    for (i = 0; i < a->sums->nelts && !js->failed; i++) {
         if (i) {
-            PL_JS_LIT(&js, ", ");
+            PL_JS_LIT(js, ", ");
         }
-        summary_json(&js, a->mv, a->acr,
+        summary_json(js, a->mv, a->acr,
                      APR_ARRAY_IDX(a->sums, i, pl_ac_summary_t *), a->uuids,
                      quoted);
     }
-    PL_JS_LIT(&js, "}}");
+    PL_JS_LIT(js, "}}");
+}
+
+/* The answer, streamed: the client gets it in STREAM_BUFFER pieces while
+ * the rest is being written. */
+static void write_answer(pl_req_t *req, void *baton)
+{
+    pl_jstream_t js;
+
+    pl_jstream_response(&js, req->r, req->pool, STREAM_BUFFER);
+    answer_js(&js, req->pool, baton);
     if (pl_jstream_finish(&js) != APR_SUCCESS) {
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, req->r,
                       PL_LOGNO(00901) "allocation candidates: the client "
@@ -282,6 +288,15 @@ static void write_answer(pl_req_t *req, void *baton)
                                       "%" APR_SIZE_T_FMT " bytes",
                       js.sent);
     }
+}
+
+/* The answer as one text, for every request of a batch (pl_coalesce.c). */
+static int reply_text(pl_req_t *req, const char *text, apr_size_t len)
+{
+    req->body_text = text;
+    req->body_len = len;
+    req->last_modified = apr_time_now();
+    return HTTP_OK;
 }
 
 /* The counters of a 200. An answer the node budget cut short is a 200
@@ -304,21 +319,86 @@ static void count_answer(const pl_ac_world_t *world, const pl_ac_result_t *res)
     pl_metrics_add(PL_METRIC_PROVIDER_CACHE_RESETS, world->cache_resets);
 }
 
-int pl_api_ac_list(pl_req_t *req)
+/* The candidates of acr, computed; NULL and an error's status in *pst
+ * when there are none to give. */
+static answer_t *compute(pl_req_t *req, const pl_ac_request_t *acr, int *pst)
 {
-    const pl_jsonschema_t *schema;
-    apr_array_header_t *args, *sums;
+    apr_array_header_t *sums;
     pl_idmap_t *by_id;
-    pl_ac_request_t *acr;
     pl_ac_world_t *world;
     pl_store_ac_cache_t *cache;
     pl_ac_result_t *res;
     pl_ac_opts_t opts;
-    const char *err, *code;
     answer_t *answer;
     apr_status_t rv;
     pl_db_t *db;
-    int st, i;
+
+    if ((*pst = pl_req_db(req, &db))) {
+        return NULL;
+    }
+    memset(&opts, 0, sizeof(opts));
+    /* before 1.29 a client cannot see trees */
+    opts.exclude_nested = req->mv < PL_MV(1, 29);
+    opts.limit = acr->limit;
+    opts.max_candidates = pl_config_max_candidates(req->conf);
+    opts.randomize = pl_config_randomize(req->conf);
+    opts.strategy = pl_config_ac_strategy(req->conf) ? PL_AC_BREADTH_FIRST
+                                                     : PL_AC_DEPTH_FIRST;
+    opts.log = &req->log;
+    opts.shape = req->r->args;
+    cache = pl_provider_cache(req->r->server);
+    rv = pl_store_ac_candidates(db, req->pool, acr, &opts, cache, &world, &res);
+    if (rv != APR_SUCCESS) {
+        *pst = pl_err_store(req, rv, "reading allocation candidates");
+        return NULL;
+    }
+    if (res->outcome == PL_AC_UNKNOWN_RC) {
+        *pst = pl_err(req, HTTP_BAD_REQUEST, NULL,
+                      "Invalid resource class "
+                      "in resources parameter: No such resource class %s.",
+                      res->unknown);
+        return NULL;
+    }
+    if (res->outcome == PL_AC_UNKNOWN_TRAIT) {
+        *pst = pl_err(req, HTTP_BAD_REQUEST, NULL, "No such trait(s): %s.",
+                      res->unknown);
+        return NULL;
+    }
+    pl_ac_summaries(req->pool, world, res, req->mv >= PL_MV(1, 17), &sums,
+                    &by_id);
+    answer = apr_palloc(req->pool, sizeof(*answer));
+    answer->mv = req->mv;
+    answer->acr = acr;
+    answer->res = res;
+    answer->sums = sums;
+    answer->uuids = uuids_make(req->pool, by_id);
+    count_answer(world, res);
+    return answer;
+}
+
+/* What a request's answer depends on besides the database, when
+ * identical requests may share one computation (NULL: they may not). */
+static const char *coalesce_key(const pl_req_t *req)
+{
+    if (!pl_config_coalesce(req->conf) || pl_config_randomize(req->conf)) {
+        return NULL;
+    }
+    return apr_psprintf(req->pool, "%pp %d %d %d %s", (void *)req->r->server,
+                        req->mv, pl_config_max_candidates(req->conf),
+                        pl_config_ac_strategy(req->conf),
+                        req->r->args ? req->r->args : "");
+}
+
+int pl_api_ac_list(pl_req_t *req)
+{
+    const pl_jsonschema_t *schema;
+    apr_array_header_t *args;
+    pl_ac_request_t *acr;
+    pl_coalesce_batch_t *batch = NULL;
+    const char *err, *code, *key, *text;
+    apr_size_t len;
+    answer_t *answer;
+    int st, i, followers = 0;
 
     if ((st = pl_schema(req, query_schema(req->mv), &schema))) {
         return st;
@@ -338,43 +418,33 @@ int pl_api_ac_list(pl_req_t *req)
         APR_SUCCESS) {
         return pl_err(req, HTTP_BAD_REQUEST, code, "%s", err);
     }
-    if ((st = pl_req_db(req, &db))) {
-        return st;
+    if ((key = coalesce_key(req)) != NULL &&
+        pl_coalesce_join(req->pool, key, &batch, &followers, &text, &len)) {
+        pl_log(&req->log, PL_LOG_DEBUG, APR_SUCCESS,
+               "allocation candidates: the answer of an identical request "
+               "computed after this one arrived");
+        return reply_text(req, text, len);
     }
-    memset(&opts, 0, sizeof(opts));
-    /* before 1.29 a client cannot see trees */
-    opts.exclude_nested = req->mv < PL_MV(1, 29);
-    opts.limit = acr->limit;
-    opts.max_candidates = pl_config_max_candidates(req->conf);
-    opts.randomize = pl_config_randomize(req->conf);
-    opts.strategy = pl_config_ac_strategy(req->conf) ? PL_AC_BREADTH_FIRST
-                                                     : PL_AC_DEPTH_FIRST;
-    opts.log = &req->log;
-    opts.shape = req->r->args;
-    cache = pl_provider_cache(req->r->server);
-    rv = pl_store_ac_candidates(db, req->pool, acr, &opts, cache, &world, &res);
-    if (rv != APR_SUCCESS) {
-        return pl_err_store(req, rv, "reading allocation candidates");
+    answer = compute(req, acr, &st);
+    if (answer == NULL || followers == 0) {
+        /* the next batch may start while this answer is written */
+        pl_coalesce_publish(batch, NULL, 0);
+        if (answer == NULL) {
+            return st;
+        }
+        req->last_modified = apr_time_now();
+        return pl_reply_stream(req, HTTP_OK, write_answer, answer);
     }
-    if (res->outcome == PL_AC_UNKNOWN_RC) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL,
-                      "Invalid resource class "
-                      "in resources parameter: No such resource class %s.",
-                      res->unknown);
+    {
+        pl_jstream_t js;
+
+        pl_jstream_text(&js, req->pool, 0);
+        answer_js(&js, req->pool, answer);
+        pl_coalesce_publish(batch, js.s, js.len);
+        pl_log(&req->log, PL_LOG_DEBUG, APR_SUCCESS,
+               "allocation candidates: one answer for %d more identical "
+               "requests",
+               followers);
+        return reply_text(req, js.s, js.len);
     }
-    if (res->outcome == PL_AC_UNKNOWN_TRAIT) {
-        return pl_err(req, HTTP_BAD_REQUEST, NULL, "No such trait(s): %s.",
-                      res->unknown);
-    }
-    pl_ac_summaries(req->pool, world, res, req->mv >= PL_MV(1, 17), &sums,
-                    &by_id);
-    answer = apr_palloc(req->pool, sizeof(*answer));
-    answer->mv = req->mv;
-    answer->acr = acr;
-    answer->res = res;
-    answer->sums = sums;
-    answer->uuids = uuids_make(req->pool, by_id);
-    req->last_modified = apr_time_now();
-    count_answer(world, res);
-    return pl_reply_stream(req, HTTP_OK, write_answer, answer);
 }

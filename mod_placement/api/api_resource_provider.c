@@ -34,6 +34,16 @@
 /* The pieces a listing goes to the client in (pl_jstream.h). */
 #define STREAM_BUFFER ((apr_size_t)64 * 1024)
 
+static void str_or_null(pl_jstream_t *js, const char *s)
+{
+    if (s) {
+        pl_jstream_str(js, s);
+    }
+    else {
+        PL_JS_LIT(js, "null");
+    }
+}
+
 static void provider_js(pl_jstream_t *js, const pl_req_t *req,
                         const pl_provider_t *prov)
 {
@@ -57,12 +67,7 @@ static void provider_js(pl_jstream_t *js, const pl_req_t *req,
     PL_JS_LIT(js, "{\"uuid\": ");
     pl_jstream_str(js, prov->uuid);
     PL_JS_LIT(js, ", \"name\": ");
-    if (prov->name) {
-        pl_jstream_str(js, prov->name);
-    }
-    else {
-        PL_JS_LIT(js, "null");
-    }
+    str_or_null(js, prov->name);
     PL_JS_LIT(js, ", \"generation\": ");
     pl_jstream_int(js, prov->generation);
     PL_JS_LIT(js, ", \"links\": [{\"rel\": \"self\", \"href\": ");
@@ -84,12 +89,7 @@ static void provider_js(pl_jstream_t *js, const pl_req_t *req,
     /* 1.14+: the tree */
     if (req->mv >= PL_MV(1, 14)) {
         PL_JS_LIT(js, ", \"parent_provider_uuid\": ");
-        if (prov->parent_uuid) {
-            pl_jstream_str(js, prov->parent_uuid);
-        }
-        else {
-            PL_JS_LIT(js, "null");
-        }
+        str_or_null(js, prov->parent_uuid);
         PL_JS_LIT(js, ", \"root_provider_uuid\": ");
         pl_jstream_str(js, prov->root_uuid);
     }

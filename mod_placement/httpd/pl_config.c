@@ -29,6 +29,7 @@ void *pl_config_create_dir(apr_pool_t *p, char *dir)
     c->auth = PL_AUTH_UNSET;
     c->conflict_retries = -1;
     c->randomize = -1;
+    c->coalesce = -1;
     c->max_candidates = -2; /* -1 is a legal value: unlimited */
     c->ac_strategy = -1;
     c->statement_timeout = -1;
@@ -72,6 +73,7 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE_INT(auth, PL_AUTH_UNSET);
     MERGE_INT(conflict_retries, -1);
     MERGE_INT(randomize, -1);
+    MERGE_INT(coalesce, -1);
     MERGE_INT(max_candidates, -2);
     MERGE_INT(ac_strategy, -1);
     MERGE_INT(statement_timeout, -1);
@@ -127,6 +129,11 @@ int pl_config_conflict_retries(const pl_dir_conf_t *c)
 int pl_config_randomize(const pl_dir_conf_t *c)
 {
     return c->randomize > 0;
+}
+
+int pl_config_coalesce(const pl_dir_conf_t *c)
+{
+    return c->coalesce > 0;
 }
 
 int pl_config_max_candidates(const pl_dir_conf_t *c)
@@ -667,6 +674,9 @@ const command_rec pl_cmds[] = {
     DIR_FLAG("PlacementRandomizeCandidates", randomize,
              "On|Off: sample allocation candidates randomly when "
              "limiting them (default Off)"),
+    DIR_FLAG("PlacementCoalesceCandidates", coalesce,
+             "On|Off: identical allocation candidates requests that "
+             "arrive together share one computation (default Off)"),
     AP_INIT_TAKE1("PlacementMaxAllocationCandidates", set_int, (void *)1,
                   RSRC_CONF | ACCESS_CONF,
                   "N: most allocation candidates generated per request, "

@@ -26,6 +26,8 @@ typedef struct pl_dir_conf_t {
     int conflict_retries;
     /* PlacementRandomizeCandidates */
     int randomize;
+    /* PlacementCoalesceCandidates */
+    int coalesce;
     /* PlacementMaxAllocationCandidates, -1 unlimited */
     int max_candidates;
     /* PlacementStatementTimeout: seconds any one SQL statement may run
@@ -108,6 +110,9 @@ void *pl_config_merge_dir(apr_pool_t *p, void *basev, void *addv);
 int pl_config_auth(const pl_dir_conf_t *c);
 int pl_config_conflict_retries(const pl_dir_conf_t *c);
 int pl_config_randomize(const pl_dir_conf_t *c);
+/** PlacementCoalesceCandidates: identical candidates requests arriving
+ *  together share one computation (default Off). */
+int pl_config_coalesce(const pl_dir_conf_t *c);
 int pl_config_max_candidates(const pl_dir_conf_t *c);
 /** seconds a statement may run on the database server, 0 no limit
  *  (default 60) */

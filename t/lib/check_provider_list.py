@@ -14,13 +14,12 @@ lines.
 """
 
 import email.utils
-import http.client
 import json
 import sys
 import urllib.parse
 import uuid
 
-from placement_client import HEADERS, Api, check
+from placement_client import Api, check
 
 # what upstream's _serialize_links gives each microversion
 RELS = [('inventories', (1, 0)), ('usages', (1, 0)),
@@ -31,14 +30,12 @@ NAMES = ['plain-%d', 'quote "%d" and \\ backslash', 'n\u0153ud-\u00e9t\u00e9-%d'
 
 
 def raw_get(url, path, mv):
-    """(status, headers dict in lower case, body bytes)"""
-    u = urllib.parse.urlsplit(url)
-    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=120)
-    headers = dict(HEADERS, **{'openstack-api-version': 'placement ' + mv})
-    conn.request('GET', u.path.rstrip('/') + path, headers=headers)
-    resp = conn.getresponse()
+    """(status, headers dict in lower case, body bytes), on a connection
+    of its own"""
+    api = Api(url)
+    resp = api.send('GET', path, None, mv)
     body = resp.read()
-    conn.close()
+    api.conn.close()
     return resp.status, {k.lower(): v for k, v in resp.getheaders()}, body
 
 
