@@ -147,7 +147,6 @@ int pl_coalesce_join(apr_pool_t *p, const char *key, pl_coalesce_batch_t **pb,
         apr_thread_mutex_unlock(table.lock); /* another key's slot */
         return 0;
     }
-    /* a batch about to start (its leader waking) takes more until then */
     if (slot->next == NULL) { /* the next computation, led by this one */
         if ((s = shared_new(key, WAITING)) == NULL) {
             apr_thread_mutex_unlock(table.lock);
@@ -165,17 +164,21 @@ int pl_coalesce_join(apr_pool_t *p, const char *key, pl_coalesce_batch_t **pb,
         apr_thread_mutex_unlock(table.lock);
         return 0;
     }
-    s = slot->next; /* follow it */
+    /* follow the batch that has not started (its leader may be waking) */
+    s = slot->next;
     s->refs++;
     s->followers++;
     while (s->state == WAITING || s->state == RUNNING) {
         apr_thread_cond_wait(table.changed, table.lock);
     }
+    apr_thread_mutex_unlock(table.lock);
+    /* the text does not change any more, and our reference keeps it */
     if (s->state == ANSWERED) {
         *text = apr_pstrmemdup(p, s->text, s->len);
         *len = s->len;
         shared = 1;
     }
+    apr_thread_mutex_lock(table.lock);
     shared_release(s);
     apr_thread_mutex_unlock(table.lock);
     return shared;
@@ -184,6 +187,7 @@ int pl_coalesce_join(apr_pool_t *p, const char *key, pl_coalesce_batch_t **pb,
 void pl_coalesce_publish(pl_coalesce_batch_t *b, const char *text,
                          apr_size_t len)
 {
+    char *copy = NULL;
     shared_t *s;
 
     if (b == NULL || b->done) {
@@ -191,16 +195,19 @@ void pl_coalesce_publish(pl_coalesce_batch_t *b, const char *text,
     }
     b->done = 1;
     s = b->shared;
+    /* copied before taking the lock: followers join only a batch that
+     * has not started, so this one's are all counted already */
+    if (text && s->followers > 0 && len <= SHARE_MAX_BYTES &&
+        (copy = malloc(len ? len : 1)) != NULL) {
+        memcpy(copy, text, len);
+    }
     if (apr_thread_mutex_lock(table.lock) != APR_SUCCESS) {
+        free(copy);
         return; /* cannot happen with a default mutex */
     }
-    s->state = UNANSWERED;
-    if (text && s->followers > 0 && len <= SHARE_MAX_BYTES &&
-        (s->text = malloc(len ? len : 1)) != NULL) {
-        memcpy(s->text, text, len);
-        s->len = len;
-        s->state = ANSWERED;
-    }
+    s->state = copy ? ANSWERED : UNANSWERED;
+    s->text = copy;
+    s->len = copy ? len : 0;
     if (b->slot->running == s) {
         b->slot->running = NULL;
     }
