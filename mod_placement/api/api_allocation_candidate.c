@@ -299,24 +299,22 @@ static int reply_text(pl_req_t *req, const char *text, apr_size_t len)
     return HTTP_OK;
 }
 
-/* The counters of a 200. An answer the node budget cut short is a 200
- * with fewer candidates than the request allowed: the engine logs it
- * (PL05101) and it is counted here. One that stopped at
+/* The counters of n 200s given one answer (n > 1: the answer of a
+ * computation shared, pl_coalesce.c). An answer the node budget cut
+ * short is a 200 with fewer candidates than the request allowed: the
+ * engine logs it (PL05101) and it is counted here. One that stopped at
  * PlacementMaxAllocationCandidates rather than at the request's limit is
  * counted apart, so that an operator sees whether the maximum bites. */
-static void count_answer(const pl_ac_world_t *world, const pl_ac_result_t *res)
+static void count_answers(const pl_ac_result_t *res, long n)
 {
-    pl_metrics_add(PL_METRIC_CANDIDATE_REQUESTS, 1);
-    pl_metrics_add(PL_METRIC_CANDIDATES_RETURNED, res->cands->nelts);
+    pl_metrics_add(PL_METRIC_CANDIDATE_REQUESTS, n);
+    pl_metrics_add(PL_METRIC_CANDIDATES_RETURNED, n * res->cands->nelts);
     if (res->over_budget) {
-        pl_metrics_add(PL_METRIC_CANDIDATES_CUT, 1);
+        pl_metrics_add(PL_METRIC_CANDIDATES_CUT, n);
     }
     else if (res->at_maximum) {
-        pl_metrics_add(PL_METRIC_CANDIDATES_AT_MAXIMUM, 1);
+        pl_metrics_add(PL_METRIC_CANDIDATES_AT_MAXIMUM, n);
     }
-    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_HITS, world->facts_cached);
-    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_MISSES, world->facts_read);
-    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_RESETS, world->cache_resets);
 }
 
 /* The candidates of acr, computed; NULL and an error's status in *pst
@@ -372,7 +370,10 @@ static answer_t *compute(pl_req_t *req, const pl_ac_request_t *acr, int *pst)
     answer->res = res;
     answer->sums = sums;
     answer->uuids = uuids_make(req->pool, by_id);
-    count_answer(world, res);
+    count_answers(res, 1);
+    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_HITS, world->facts_cached);
+    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_MISSES, world->facts_read);
+    pl_metrics_add(PL_METRIC_PROVIDER_CACHE_RESETS, world->cache_resets);
     return answer;
 }
 
@@ -437,14 +438,18 @@ int pl_api_ac_list(pl_req_t *req)
     }
     {
         pl_jstream_t js;
+        int shared;
 
         pl_jstream_text(&js, req->pool, 0);
         answer_js(&js, req->pool, answer);
-        pl_coalesce_publish(batch, js.s, js.len);
-        pl_log(&req->log, PL_LOG_DEBUG, APR_SUCCESS,
-               "allocation candidates: one answer for %d more identical "
-               "requests",
-               followers);
+        if ((shared = pl_coalesce_publish(batch, js.s, js.len)) > 0) {
+            count_answers(answer->res, shared);
+            pl_metrics_add(PL_METRIC_CANDIDATES_SHARED, shared);
+            pl_log(&req->log, PL_LOG_DEBUG, APR_SUCCESS,
+                   "allocation candidates: one answer for %d more "
+                   "identical requests",
+                   shared);
+        }
         return reply_text(req, js.s, js.len);
     }
 }

@@ -36,14 +36,14 @@
 /* Slots of the child's table: a key takes the slot of its hash. */
 #define SLOTS 64
 
-/* Answers shared at most this long (the leader keeps a copy until the
- * last follower took its own). */
+/* Answers shared at most this long: one copy of a batch's answer, read
+ * in place by its followers, lives until the last of them has sent it. */
 #define SHARE_MAX_BYTES ((apr_size_t)64 * 1024 * 1024)
 
 typedef enum { WAITING, RUNNING, ANSWERED, UNANSWERED } state_e;
 
 /* one computation and the requests waiting for it (malloc'd: it outlives
- * the request that made it when its followers are still copying) */
+ * the request that made it while its followers still send its answer) */
 typedef struct shared_t {
     char *key;
     state_e state;
@@ -104,6 +104,16 @@ static void shared_release(shared_t *s)
     }
 }
 
+/* a follower's reference, dropped when its answer has been sent */
+static apr_status_t release_later(void *data)
+{
+    if (apr_thread_mutex_lock(table.lock) == APR_SUCCESS) {
+        shared_release(data);
+        apr_thread_mutex_unlock(table.lock);
+    }
+    return APR_SUCCESS;
+}
+
 static apr_status_t publish_unanswered(void *data)
 {
     pl_coalesce_publish(data, NULL, 0);
@@ -126,7 +136,6 @@ int pl_coalesce_join(apr_pool_t *p, const char *key, pl_coalesce_batch_t **pb,
     apr_ssize_t klen = (apr_ssize_t)strlen(key);
     slot_t *slot = &table.slots[apr_hashfunc_default(key, &klen) % SLOTS];
     shared_t *s;
-    int shared = 0;
 
     *pb = NULL;
     *followers = 0;
@@ -171,27 +180,29 @@ int pl_coalesce_join(apr_pool_t *p, const char *key, pl_coalesce_batch_t **pb,
     while (s->state == WAITING || s->state == RUNNING) {
         apr_thread_cond_wait(table.changed, table.lock);
     }
-    apr_thread_mutex_unlock(table.lock);
-    /* the text does not change any more, and our reference keeps it */
     if (s->state == ANSWERED) {
-        *text = apr_pstrmemdup(p, s->text, s->len);
+        /* the text does not change any more: it is read in place, and
+         * our reference keeps it until the request's pool goes */
+        *text = s->text;
         *len = s->len;
-        shared = 1;
+        apr_pool_cleanup_register(p, s, release_later, apr_pool_cleanup_null);
+        apr_thread_mutex_unlock(table.lock);
+        return 1;
     }
-    apr_thread_mutex_lock(table.lock);
     shared_release(s);
     apr_thread_mutex_unlock(table.lock);
-    return shared;
+    return 0;
 }
 
-void pl_coalesce_publish(pl_coalesce_batch_t *b, const char *text,
-                         apr_size_t len)
+int pl_coalesce_publish(pl_coalesce_batch_t *b, const char *text,
+                        apr_size_t len)
 {
     char *copy = NULL;
     shared_t *s;
+    int answered;
 
     if (b == NULL || b->done) {
-        return;
+        return 0;
     }
     b->done = 1;
     s = b->shared;
@@ -203,7 +214,7 @@ void pl_coalesce_publish(pl_coalesce_batch_t *b, const char *text,
     }
     if (apr_thread_mutex_lock(table.lock) != APR_SUCCESS) {
         free(copy);
-        return; /* cannot happen with a default mutex */
+        return 0; /* cannot happen with a default mutex */
     }
     s->state = copy ? ANSWERED : UNANSWERED;
     s->text = copy;
@@ -211,7 +222,9 @@ void pl_coalesce_publish(pl_coalesce_batch_t *b, const char *text,
     if (b->slot->running == s) {
         b->slot->running = NULL;
     }
+    answered = copy ? s->followers : 0;
     apr_thread_cond_broadcast(table.changed);
     shared_release(s);
     apr_thread_mutex_unlock(table.lock);
+    return answered;
 }

@@ -87,6 +87,13 @@ static const struct {
                                           "PlacementMaxAllocationCandidates, "
                                           "below the request's limit or "
                                           "without one." },
+    [PL_METRIC_CANDIDATES_SHARED] = { "placement_allocation_candidates_"
+                                      "shared_total",
+                                      "counter",
+                                      "Allocation candidate answers computed "
+                                      "once for an identical request that "
+                                      "arrived together "
+                                      "(PlacementCoalesceCandidates)." },
     [PL_METRIC_PROVIDER_CACHE_HITS] = { "placement_provider_cache_hits_total",
                                         "counter",
                                         "Providers of candidate trees whose "

@@ -18,6 +18,7 @@ typedef enum {
     PL_METRIC_CANDIDATES_RETURNED,   /* allocation requests in those answers */
     PL_METRIC_CANDIDATES_CUT,        /* answers the node budget cut short */
     PL_METRIC_CANDIDATES_AT_MAXIMUM, /* ... stopped at the configured maximum */
+    PL_METRIC_CANDIDATES_SHARED,     /* ... computed for an identical request */
     PL_METRIC_PROVIDER_CACHE_HITS,   /* providers' facts found in the cache */
     PL_METRIC_PROVIDER_CACHE_MISSES, /* ... read from the database */
     PL_METRIC_PROVIDER_CACHE_RESETS, /* caches full, started again empty */

@@ -1,19 +1,22 @@
 #!/usr/bin/python3
 """Identical candidates requests arriving together share one computation
-(PlacementCoalesceCandidates On, issue 37), and no answer is older than
-its request.
+(PlacementCoalesceCandidates, issue 37), and no answer is
+older than its request.
 
-usage: check_candidate_coalesce.py API_URL ERROR_LOG
+usage: check_candidate_coalesce.py API_URL ERROR_LOG METRICS_URL on|off
+on/off: the server's PlacementCoalesceCandidates.
 Makes 200 providers of 4 VCPU. Then:
   - 12 clients ask the same request at once, 25 times each, at two
     microversions: every answer is the one a lone request gets at its
-    microversion, and the debug log shows answers shared;
+    microversion; with on, the debug log shows answers shared, and
+    /metrics counts each answer once, shared or not (with off, none is
+    shared);
   - a writer reserves all of one provider's VCPU and frees it again, 60
     times, and after each acknowledged write asks the request itself,
     while 10 clients keep asking it without pause: each of the writer's
     answers must show its write (a request that joined a computation
     already under way could get an answer from before it);
-  - with PlacementRandomizeCandidates Off (the default), nothing else.
+  - with off, or PlacementRandomizeCandidates On, nothing is shared.
 Prints "ok ..." / "not ok ..." lines.
 """
 
@@ -22,10 +25,13 @@ import sys
 import threading
 import uuid
 
-from placement_client import Api, check
+from placement_client import Api, check, counters
 
 QUERY = '/allocation_candidates?resources=VCPU:1'
 SHARED = 'one answer for'
+REQUESTS = 'placement_allocation_candidates_requests_total'
+RETURNED = 'placement_allocation_candidates_returned_total'
+SHARED_TOTAL = 'placement_allocation_candidates_shared_total'
 
 
 def get(api, mv='1.39'):
@@ -52,8 +58,20 @@ def set_reserved(api, rp, reserved):
     return st
 
 
+def shared_in_log(log):
+    """(lines, requests) of the debug log's shared answers"""
+    lines = requests = 0
+    with open(log) as f:
+        for line in f:
+            if SHARED in line:
+                lines += 1
+                requests += int(line.split(SHARED)[1].split()[0])
+    return lines, requests
+
+
 def main():
-    url, log = sys.argv[1], sys.argv[2]
+    url, log, metrics, mode = sys.argv[1:5]
+    on = mode == 'on'
     api = Api(url)
     rps = []
     for i in range(200):
@@ -68,6 +86,7 @@ def main():
           len(json.loads(lone['1.39'][1])['allocation_requests']) == 200,
           lone['1.39'][0])
 
+    before = counters(metrics)
     answers = []
     threads = [threading.Thread(target=hammer,
                                 args=(url, '1.39' if i % 3 else '1.10', 25,
@@ -79,9 +98,19 @@ def main():
     bad = [(mv, st) for mv, st, body in answers if (st, body) != lone[mv]]
     check('300 answers together, each the lone answer of its microversion',
           len(answers) == 300 and not bad, bad[:3])
-    with open(log) as f:
-        shared = sum(1 for line in f if SHARED in line)
-    check('answers were shared (debug log)', shared > 0, shared)
+    after = counters(metrics)
+    shared, followers = shared_in_log(log)
+    if on:
+        check('answers were shared (debug log)', shared > 0, shared)
+    else:
+        check('no answer was shared (debug log)', shared == 0, shared)
+    moved = {k: after[k] - before[k] for k in (REQUESTS, RETURNED,
+                                                SHARED_TOTAL)}
+    check('the metrics count each of the 300 answers once',
+          moved[REQUESTS] == 300 and moved[RETURNED] == 300 * 200, moved)
+    check('the metrics count the shared answers the log names',
+          moved[SHARED_TOTAL] == followers and (moved[SHARED_TOTAL] > 0) == on,
+          (moved, followers))
 
     stop = threading.Event()
     readers = [threading.Thread(target=hammer,
@@ -105,10 +134,10 @@ def main():
         t.join()
     check('60 writes, each seen by the request sent after it', not stale,
           stale[:3])
-    with open(log) as f:
-        shared_after = sum(1 for line in f if SHARED in line)
-    check('answers were shared while the writer wrote',
-          shared_after > shared, (shared, shared_after))
+    shared_after = shared_in_log(log)[0]
+    if on:
+        check('answers were shared while the writer wrote',
+              shared_after > shared, (shared, shared_after))
 
 
 if __name__ == '__main__':

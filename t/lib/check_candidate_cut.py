@@ -24,23 +24,12 @@ import time
 import urllib.request
 import uuid
 
-from placement_client import Api, check
+from placement_client import Api, check, counters
 
 HEADERS = {'x-auth-token': 'admin', 'accept': 'application/json',
            'openstack-api-version': 'placement 1.39'}
 CUT = 'placement_allocation_candidates_cut_total'
 AT_MAX = 'placement_allocation_candidates_maximum_reached_total'
-
-
-def counters(metrics_url):
-    """{name: value} of the metrics' unlabelled samples"""
-    text = urllib.request.urlopen(metrics_url, timeout=10).read().decode()
-    out = {}
-    for line in text.splitlines():
-        if line and not line.startswith('#') and '{' not in line:
-            name, value = line.split()
-            out[name] = float(value)
-    return out
 
 
 def tree(api_url, rc, children, units):

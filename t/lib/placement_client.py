@@ -5,6 +5,7 @@ kept-alive connection, noauth2's admin, JSON in and out; and the "ok" /
 import http.client
 import json
 import urllib.parse
+import urllib.request
 
 HEADERS = {'x-auth-token': 'admin', 'accept': 'application/json',
            'openstack-api-version': 'placement 1.39',
@@ -48,3 +49,14 @@ class Api:
 def check(name, cond, detail=''):
     print('%s %s%s' % ('ok' if cond else 'not ok', name,
                        '' if cond else ': ' + str(detail)[:300]))
+
+
+def counters(metrics_url):
+    """{name: value} of the unlabelled samples of the module's /metrics"""
+    text = urllib.request.urlopen(metrics_url, timeout=10).read().decode()
+    out = {}
+    for line in text.splitlines():
+        if line and not line.startswith('#') and '{' not in line:
+            name, value = line.split()
+            out[name] = float(value)
+    return out
