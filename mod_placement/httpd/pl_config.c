@@ -133,7 +133,7 @@ int pl_config_randomize(const pl_dir_conf_t *c)
 
 int pl_config_coalesce(const pl_dir_conf_t *c)
 {
-    return c->coalesce > 0;
+    return c->coalesce != 0; /* On unless set Off */
 }
 
 int pl_config_max_candidates(const pl_dir_conf_t *c)
@@ -676,7 +676,7 @@ const command_rec pl_cmds[] = {
              "limiting them (default Off)"),
     DIR_FLAG("PlacementCoalesceCandidates", coalesce,
              "On|Off: identical allocation candidates requests that "
-             "arrive together share one computation (default Off)"),
+             "arrive together share one computation (default On)"),
     AP_INIT_TAKE1("PlacementMaxAllocationCandidates", set_int, (void *)1,
                   RSRC_CONF | ACCESS_CONF,
                   "N: most allocation candidates generated per request, "

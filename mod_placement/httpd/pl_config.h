@@ -111,7 +111,7 @@ int pl_config_auth(const pl_dir_conf_t *c);
 int pl_config_conflict_retries(const pl_dir_conf_t *c);
 int pl_config_randomize(const pl_dir_conf_t *c);
 /** PlacementCoalesceCandidates: identical candidates requests arriving
- *  together share one computation (default Off). */
+ *  together share one computation (default On). */
 int pl_config_coalesce(const pl_dir_conf_t *c);
 int pl_config_max_candidates(const pl_dir_conf_t *c);
 /** seconds a statement may run on the database server, 0 no limit
