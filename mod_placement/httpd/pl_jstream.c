@@ -12,6 +12,7 @@
 #include <util_filter.h>
 
 #include "pl_jstream.h"
+#include "pl_pages.h"
 #include "pl_py.h"
 
 void pl_jstream_text(pl_jstream_t *js, apr_pool_t *p, apr_size_t estimate)
@@ -34,6 +35,71 @@ void pl_jstream_response(pl_jstream_t *js, request_rec *r, apr_pool_t *p,
     js->s = apr_bucket_alloc(size, js->bb->bucket_alloc);
 }
 
+struct pl_jstream_copy_t {
+    char *s; /* NULL: none (too long, or no memory) */
+    apr_size_t len, cap, max;
+};
+
+static apr_status_t free_copy(void *data)
+{
+    pl_jstream_copy_t *c = data;
+
+    pl_pages_free(c->s, c->cap);
+    c->s = NULL;
+    return APR_SUCCESS;
+}
+
+void pl_jstream_copy(pl_jstream_t *js, apr_size_t max)
+{
+    js->copy = apr_pcalloc(js->p, sizeof(*js->copy));
+    js->copy->max = max;
+    js->copy->s = pl_pages_alloc(js->cap);
+    js->copy->cap = js->copy->s ? js->cap : 0;
+    apr_pool_cleanup_register(js->p, js->copy, free_copy,
+                              apr_pool_cleanup_null);
+}
+
+/* the buffer's bytes added to the copy, or the copy given up */
+static void add_to_copy(pl_jstream_copy_t *c, const char *s, apr_size_t n)
+{
+    apr_size_t cap = c->cap;
+    char *ns;
+
+    if (c->s == NULL) {
+        return;
+    }
+    if (c->len + n > c->max) {
+        free_copy(c);
+        return;
+    }
+    while (cap < c->len + n) {
+        cap *= 2;
+    }
+    if (cap > c->cap) {
+        if ((ns = pl_pages_resize(c->s, c->cap, cap)) == NULL) {
+            free_copy(c);
+            return;
+        }
+        c->s = ns;
+        c->cap = cap;
+    }
+    memcpy(c->s + c->len, s, n);
+    c->len += n;
+}
+
+char *pl_jstream_take_copy(pl_jstream_t *js, apr_size_t *len)
+{
+    pl_jstream_copy_t *c = js->copy;
+    char *s = c && !js->failed ? c->s : NULL;
+
+    /* its size made its length: what pl_pages_free will be told */
+    if (s && (s = pl_pages_resize(s, c->cap, c->len)) != NULL) {
+        *len = c->len;
+        c->s = NULL;
+    }
+    return s;
+}
+
 /* Response mode: the buffer to the output filters as a heap bucket that
  * owns it (freed once written, back to the connection's bucket
  * allocator, which hands it out again for the next one): no copy of the
@@ -46,6 +112,9 @@ static void send_buffer(pl_jstream_t *js)
     if (js->len == 0 || js->failed) {
         js->len = 0;
         return;
+    }
+    if (js->copy) {
+        add_to_copy(js->copy, js->s, js->len);
     }
     b = apr_bucket_heap_create(js->s, js->len, apr_bucket_free, list);
     js->s = apr_bucket_alloc(js->cap, list);

@@ -18,14 +18,17 @@
 #include <apr_pools.h>
 #include <httpd.h>
 
+typedef struct pl_jstream_copy_t pl_jstream_copy_t;
+
 typedef struct pl_jstream_t {
     apr_pool_t *p;
     char *s;
     apr_size_t len, cap;
     request_rec *r; /* response mode: where full buffers go */
     apr_bucket_brigade *bb;
-    apr_size_t sent; /* bytes handed to the output filters */
-    int failed;      /* the client went away: write nothing */
+    apr_size_t sent;         /* bytes handed to the output filters */
+    int failed;              /* the client went away: write nothing */
+    pl_jstream_copy_t *copy; /* response mode: a copy of what is sent */
 } pl_jstream_t;
 
 /** Text mode: the first size asked for is taken as the estimate of the
@@ -35,6 +38,16 @@ void pl_jstream_text(pl_jstream_t *js, apr_pool_t *p, apr_size_t estimate);
 /** Response mode: buffers of size bytes passed to r's output filters. */
 void pl_jstream_response(pl_jstream_t *js, request_rec *r, apr_pool_t *p,
                          apr_size_t size);
+
+/** Response mode: also keep a copy of the text sent, in pages of its
+ *  own (pl_pages.h), as long as it is at most max bytes. */
+void pl_jstream_copy(pl_jstream_t *js, apr_size_t max);
+
+/** After pl_jstream_finish: the copy and its length *len, or NULL when
+ *  the text was longer than max, the client went away or memory ran out.
+ *  The caller gives it back with pl_pages_free(copy, *len). Untaken, it
+ *  is freed with js->p. */
+char *pl_jstream_take_copy(pl_jstream_t *js, apr_size_t *len);
 
 /** Response mode: what is left in the buffer. APR_SUCCESS, or
  *  APR_EGENERAL when the output filters failed (the client went away). */
