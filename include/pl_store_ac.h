@@ -55,4 +55,15 @@ pl_store_ac_candidates(pl_db_t *db, apr_pool_t *p, const pl_ac_request_t *req,
                        const pl_ac_opts_t *opts, pl_store_ac_cache_t *cache,
                        pl_ac_world_t **pworld, pl_ac_result_t **pres);
 
+/**
+ * A text that names the state of the database's data as a new statement
+ * sees it: two reads give the same text only when no commit became
+ * visible between them (PostgreSQL: the server's start time and its
+ * snapshot, whose transaction ids are never reused). *version is NULL
+ * where the database has no such text (SQLite, MySQL/MariaDB).
+ * @return APR_SUCCESS; database errors.
+ */
+apr_status_t pl_store_ac_version(pl_db_t *db, apr_pool_t *p,
+                                 const char **version);
+
 #endif /* PL_STORE_AC_H */

@@ -245,6 +245,7 @@ typedef struct answer_t {
     const pl_ac_result_t *res;
     const apr_array_header_t *sums;
     const pl_idmap_t *uuids;
+    const char *key, *version; /* kept once sent (pl_coalesce.c): NULL no */
 } answer_t;
 
 /* The answer's text. Nothing here can fail but the connection. */
@@ -273,20 +274,55 @@ static void answer_js(pl_jstream_t *js, apr_pool_t *p, const answer_t *a)
     PL_JS_LIT(js, "}}");
 }
 
+/* What the counters of a 200 need to know of its answer. */
+#define ANSWER_CUT 1
+#define ANSWER_AT_MAXIMUM 2
+
+static int answer_flags(const pl_ac_result_t *res)
+{
+    return res->over_budget  ? ANSWER_CUT
+           : res->at_maximum ? ANSWER_AT_MAXIMUM
+                             : 0;
+}
+
+/* The answer as pl_coalesce shares and keeps it. */
+static pl_coalesce_answer_t shared_answer(const answer_t *a, const char *text,
+                                          apr_size_t len)
+{
+    pl_coalesce_answer_t out;
+
+    out.text = text;
+    out.len = len;
+    out.items = a->res->cands->nelts;
+    out.flags = answer_flags(a->res);
+    return out;
+}
+
 /* The answer, streamed: the client gets it in STREAM_BUFFER pieces while
- * the rest is being written. */
+ * the rest is being written; and kept, when it may be, once sent. */
 static void write_answer(pl_req_t *req, void *baton)
 {
+    const answer_t *a = baton;
+    pl_coalesce_answer_t kept;
     pl_jstream_t js;
+    char *copy;
+    apr_size_t len;
 
     pl_jstream_response(&js, req->r, req->pool, STREAM_BUFFER);
-    answer_js(&js, req->pool, baton);
+    if (a->version) {
+        pl_jstream_copy(&js, PL_COALESCE_KEEP_MAX_BYTES);
+    }
+    answer_js(&js, req->pool, a);
     if (pl_jstream_finish(&js) != APR_SUCCESS) {
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, req->r,
                       PL_LOGNO(00901) "allocation candidates: the client "
                                       "went away after "
                                       "%" APR_SIZE_T_FMT " bytes",
                       js.sent);
+    }
+    if ((copy = pl_jstream_take_copy(&js, &len)) != NULL) {
+        kept = shared_answer(a, copy, len);
+        pl_coalesce_keep(a->key, &kept, a->version);
     }
 }
 
@@ -299,22 +335,36 @@ static int reply_text(pl_req_t *req, const char *text, apr_size_t len)
     return HTTP_OK;
 }
 
-/* The counters of n 200s given one answer (n > 1: the answer of a
- * computation shared, pl_coalesce.c). An answer the node budget cut
- * short is a 200 with fewer candidates than the request allowed: the
- * engine logs it (PL05101) and it is counted here. One that stopped at
- * PlacementMaxAllocationCandidates rather than at the request's limit is
- * counted apart, so that an operator sees whether the maximum bites. */
-static void count_answers(const pl_ac_result_t *res, long n)
+/* The counters of a 200, computed for it or shared (pl_coalesce.c). An
+ * answer the node budget cut short is a 200 with fewer candidates than
+ * the request allowed: the engine logs it (PL05101) and it is counted
+ * here. One that stopped at PlacementMaxAllocationCandidates rather than
+ * at the request's limit is counted apart, so that an operator sees
+ * whether the maximum bites. */
+static void count_answer(long returned, int flags, int shared)
 {
-    pl_metrics_add(PL_METRIC_CANDIDATE_REQUESTS, n);
-    pl_metrics_add(PL_METRIC_CANDIDATES_RETURNED, n * res->cands->nelts);
-    if (res->over_budget) {
-        pl_metrics_add(PL_METRIC_CANDIDATES_CUT, n);
+    pl_metrics_add(PL_METRIC_CANDIDATE_REQUESTS, 1);
+    pl_metrics_add(PL_METRIC_CANDIDATES_RETURNED, returned);
+    if (flags & ANSWER_CUT) {
+        pl_metrics_add(PL_METRIC_CANDIDATES_CUT, 1);
     }
-    else if (res->at_maximum) {
-        pl_metrics_add(PL_METRIC_CANDIDATES_AT_MAXIMUM, n);
+    else if (flags & ANSWER_AT_MAXIMUM) {
+        pl_metrics_add(PL_METRIC_CANDIDATES_AT_MAXIMUM, 1);
     }
+    if (shared) {
+        pl_metrics_add(PL_METRIC_CANDIDATES_SHARED, 1);
+    }
+}
+
+/* An answer another request computed (pl_coalesce.c), counted as this
+ * request's. */
+static int reply_shared(pl_req_t *req, const pl_coalesce_answer_t *a,
+                        const char *how)
+{
+    pl_log(&req->log, PL_LOG_DEBUG, APR_SUCCESS,
+           "allocation candidates: the answer of an identical request %s", how);
+    count_answer(a->items, a->flags, 1);
+    return reply_text(req, a->text, a->len);
 }
 
 /* The candidates of acr, computed; NULL and an error's status in *pst
@@ -370,7 +420,8 @@ static answer_t *compute(pl_req_t *req, const pl_ac_request_t *acr, int *pst)
     answer->res = res;
     answer->sums = sums;
     answer->uuids = uuids_make(req->pool, by_id);
-    count_answers(res, 1);
+    answer->key = answer->version = NULL;
+    count_answer(res->cands->nelts, answer_flags(res), 0);
     pl_metrics_add(PL_METRIC_PROVIDER_CACHE_HITS, world->facts_cached);
     pl_metrics_add(PL_METRIC_PROVIDER_CACHE_MISSES, world->facts_read);
     pl_metrics_add(PL_METRIC_PROVIDER_CACHE_RESETS, world->cache_resets);
@@ -390,14 +441,35 @@ static const char *coalesce_key(const pl_req_t *req)
                         req->r->args ? req->r->args : "");
 }
 
+/* HTTP_OK and *a when the child keeps the answer of an identical request
+ * computed at the database's version, which is read now, after this
+ * request arrived (*version: NULL when the database has none); 0 to
+ * compute; an error's status. */
+static int kept_answer(pl_req_t *req, pl_coalesce_batch_t *batch,
+                       const char **version, pl_coalesce_answer_t *a)
+{
+    apr_status_t rv;
+    pl_db_t *db;
+    int st;
+
+    if ((st = pl_req_db(req, &db))) {
+        return st;
+    }
+    if ((rv = pl_store_ac_version(db, req->pool, version)) != APR_SUCCESS) {
+        return pl_err_store(req, rv, "reading the database's version");
+    }
+    return *version && pl_coalesce_kept(batch, req->pool, *version, a) ? HTTP_OK
+                                                                       : 0;
+}
+
 int pl_api_ac_list(pl_req_t *req)
 {
     const pl_jsonschema_t *schema;
     apr_array_header_t *args;
     pl_ac_request_t *acr;
     pl_coalesce_batch_t *batch = NULL;
-    const char *err, *code, *key, *text;
-    apr_size_t len;
+    pl_coalesce_answer_t shared;
+    const char *err, *code, *key, *version = NULL;
     answer_t *answer;
     int st, i, followers = 0;
 
@@ -420,35 +492,40 @@ int pl_api_ac_list(pl_req_t *req)
         return pl_err(req, HTTP_BAD_REQUEST, code, "%s", err);
     }
     if ((key = coalesce_key(req)) != NULL &&
-        pl_coalesce_join(req->pool, key, &batch, &followers, &text, &len)) {
-        pl_log(&req->log, PL_LOG_DEBUG, APR_SUCCESS,
-               "allocation candidates: the answer of an identical request "
-               "computed after this one arrived");
-        return reply_text(req, text, len);
+        pl_coalesce_join(req->pool, key, &batch, &followers, &shared)) {
+        return reply_shared(req, &shared, "this one waited for");
+    }
+    if (batch && (st = kept_answer(req, batch, &version, &shared)) != 0) {
+        if (st == HTTP_OK) {
+            return reply_shared(req, &shared, "kept, the database unchanged");
+        }
+        pl_coalesce_publish(batch, NULL, NULL); /* each computes its own */
+        return st;
     }
     answer = compute(req, acr, &st);
     if (answer == NULL || followers == 0) {
         /* the next batch may start while this answer is written */
-        pl_coalesce_publish(batch, NULL, 0);
+        pl_coalesce_publish(batch, NULL, NULL);
         if (answer == NULL) {
             return st;
         }
+        answer->key = key;
+        answer->version = version;
         req->last_modified = apr_time_now();
         return pl_reply_stream(req, HTTP_OK, write_answer, answer);
     }
     {
+        pl_coalesce_answer_t a;
         pl_jstream_t js;
-        int shared;
 
         pl_jstream_text(&js, req->pool, 0);
         answer_js(&js, req->pool, answer);
-        if ((shared = pl_coalesce_publish(batch, js.s, js.len)) > 0) {
-            count_answers(answer->res, shared);
-            pl_metrics_add(PL_METRIC_CANDIDATES_SHARED, shared);
+        a = shared_answer(answer, js.s, js.len);
+        if ((followers = pl_coalesce_publish(batch, &a, version)) > 0) {
             pl_log(&req->log, PL_LOG_DEBUG, APR_SUCCESS,
                    "allocation candidates: one answer for %d more "
                    "identical requests",
-                   shared);
+                   followers);
         }
         return reply_text(req, js.s, js.len);
     }

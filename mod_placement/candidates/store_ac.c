@@ -551,3 +551,26 @@ pl_store_ac_candidates(pl_db_t *db, apr_pool_t *p, const pl_ac_request_t *req,
     }
     return rv;
 }
+
+apr_status_t pl_store_ac_version(pl_db_t *db, apr_pool_t *p,
+                                 const char **version)
+{
+    pl_rows_t *rows;
+    apr_status_t rv;
+
+    *version = NULL;
+    if (pl_db_dialect(db) != PL_DB_PGSQL) {
+        return APR_SUCCESS;
+    }
+    /* a snapshot is xmin:xmax:in-progress ids; equal ones see the same
+     * commits. txid_current_snapshot rather than pg_current_snapshot:
+     * PostgreSQL before 13 has only the former. */
+    rv = pl_db_select_text(db, p, &rows,
+                           "SELECT pg_postmaster_start_time()::text || ' ' "
+                           "|| txid_current_snapshot()::text",
+                           PL_DB_TEXT_KEPT);
+    if (rv == APR_SUCCESS && rows->nrows == 1) {
+        *version = PL_CELL(rows, 0, 0);
+    }
+    return rv;
+}
