@@ -28,12 +28,21 @@ static apr_size_t pages(apr_size_t size)
     return size == 0 ? page : (size + page - 1) / page * page;
 }
 
+/* private memory of the process, no file behind it */
+#define READ_WRITE (PROT_READ | PROT_WRITE)
+#define ANONYMOUS (MAP_PRIVATE | MAP_ANONYMOUS)
+
 char *pl_pages_alloc(apr_size_t size)
 {
-    void *s = mmap(NULL, pages(size), PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *s;
 
-    return s == MAP_FAILED ? NULL : s;
+    /* an anonymous mapping's fd is -1 (cppcheck knows only files') */
+    /* cppcheck-suppress invalidFunctionArg */
+    s = mmap(NULL, pages(size), READ_WRITE, ANONYMOUS, -1, 0);
+    if (s == MAP_FAILED) {
+        return NULL;
+    }
+    return s;
 }
 
 char *pl_pages_resize(char *s, apr_size_t old_size, apr_size_t size)
