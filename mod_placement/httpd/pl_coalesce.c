@@ -55,7 +55,8 @@
 typedef enum { WAITING, RUNNING, ANSWERED, UNANSWERED } state_e;
 
 /* one answer's text and the references to it: each request sending it,
- * its batch, its slot while kept (malloc'd, outlives its requests) */
+ * its batch, its slot while kept (outlives its requests; the text in
+ * pages of its own, pl_pages.h) */
 typedef struct text_t {
     int refs;
     char *key;     /* while kept: the key and the database's version */
@@ -228,6 +229,7 @@ static apr_status_t publish_unanswered(void *data)
     pl_coalesce_publish(data, NULL, NULL);
     return APR_SUCCESS;
 }
+
 static slot_t *slot_of(const char *key)
 {
     apr_ssize_t klen = (apr_ssize_t)strlen(key);
