@@ -332,8 +332,8 @@ static int session_gone(const pl_db_t *db, int ret)
              strstr(e, "does not exist")));
 }
 
-/* Map a driver error onto what callers act upon. Drivers only give us
- * text, so we look for the phrases each database uses.
+/* Map a driver error onto what callers act upon, by its text. Drivers
+ * only give us text, so we look for the phrases each database uses.
  * apr_dbd_mysql ends a transaction with COMMIT then "SET autocommit=1",
  * whose success clears the COMMIT's error text; ret is then mysql_commit's
  * flag, 1. Such a COMMIT was refused by a server that stayed up (a lost
@@ -341,7 +341,7 @@ static int session_gone(const pl_db_t *db, int ret)
  * on Galera a certification failure (1213), retried as the deadlock it
  * is. A prepared statement's error number (ret) stays on the statement:
  * its text is not the connection's either. */
-apr_status_t pl_db_classify(pl_db_t *db, int ret)
+static apr_status_t classify_text(pl_db_t *db, int ret)
 {
     const char *msg = apr_dbd_error(db->driver, db->handle, ret);
 
@@ -390,6 +390,32 @@ apr_status_t pl_db_classify(pl_db_t *db, int ret)
         return PL_EDEADLOCK;
     }
     return PL_EDB;
+}
+
+/* Classify a failure, and remember a transaction's first one. After a
+ * failed statement, apr_dbd's transaction (MySQL, SQLite; PostgreSQL's
+ * is our own BEGIN) sends nothing more: it answers each later statement
+ * with the failure's number. The connection's text is by then another
+ * call's, often empty (a new statement's PREPARE clears it), so that
+ * answer is taken as the failure it repeats: a deadlock stays a
+ * deadlock, retried, where "error 1213" made a 500 (a Galera BF abort,
+ * CI's t/galera/run). Inside a savepoint region failures are not
+ * noticed, hence not repeated. */
+apr_status_t pl_db_classify(pl_db_t *db, int ret)
+{
+    apr_status_t rv;
+
+    if (db->txn != NULL && db->failed_ret != 0 && ret == db->failed_ret) {
+        db->errstr = db->failed_errstr;
+        return db->failed_rv;
+    }
+    rv = classify_text(db, ret);
+    if (db->txn != NULL && db->savepoints == 0 && db->failed_ret == 0) {
+        db->failed_ret = ret;
+        db->failed_rv = rv;
+        db->failed_errstr = db->errstr;
+    }
+    return rv;
 }
 
 const char *pl_db_quote(pl_db_t *db, apr_pool_t *p, const char *value)

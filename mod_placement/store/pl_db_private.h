@@ -26,6 +26,11 @@ struct pl_db_t {
     int depth;                  /* of pl_db_begin/pl_db_end */
     int rollback_only;          /* an inner part failed */
     int savepoints;             /* open pl_db_savepoint regions */
+    /* the transaction's failed statement, outside savepoint regions:
+     * the driver's number for it, then what it was classified as */
+    int failed_ret;
+    apr_status_t failed_rv;
+    const char *failed_errstr;
     pl_db_dialect_e dialect;
     const char *errstr;
     const pl_log_t *log; /* NULL: nothing logged */

@@ -26,6 +26,7 @@ static apr_status_t begin_once(pl_db_t *db)
 
     pl_log(db->log, PL_LOG_TRACE1, 0, PL_LOGNO(05003) "sql begin");
     db->txn = NULL;
+    db->failed_ret = 0;
     if (db->dialect == PL_DB_PGSQL) {
         ret = apr_dbd_query(db->driver, db->handle, &changed, "BEGIN");
     }

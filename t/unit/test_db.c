@@ -3,7 +3,8 @@
  * test_db.c: the transactions of pl_db.c on a real SQLite database
  * (apr_dbd_sqlite3, in memory): begin/end nest and only the outermost
  * pair commits; an inner failure rolls the whole back; a savepoint lets
- * a duplicate INSERT fail alone; pl_db_run_txn retries PL_DB_ERETRY and
+ * a duplicate INSERT fail alone; a statement after a failed one is
+ * that failure; pl_db_run_txn retries PL_DB_ERETRY and
  * deadlocks, and runs a nested transaction once. And pl_db_cell_i64
  * reads every integer cell as apr_atoi64 does; pl_db_exec_list and
  * pl_db_select_list cover every value of a list, in as few statements
@@ -274,6 +275,23 @@ int main(void)
                "a failed statement fails "
                "the transaction");
     TAP_IS_INT(count(db), 3, "f went with it");
+
+    /* after a failed statement the driver sends nothing more of the
+     * transaction: it answers each later statement with the failure's
+     * number, and the connection's text is by then another call's (a
+     * new statement's PREPARE). That answer is the same failure: a
+     * deadlock victim's next statement must not turn its retry into a
+     * 500 (a Galera BF abort did, in CI's t/galera/run) */
+    pl_db_begin(db);
+    rv = insert(db, "a");
+    TAP_IS_INT(rv, APR_EEXIST, "a duplicate in a transaction");
+    TAP_IS_INT(pl_db_exec(db, NULL, "UPDATE t SET name = %s WHERE name = %s",
+                          PL_ARGS("x", "a")),
+               APR_EEXIST, "the next statement, never sent, fails alike");
+    TAP_OK(strstr(pl_db_errstr(db), "UNIQUE constraint") != NULL,
+           "with the failure's own words");
+    TAP_IS_INT(pl_db_end(db, rv), APR_EEXIST, "the transaction fails so");
+    TAP_IS_INT(count(db), 3, "and wrote nothing");
 
     /* outside a transaction savepoints do nothing */
     TAP_IS_INT(pl_db_savepoint(db, "sp"), APR_SUCCESS,
