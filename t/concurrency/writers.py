@@ -406,10 +406,13 @@ def check(dburl, rps, stats, logs, offsets, kill_pidfile):
             rid = ((resp or {}).get('errors') or [{}])[0].get('request_id')
             said = [ln for ln in lines if rid and rid in ln]
             if not any(SESSION_LOST.search(ln) for ln in said):
-                unexplained.append(rid)
+                # the request id and what the log said of it, so that a
+                # failure names the error it did not expect
+                unexplained.append('%s [%s]' % (rid, ' | '.join(
+                    ln.split('] ')[-1] for ln in said) or 'no log line'))
         ok('every 500 explained by a session lost under it or the '
-           'database away (%d)' % len(stats.lost), not unexplained, ' '.join(
-               str(r) for r in unexplained[:5]))
+           'database away (%d)' % len(stats.lost), not unexplained,
+           '; '.join(unexplained[:5]))
         print('sessions ended: %s; 500s: %d (after: %d complete, %d absent)'
               % (' '.join(map(str, stats.ended)), len(stats.lost),
                  unknown_held, unknown_gone))
