@@ -339,8 +339,8 @@ static int session_gone(const pl_db_t *db, int ret)
  * flag, 1. Such a COMMIT was refused by a server that stayed up (a lost
  * connection fails the second statement too, with text) and rolled back:
  * on Galera a certification failure (1213), retried as the deadlock it
- * is. A prepared statement's error number (ret) stays on the statement:
- * its text is not the connection's either. */
+ * is. Another number without text in a transaction is the driver
+ * repeating an earlier failure: pl_db_classify says which. */
 static apr_status_t classify_text(pl_db_t *db, int ret)
 {
     const char *msg = apr_dbd_error(db->driver, db->handle, ret);
